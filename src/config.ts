@@ -1,0 +1,252 @@
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env (STYLE §2). Everything is parsed once, validated with zod and frozen;
+ * a wrong value fails at start with the variable's name and how to fix it.
+ */
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses `250ms`, `30s`, `5m`, `24h`, `7d` (a bare number is seconds). Returns milliseconds. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/.exec(text.trim());
+  if (!match) return undefined;
+  const ms = Number(match[1]) * (DURATION_UNITS[match[2] ?? 's'] ?? 1_000);
+  return ms > 0 ? Math.round(ms) : undefined;
+}
+
+export interface Rate {
+  max: number;
+  windowMs: number;
+}
+
+/** Parses `10/60s` (ten per sixty seconds), `20/1s`, `100/m`. */
+export function parseRate(text: string): Rate | undefined {
+  const match = /^(\d+)\s*\/\s*(\d*(?:\.\d+)?\s*(?:ms|s|m|h|d)?)$/.exec(text.trim());
+  if (!match) return undefined;
+  const max = Number(match[1]);
+  const windowText = match[2] ?? '';
+  const windowMs = parseDuration(/^\d/.test(windowText) ? windowText : `1${windowText || 's'}`);
+  if (!max || !windowMs) return undefined;
+  return { max, windowMs };
+}
+
+const idList = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(/[\s,]+/).filter(Boolean))
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^[UWS][A-Z0-9]+$/,
+            `${name}: Slack ids look like U0123ABCD (users) or S0123ABCD (user groups)`,
+          ),
+      ),
+    );
+
+const duration = (name: string, fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      const ms = parseDuration(v);
+      if (ms === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name}: "${v}" is not a duration; write it as 30s, 5m or 24h`,
+        });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+const port = (name: string, fallback: number, allowZero = false) =>
+  z.coerce
+    .number({ message: `${name} must be a port number` })
+    .int(`${name} must be a whole number`)
+    .min(allowZero ? 0 : 1, `${name} must be between ${allowZero ? 0 : 1} and 65535`)
+    .max(65535, `${name} must be between ${allowZero ? 0 : 1} and 65535`)
+    .default(fallback);
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined));
+
+const envSchema = z
+  .object({
+    SLACK_BOT_TOKEN: optionalText,
+    SLACK_SIGNING_SECRET: optionalText,
+    SLACK_APP_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith('xapp-'), {
+      message: 'SLACK_APP_TOKEN: an app-level token starts with xapp- (Basic Information → App-Level Tokens)',
+    }),
+    SLACK_API_URL: optionalText.pipe(
+      z.url({ message: 'SLACK_API_URL must be a URL such as https://slack.com/api/' }).optional(),
+    ),
+    PORT: port('PORT', 3000, true),
+    GATEWAY_BASE_URL: optionalText.pipe(
+      z
+        .url({ message: 'GATEWAY_BASE_URL must be the gateway address shown in the agency automations area' })
+        .optional(),
+    ),
+    GATEWAY_API_KEY: optionalText,
+    REDIS_URL: z
+      .string()
+      .default('redis://127.0.0.1:6379')
+      .refine((v) => /^rediss?:\/\//.test(v), { message: 'REDIS_URL must look like redis://host:6379' }),
+    REDIS_PREFIX: z
+      .string()
+      .default('gw')
+      .refine((v) => /^[A-Za-z0-9_:{}.-]+$/.test(v), {
+        message: 'REDIS_PREFIX may hold letters, digits and _ : { } . - only (use {tag} for Redis Cluster)',
+      }),
+    ROLE: z
+      .enum(['web', 'worker', 'scheduler', 'all'], {
+        message: 'ROLE must be one of web, worker, scheduler, all',
+      })
+      .default('all'),
+    GATEWAY_ADMINS: idList('GATEWAY_ADMINS'),
+    GATEWAY_APPROVERS: idList('GATEWAY_APPROVERS'),
+    GATEWAY_GUARDED_ACTIONS: z
+      .string()
+      .default('deploy_blog,send_prospect_email')
+      .transform((v) => v.split(/[\s,]+/).filter(Boolean)),
+    GATEWAY_ALLOW_SELF_APPROVAL: z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'], {
+        message: 'GATEWAY_ALLOW_SELF_APPROVAL must be true or false',
+      })
+      .default('false')
+      .transform((v) => v === 'true' || v === '1' || v === 'yes'),
+    GATEWAY_APPROVAL_TTL: duration('GATEWAY_APPROVAL_TTL', '24h'),
+    GATEWAY_ACTION_RATE: z
+      .string()
+      .default('10/60s')
+      .transform((v, ctx) => {
+        const rate = parseRate(v);
+        if (!rate) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `GATEWAY_ACTION_RATE: "${v}" is not a rate; write it as 10/60s (ten POSTs per sixty seconds)`,
+          });
+          return z.NEVER;
+        }
+        return rate;
+      }),
+    GATEWAY_ACTION_TIMEOUT: duration('GATEWAY_ACTION_TIMEOUT', '30s'),
+    DIGEST_TZ: z
+      .string()
+      .default('UTC')
+      .refine(
+        (tz) => {
+          try {
+            new Intl.DateTimeFormat('en-US', { timeZone: tz });
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        { message: 'DIGEST_TZ must be an IANA time zone such as UTC or Europe/Berlin' },
+      ),
+    SANDBOX_PORT: port('SANDBOX_PORT', 4010, true),
+    LOG_LEVEL: z
+      .enum(['debug', 'info', 'warn', 'error'], { message: 'LOG_LEVEL must be debug, info, warn or error' })
+      .default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.SLACK_BOT_TOKEN && !env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SLACK_SIGNING_SECRET'],
+        message:
+          'SLACK_SIGNING_SECRET is required in HTTP mode (Basic Information → Signing Secret); or set SLACK_APP_TOKEN for Socket Mode',
+      });
+    }
+  });
+
+export interface Config {
+  slack: {
+    botToken: string | undefined;
+    signingSecret: string | undefined;
+    appToken: string | undefined;
+    apiUrl: string | undefined;
+    mode: 'http' | 'socket';
+  };
+  port: number;
+  gateway: {
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    actionRate: Rate;
+    actionTimeoutMs: number;
+  };
+  redis: { url: string; prefix: string };
+  role: 'web' | 'worker' | 'scheduler' | 'all';
+  admins: readonly string[];
+  approvers: readonly string[];
+  guardedActions: readonly string[];
+  allowSelfApproval: boolean;
+  approvalTtlMs: number;
+  digestTz: string;
+  sandboxPort: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly code = 'config_invalid';
+  constructor(readonly problems: string[]) {
+    super(
+      `Configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee .env.sample for every variable.`,
+    );
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Parses an environment (process.env by default) into a frozen Config, or throws ConfigError. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? '');
+        return issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  return deepFreeze<Config>({
+    slack: {
+      botToken: e.SLACK_BOT_TOKEN,
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      appToken: e.SLACK_APP_TOKEN,
+      apiUrl: e.SLACK_API_URL,
+      mode: e.SLACK_APP_TOKEN ? 'socket' : 'http',
+    },
+    port: e.PORT,
+    gateway: {
+      baseUrl: e.GATEWAY_BASE_URL,
+      apiKey: e.GATEWAY_API_KEY,
+      actionRate: e.GATEWAY_ACTION_RATE,
+      actionTimeoutMs: e.GATEWAY_ACTION_TIMEOUT,
+    },
+    redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
+    role: e.ROLE,
+    admins: e.GATEWAY_ADMINS,
+    approvers: e.GATEWAY_APPROVERS.length ? e.GATEWAY_APPROVERS : e.GATEWAY_ADMINS,
+    guardedActions: e.GATEWAY_GUARDED_ACTIONS,
+    allowSelfApproval: e.GATEWAY_ALLOW_SELF_APPROVAL,
+    approvalTtlMs: e.GATEWAY_APPROVAL_TTL,
+    digestTz: e.DIGEST_TZ,
+    sandboxPort: e.SANDBOX_PORT,
+    logLevel: e.LOG_LEVEL,
+  });
+}
