@@ -71,6 +71,13 @@ const port = (name: string, fallback: number, allowZero = false) =>
     .max(65535, `${name} must be between ${allowZero ? 0 : 1} and 65535`)
     .default(fallback);
 
+const rate = (name: string) =>
+  z.coerce
+    .number({ message: `${name} must be a fraction from 0 to 1` })
+    .min(0, `${name} must be a fraction from 0 to 1`)
+    .max(1, `${name} must be a fraction from 0 to 1`)
+    .default(0);
+
 const optionalText = z
   .string()
   .optional()
@@ -151,6 +158,15 @@ const envSchema = z
         { message: 'DIGEST_TZ must be an IANA time zone such as UTC or Europe/Berlin' },
       ),
     SANDBOX_PORT: port('SANDBOX_PORT', 4010, true),
+    SANDBOX_SEED: z.coerce.number({ message: 'SANDBOX_SEED must be a number' }).int().default(42),
+    SANDBOX_LATENCY_MS: z.coerce
+      .number({ message: 'SANDBOX_LATENCY_MS must be a number of milliseconds' })
+      .min(0)
+      .default(0),
+    SANDBOX_ERROR_RATE: rate('SANDBOX_ERROR_RATE'),
+    SANDBOX_TIMEOUT_RATE: rate('SANDBOX_TIMEOUT_RATE'),
+    SANDBOX_DROP_RATE: rate('SANDBOX_DROP_RATE'),
+    SANDBOX_STATUS_ERROR_RATE: rate('SANDBOX_STATUS_ERROR_RATE'),
     LOG_LEVEL: z
       .enum(['debug', 'info', 'warn', 'error'], { message: 'LOG_LEVEL must be debug, info, warn or error' })
       .default('info'),
@@ -190,6 +206,15 @@ export interface Config {
   approvalTtlMs: number;
   digestTz: string;
   sandboxPort: number;
+  /** Knobs of the built-in sandbox gateway (`npm run sandbox`, the demo): fault rates are fractions 0–1. */
+  sandbox: {
+    seed: number;
+    latencyMs: number;
+    errorRate: number;
+    timeoutRate: number;
+    dropRate: number;
+    statusErrorRate: number;
+  };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
@@ -247,6 +272,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     approvalTtlMs: e.GATEWAY_APPROVAL_TTL,
     digestTz: e.DIGEST_TZ,
     sandboxPort: e.SANDBOX_PORT,
+    sandbox: {
+      seed: e.SANDBOX_SEED,
+      latencyMs: e.SANDBOX_LATENCY_MS,
+      errorRate: e.SANDBOX_ERROR_RATE,
+      timeoutRate: e.SANDBOX_TIMEOUT_RATE,
+      dropRate: e.SANDBOX_DROP_RATE,
+      statusErrorRate: e.SANDBOX_STATUS_ERROR_RATE,
+    },
     logLevel: e.LOG_LEVEL,
   });
 }
