@@ -1,0 +1,378 @@
+import { inspect } from 'node:util';
+import { Pool } from 'undici';
+import { z } from 'zod';
+import type { AppLogger } from '../logger.js';
+import { silentLogger } from '../logger.js';
+import {
+  ActionFailedError,
+  ConnectionError,
+  GatewayError,
+  InvalidResponseError,
+  UnknownOutcomeError,
+} from './errors.js';
+import { type Exchange, errorFromReply, exchange, parseJson, type Reply, scrubSecret } from './http.js';
+import { type Collected, collectRows, iteratePages, iterateRows, type PagedParams } from './pages.js';
+import { buildReadQuery, validateReadParams } from './read-params.js';
+import {
+  DEFAULT_RETRY,
+  isRetryableAction,
+  isRetryableRead,
+  type RetryPolicy,
+  retryDelayMs,
+  sleep,
+} from './retry.js';
+import {
+  type ActionResult,
+  type ActOptions,
+  actionResponseSchema,
+  type Discovery,
+  discoverySchema,
+  type Page,
+  pageSchema,
+  type ReadParams,
+  type Row,
+} from './types.js';
+
+/**
+ * The only code that speaks HTTP to the gateway (STYLE §7): one keep-alive undici Pool, explicit timeouts,
+ * typed errors, GET retries with jittered backoff, POSTs that are never repeated unless they provably never
+ * left, a streaming page iterator and a cached discovery call. The API key lives in a private field and
+ * only ever goes into the Authorization header handed to undici.
+ */
+
+export interface GatewayClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  logger?: AppLogger;
+  connectTimeoutMs?: number;
+  /** Time to the response headers of a GET. */
+  headersTimeoutMs?: number;
+  /** Longest silence while a response body streams in. */
+  bodyTimeoutMs?: number;
+  /** Whole-request deadline of a POST (spec §8 recommends 10–30 s for generation actions). */
+  actionTimeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  discoveryTtlMs?: number;
+  /** Source of jitter; tests inject a fixed one. */
+  random?: () => number;
+  connections?: number;
+}
+
+export type { PagedParams } from './pages.js';
+
+export class GatewayClient {
+  readonly #apiKey: string;
+  readonly #pool: Pool;
+  readonly #basePath: string;
+  readonly #origin: string;
+  readonly #logger: AppLogger;
+  readonly #timeouts: { headers: number; body: number; action: number };
+  readonly #retry: RetryPolicy;
+  readonly #random: () => number;
+  readonly #discoveryTtlMs: number;
+  #discovery: { value: Discovery; expiresAt: number } | undefined;
+  #discovering: Promise<Discovery> | undefined;
+
+  constructor(options: GatewayClientOptions) {
+    const url = parseBaseUrl(options.baseUrl);
+    if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
+      throw new TypeError('GatewayClient: apiKey is empty. Set GATEWAY_API_KEY to the agency API key.');
+    }
+    this.#apiKey = options.apiKey;
+    this.#origin = url.origin;
+    this.#basePath = url.pathname;
+    this.#logger = options.logger ?? silentLogger();
+    this.#timeouts = {
+      headers: options.headersTimeoutMs ?? 15_000,
+      body: options.bodyTimeoutMs ?? 30_000,
+      action: options.actionTimeoutMs ?? 30_000,
+    };
+    this.#retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.#random = options.random ?? Math.random;
+    this.#discoveryTtlMs = options.discoveryTtlMs ?? 60_000;
+    this.#pool = new Pool(url.origin, {
+      connections: options.connections ?? 10,
+      connect: { timeout: options.connectTimeoutMs ?? 5_000 },
+      headersTimeout: this.#timeouts.headers,
+      bodyTimeout: this.#timeouts.body,
+    });
+  }
+
+  /** The gateway's origin, safe to show (never carries the key). */
+  get origin(): string {
+    return this.#origin;
+  }
+
+  /** §4.1: resources and actions, cached for the TTL; concurrent callers share one request. */
+  async discover(options: { force?: boolean; signal?: AbortSignal } = {}): Promise<Discovery> {
+    const cached = this.#discovery;
+    if (!options.force && cached && cached.expiresAt > Date.now()) return cached.value;
+    if (this.#discovering) return this.#discovering;
+    const pending = this.#getJson(this.#basePath, 'discovery response', options.signal).then((json) => {
+      const parsed = discoverySchema.safeParse(json);
+      if (!parsed.success) throw schemaMismatch('discovery response', parsed.error.message);
+      this.#discovery = { value: parsed.data, expiresAt: Date.now() + this.#discoveryTtlMs };
+      return parsed.data;
+    });
+    this.#discovering = pending;
+    try {
+      return await pending;
+    } finally {
+      this.#discovering = undefined;
+    }
+  }
+
+  /** §4.2: one page. Parameters are checked before anything is sent. */
+  async read(resource: string, params: ReadParams = {}): Promise<Page> {
+    validateReadParams(resource, params);
+    const path = `${this.#basePath}?${buildReadQuery(resource, params)}`;
+    const json = await this.#getJson(path, `page of ${resource}`, params.signal);
+    return toPage(json, resource);
+  }
+
+  /** Every page from `offset` on, one at a time (1,000 rows a page unless `limit` says otherwise). */
+  pages(resource: string, params: PagedParams = {}): AsyncIterable<Page> {
+    validateReadParams(resource, params);
+    return iteratePages((r, p) => this.read(r, p), resource, params);
+  }
+
+  /** Every row, streamed: memory holds one page whatever the row count. */
+  rows(resource: string, params: PagedParams = {}): AsyncIterable<Row> {
+    return iterateRows(this.pages(resource, params));
+  }
+
+  /** Rows into an array, at most `cap` of them, saying whether more exist. */
+  async collect(resource: string, params: ReadParams, options: { cap: number }): Promise<Collected> {
+    validateReadParams(resource, params);
+    return collectRows((r, p) => this.read(r, p), resource, params, options.cap);
+  }
+
+  /**
+   * §4.3: runs one action, once. Success needs HTTP 2xx and `status: "success"`. Anything that leaves the
+   * outcome open (5xx, timeout, connection lost after sending, unreadable 2xx) is an UnknownOutcomeError:
+   * the action may have run, and only the caller can reconcile (§7 rule 3).
+   */
+  async act(
+    action: string,
+    clientId: string,
+    fields: Record<string, unknown> = {},
+    options: ActOptions = {},
+  ): Promise<ActionResult> {
+    if (!action) throw new TypeError('GatewayClient.act: action is empty');
+    if (!clientId) throw new TypeError('GatewayClient.act: clientId is empty');
+    const { action: _a, client_id: _c, ...extra } = fields;
+    const body = JSON.stringify({ action, client_id: clientId, ...extra });
+    const requestLine = `POST ${this.#origin}${this.#basePath} action=${action} client_id=${clientId}`;
+    const timeoutMs = options.timeoutMs ?? this.#timeouts.action;
+    const reply = await this.#withRetries(requestLine, isRetryableAction, options.signal, async () => {
+      options.signal?.throwIfAborted();
+      const deadline = AbortSignal.timeout(timeoutMs);
+      const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+      const call: Exchange = {
+        method: 'POST',
+        path: this.#basePath,
+        headers: { ...this.#headers(), 'content-type': 'application/json' },
+        body,
+        headersTimeoutMs: timeoutMs,
+        bodyTimeoutMs: this.#timeouts.body,
+        signal,
+        callerSignal: options.signal,
+      };
+      try {
+        return await this.#send(call, requestLine);
+      } catch (error) {
+        throw toActionError(error, requestLine);
+      }
+    });
+    return toActionResult(reply, action, clientId, requestLine);
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { type: 'GatewayClient', origin: this.#origin };
+  }
+
+  [inspect.custom](): string {
+    return `GatewayClient { origin: '${this.#origin}' }`;
+  }
+
+  #headers(): Record<string, string> {
+    return { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json' };
+  }
+
+  async #getJson(path: string, what: string, signal: AbortSignal | undefined): Promise<unknown> {
+    const requestLine = `GET ${this.#origin}${path}`;
+    const reply = await this.#withRetries(requestLine, isRetryableRead, signal, async () => {
+      signal?.throwIfAborted();
+      const reply = await this.#send(
+        {
+          method: 'GET',
+          path,
+          headers: this.#headers(),
+          headersTimeoutMs: this.#timeouts.headers,
+          bodyTimeoutMs: this.#timeouts.body,
+          signal,
+          callerSignal: signal,
+        },
+        requestLine,
+      );
+      if (reply.status < 200 || reply.status > 299) throw errorFromReply(reply, requestLine);
+      return reply;
+    });
+    return parseJson(reply, what, (text) => scrubSecret(text, this.#apiKey));
+  }
+
+  /** One exchange, logged with the Authorization header redacted. */
+  async #send(call: Exchange, requestLine: string): Promise<Reply> {
+    const started = performance.now();
+    this.#logger.debug(`gateway → ${requestLine} headers=${JSON.stringify(redactedHeaders(call.headers))}`);
+    const reply = await exchange(this.#pool, call, requestLine);
+    // Error bodies and action answers end up in messages; a 2xx page is data and is left as it came (speed).
+    if (call.method === 'POST' || reply.status < 200 || reply.status > 299) {
+      reply.text = scrubSecret(reply.text, this.#apiKey);
+    }
+    const ms = Math.round(performance.now() - started);
+    this.#logger.debug(`gateway ← ${requestLine} HTTP ${reply.status} in ${ms} ms`);
+    return reply;
+  }
+
+  async #withRetries<T>(
+    requestLine: string,
+    retryable: (error: GatewayError) => boolean,
+    signal: AbortSignal | undefined,
+    attempt: () => Promise<T>,
+  ): Promise<T> {
+    const attempts = Math.max(1, this.#retry.attempts);
+    for (let n = 0; ; n++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!(error instanceof GatewayError) || !retryable(error) || n + 1 >= attempts) throw error;
+        const wait = retryDelayMs(error, n, this.#retry, this.#random);
+        this.#logger.warn(
+          `gateway ${requestLine} failed (${error.name}: ${error.message}); attempt ${n + 1}/${attempts}, retrying in ${wait} ms`,
+        );
+        await sleep(wait, signal);
+      }
+    }
+  }
+}
+
+function parseBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError(
+      `GatewayClient: baseUrl "${baseUrl}" is not a URL. Set GATEWAY_BASE_URL to http(s)://…`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`GatewayClient: baseUrl must be http or https, got ${url.protocol}`);
+  }
+  if (url.username || url.password) {
+    throw new TypeError('GatewayClient: baseUrl must not carry credentials; the key goes in GATEWAY_API_KEY');
+  }
+  return url;
+}
+
+/** The page envelope without per-row checks; rows are checked by hand in toPage(). */
+const pageEnvelopeSchema = pageSchema.extend({ data: z.array(z.unknown()) });
+
+function redactedHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    out[name] = name.toLowerCase() === 'authorization' ? 'Bearer [redacted]' : value;
+  }
+  return out;
+}
+
+function schemaMismatch(what: string, detail: string): InvalidResponseError {
+  return new InvalidResponseError(
+    `The gateway sent a ${what} of an unexpected shape: ${detail.slice(0, 500)}`,
+  );
+}
+
+/** A page checked cheaply: the envelope by schema, rows only for being objects (zod per row costs ~2x). */
+function toPage(json: unknown, resource: string): Page {
+  const parsed = pageEnvelopeSchema.safeParse(json);
+  if (!parsed.success) throw schemaMismatch(`page of ${resource}`, parsed.error.message);
+  const rows = (json as { data: unknown[] }).data;
+  for (const row of rows) {
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) {
+      throw schemaMismatch(`page of ${resource}`, 'a row of data is not an object');
+    }
+  }
+  return { ...parsed.data, data: rows as Row[] };
+}
+
+/** Inside act(): every failure except "never sent" and a definite 4xx becomes an unknown outcome. */
+function toActionError(error: unknown, requestLine: string): unknown {
+  if (error instanceof ConnectionError && error.neverSent) return error;
+  if (error instanceof GatewayError)
+    return new UnknownOutcomeError(unknownMessage(requestLine, error), error);
+  // The caller aborted after the request may have left: the action may still run.
+  const aborted = new ConnectionError(`The request was aborted by the caller (${requestLine})`, {
+    cause: error,
+  });
+  return new UnknownOutcomeError(unknownMessage(requestLine, aborted), aborted);
+}
+
+function unknownMessage(requestLine: string, underlying: GatewayError): string {
+  return `The outcome of ${requestLine} is unknown: ${underlying.message}`;
+}
+
+function toActionResult(reply: Reply, action: string, clientId: string, requestLine: string): ActionResult {
+  if (reply.status < 200 || reply.status > 299) {
+    const error = errorFromReply(reply, requestLine);
+    // 4xx means the gateway refused the request; a 5xx leaves the outcome open.
+    if ((error.status ?? 0) >= 500) throw new UnknownOutcomeError(unknownMessage(requestLine, error), error);
+    throw error;
+  }
+  let json: unknown;
+  try {
+    json = parseJson(reply, 'action response');
+  } catch (error) {
+    const underlying = error as GatewayError;
+    throw new UnknownOutcomeError(unknownMessage(requestLine, underlying), underlying);
+  }
+  const parsed = actionResponseSchema.safeParse(json);
+  if (!parsed.success) {
+    const underlying = schemaMismatch('action response', parsed.error.message);
+    throw new UnknownOutcomeError(unknownMessage(requestLine, underlying), underlying);
+  }
+  const body = parsed.data;
+  const data = isRecord(body.data) ? body.data : {};
+  if (body.status === 'error') {
+    const message =
+      body.error ??
+      body.message ??
+      stringField(data, 'error') ??
+      stringField(data, 'message') ??
+      `The gateway reports ${action} did not complete (status "error")`;
+    throw new ActionFailedError(message, body.status_code, body.data, {
+      status: reply.status,
+      requestId: reply.requestId,
+      body,
+    });
+  }
+  return {
+    action: body.action ?? action,
+    clientId: body.client_id ?? clientId,
+    httpStatus: reply.status,
+    statusCode: body.status_code,
+    data,
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function stringField(record: Record<string, unknown>, key: string): string | undefined {
+  const value = record[key];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
