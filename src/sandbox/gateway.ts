@@ -1,0 +1,126 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Row } from '../gateway/types.js';
+import { authenticate, isDenial, keyFrom, loggableKey } from './auth.js';
+import { discoveryBody, findAction } from './catalogue.js';
+import type { FaultPlan } from './faults.js';
+import { readBody, sendJson } from './http-util.js';
+import { type ParsedBody, parseBody, postReply } from './post.js';
+import { readReply } from './read.js';
+import { errorReply, type Reply } from './reply.js';
+import type { SandboxStore } from './store.js';
+import type { SandboxFault, SandboxRequestLog } from './types.js';
+
+/**
+ * The gateway address: method check, request log, fault decision, latency, then the read or the action, and
+ * last the faults that strike after the work was done (the outcomes a client cannot tell from "nothing ran").
+ */
+
+export interface GatewayDeps {
+  store: SandboxStore;
+  faults: FaultPlan;
+  log: SandboxRequestLog[];
+  seed: number;
+  sleep(ms: number): Promise<void>;
+  nextRequestId(): string;
+}
+
+const FAULT_500 =
+  'Internal server error: the gateway failed before handling the request. Retry with backoff; if it persists, report it with the time and this message.';
+const FAULT_500_AFTER =
+  'Internal server error: upstream failure while confirming the result. The action may have run; check before retrying.';
+
+function describe(
+  method: string,
+  params: URLSearchParams,
+  body: ParsedBody | undefined,
+): Partial<SandboxRequestLog> {
+  if (method === 'GET') {
+    const fields: Record<string, unknown> = {};
+    for (const [name, value] of params) if (name !== 'resource' && name !== 'client_id') fields[name] = value;
+    return {
+      resource: params.get('resource') ?? undefined,
+      clientId: params.get('client_id') ?? undefined,
+      ...(Object.keys(fields).length ? { fields } : {}),
+    };
+  }
+  if (!body?.ok || typeof body.value !== 'object' || body.value === null) return {};
+  const { action, client_id: clientId, ...fields } = body.value as Row;
+  const name = typeof action === 'string' ? action : undefined;
+  return {
+    action: name,
+    resource: name ? findAction(name)?.recordResource : undefined,
+    clientId: typeof clientId === 'string' ? clientId : undefined,
+    fields,
+  };
+}
+
+function work(
+  deps: GatewayDeps,
+  req: IncomingMessage,
+  url: URL,
+  body: ParsedBody | undefined,
+  fault?: SandboxFault,
+): Reply {
+  const method = req.method === 'POST' ? 'POST' : 'GET';
+  const caller = authenticate(keyFrom(req.headers), method === 'GET' ? 'read' : 'write');
+  if (isDenial(caller)) return errorReply(caller.status, caller.error);
+  if (method === 'GET') {
+    if ([...url.searchParams.keys()].length === 0) return { status: 200, body: discoveryBody() };
+    return readReply(deps.store, caller, url.searchParams);
+  }
+  return postReply(
+    deps.store,
+    deps.seed,
+    caller,
+    body ?? { ok: true, value: undefined },
+    fault === 'status_error',
+  );
+}
+
+export async function handleGateway(
+  deps: GatewayDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const method = req.method ?? 'GET';
+  const requestId = deps.nextRequestId();
+  const headers = { 'x-request-id': requestId };
+  const entry: SandboxRequestLog = {
+    at: new Date().toISOString(),
+    method,
+    key: loggableKey(keyFrom(req.headers)),
+    status: 0,
+  };
+  deps.log.push(entry);
+  if (method !== 'GET' && method !== 'POST') {
+    entry.status = 405;
+    req.resume();
+    const error = `Method ${method} is not allowed: the gateway answers GET (reads and discovery) and POST (actions) only.`;
+    return sendJson(res, 405, { error }, { ...headers, allow: 'GET, POST' });
+  }
+  let body: ParsedBody | undefined;
+  if (method === 'POST') {
+    const raw = await readBody(req);
+    body = raw.tooLarge ? { ok: false, error: 'The request body is larger than 1 MB' } : parseBody(raw.text);
+  }
+  Object.assign(entry, describe(method, url.searchParams, body));
+  const fault = deps.faults.decide({ method, action: entry.action, resource: entry.resource });
+  if (fault) entry.fault = fault;
+  await deps.sleep(deps.faults.knobs.latencyMs);
+
+  if (fault === 'drop_before_action') return void res.socket?.destroy();
+  if (fault === '500') {
+    entry.status = 500;
+    return sendJson(res, 500, { error: FAULT_500 }, headers);
+  }
+  const reply = work(deps, req, url, body, fault);
+  if (fault === 'timeout') return; // the socket stays open until the client gives up or the sandbox closes
+  if (fault === 'drop_after_action') return void res.socket?.destroy();
+  if (fault === '500_after_action') {
+    entry.status = 500;
+    return sendJson(res, 500, { error: FAULT_500_AFTER }, headers);
+  }
+  entry.status = reply.status;
+  sendJson(res, reply.status, reply.body, headers);
+}
