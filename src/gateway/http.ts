@@ -81,7 +81,8 @@ export function mapTransportError(error: unknown, requestLine: string): GatewayE
       cause: error,
     });
   }
-  const detail = code ?? (error instanceof Error ? error.message : String(error));
+  const text = error instanceof Error ? error.message : String(error);
+  const detail = code && text && text !== code ? `${text} (${code})` : (code ?? text);
   return new ConnectionError(`The connection to the gateway failed: ${detail} (${requestLine})`, {
     neverSent: false,
     cause: error,
