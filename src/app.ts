@@ -1,0 +1,86 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, buildReceiverRoutes, HTTPReceiver } from '@slack/bolt';
+import { register as registerCommands } from './commands/index.js';
+import { healthRoutes } from './http/health-routes.js';
+import { register as registerInteractions } from './interactions/index.js';
+import type { BotServices } from './services.js';
+
+export interface Bot {
+  app: App;
+  /** Starts serving; resolves with the HTTP port (HTTP mode: Slack's endpoint and health; Socket Mode: health). */
+  start(port: number): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Builds the Bolt app for either transport (DESIGN §3): HTTP mode verifies every request with the signing
+ * secret at `/slack/events` (stale timestamps refused); Socket Mode is chosen by SLACK_APP_TOKEN. Both serve
+ * `/healthz`, `/readyz` and `/metrics`.
+ */
+export function createBot(services: BotServices): Bot {
+  const { config, logger } = services;
+  const routes = healthRoutes({
+    redis: services.redis,
+    metrics: services.metrics,
+    gatewayReady: () => services.gateway.discover(),
+  });
+  const clientOptions = {
+    slackApiUrl: config.slack.apiUrl,
+    // A 429 from chat.postMessage waits for Retry-After inside the client instead of failing the request.
+    retryConfig: { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 10_000 },
+  };
+  let healthServer: Server | undefined;
+  let app: App;
+  let receiver: HTTPReceiver | undefined;
+  if (config.slack.mode === 'socket') {
+    app = new App({
+      token: config.slack.botToken,
+      appToken: config.slack.appToken,
+      socketMode: true,
+      logger,
+      clientOptions,
+    });
+  } else {
+    receiver = new HTTPReceiver({
+      signingSecret: config.slack.signingSecret ?? '',
+      endpoints: '/slack/events',
+      customRoutes: routes,
+      logger,
+      unhandledRequestTimeoutMillis: 2_900,
+    });
+    app = new App({ token: config.slack.botToken, receiver, logger, clientOptions });
+  }
+  registerCommands(app, services);
+  registerInteractions(app, services);
+  app.error(async (error) => {
+    logger.error('unhandled listener error', error);
+  });
+
+  return {
+    app,
+    async start(port) {
+      if (receiver) {
+        const server = (await app.start(port)) as Server;
+        return (server.address() as AddressInfo).port;
+      }
+      await app.start();
+      const table = buildReceiverRoutes(routes);
+      healthServer = createServer((req, res) => {
+        const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+        const handler = table[path]?.[req.method ?? 'GET'];
+        if (handler) return handler(req, res);
+        res.writeHead(404).end();
+      });
+      await new Promise<void>((resolve) => healthServer?.listen(port, resolve));
+      return (healthServer.address() as AddressInfo).port;
+    },
+    async stop() {
+      await app.stop();
+      if (healthServer) {
+        healthServer.closeAllConnections();
+        await new Promise<void>((resolve) => healthServer?.close(() => resolve()));
+      }
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { types } from '@slack/bolt';
+
+type KnownBlock = types.KnownBlock;
+
+import type { WebClient } from '@slack/web-api';
+import type { AppLogger } from '../logger.js';
+import type { BotServices } from '../services.js';
+import type { ChannelBinding } from '../store/bindings.js';
+import type { Token } from './tokenizer.js';
+import { notBoundError } from './user-error.js';
+
+export interface Message {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+/** Everything one `/gateway` command needs. The command has been acked before `run` is called. */
+export interface CommandContext {
+  name: string;
+  args: Token[];
+  user: string;
+  channel: string;
+  triggerId: string;
+  services: BotServices;
+  client: WebClient;
+  logger: AppLogger;
+  /** An ephemeral reply to the person (through the response URL: works even where the bot is not a member). */
+  reply(message: Message): Promise<void>;
+  /** A message in the channel, for work others should see; throws Slack's `not_in_channel` when uninvited. */
+  post(message: Message & { thread_ts?: string }): Promise<string>;
+  isAdmin(): boolean;
+  /** The channel's client binding, or a UserError telling the person how to bind one. */
+  binding(): Promise<ChannelBinding>;
+}
+
+export interface CommandSpec {
+  name: string;
+  aliases?: string[];
+  usage: string;
+  summary: string;
+  example: string;
+  group: 'Setup' | 'Read' | 'Actions' | 'Jobs & approvals' | 'Digests';
+  adminOnly?: boolean;
+  run(ctx: CommandContext): Promise<void>;
+}
+
+export async function requireBinding(services: BotServices, channel: string): Promise<ChannelBinding> {
+  const binding = await services.bindings.get(channel);
+  if (!binding) throw notBoundError();
+  return binding;
+}

@@ -1,0 +1,74 @@
+import { GatewayErrorCode, isGatewayError } from '../gateway/errors.js';
+import type { AppLogger } from '../logger.js';
+import { buildErrorMessage } from '../views/error-message.js';
+import { UserError } from './user-error.js';
+
+type Message = { text: string; blocks: import('@slack/bolt').types.KnownBlock[] };
+
+/** The Slack Web API error code of a failed call, if that is what `error` is. */
+export function slackErrorCode(error: unknown): string | undefined {
+  const data = (error as { data?: { error?: unknown } } | undefined)?.data;
+  return typeof data?.error === 'string' ? data.error : undefined;
+}
+
+/**
+ * Turns any failure into the ephemeral message a person sees: what went wrong and what to do next. Unexpected
+ * errors are logged with their details and shown without them (never a stack trace).
+ */
+export function describeError(error: unknown, logger: AppLogger): Message {
+  if (error instanceof UserError) {
+    return buildErrorMessage({ title: error.title, ...error.options });
+  }
+  if (error && typeof error === 'object' && (error as { code?: unknown }).code === 'unterminated_quote') {
+    return buildErrorMessage({
+      title: 'That command has a quote that is never closed.',
+      detail: (error as Error).message,
+      hint: 'Close the quote, e.g. `/gateway ideas seed="best plumber austin"`.',
+    });
+  }
+  if (isGatewayError(error)) {
+    switch (error.code) {
+      case GatewayErrorCode.BadRequest:
+        return buildErrorMessage({
+          title: 'The gateway refused the request.',
+          detail: error.message,
+          hint: 'Fix the value it names and try again.',
+        });
+      case GatewayErrorCode.Unauthorized:
+        return buildErrorMessage({
+          title: 'The gateway did not accept the bot’s API key.',
+          hint: error.advice,
+        });
+      case GatewayErrorCode.Forbidden:
+        return buildErrorMessage({
+          title: 'The gateway refused access.',
+          detail: error.message,
+          hint: error.advice,
+        });
+      case GatewayErrorCode.RateLimited:
+        return buildErrorMessage({
+          title: 'The gateway is busy right now.',
+          hint: 'Wait a minute and try again.',
+        });
+      default:
+        logger.warn('gateway call failed', error.code, error.message);
+        return buildErrorMessage({
+          title: 'The gateway is not answering right now.',
+          detail: error.message,
+          hint: 'Try again in a few minutes. If it keeps failing, tell the people who run the bot (the time helps them).',
+        });
+    }
+  }
+  const slackCode = slackErrorCode(error);
+  if (slackCode === 'not_in_channel' || slackCode === 'channel_not_found') {
+    return buildErrorMessage({
+      title: 'I am not in this channel, so I cannot post here.',
+      hint: 'Invite me with `/invite @gateway`, then run the command again.',
+    });
+  }
+  logger.error('command failed', error);
+  return buildErrorMessage({
+    title: 'Something went wrong on our side.',
+    hint: 'Try again. If it keeps happening, tell the people who run the bot.',
+  });
+}

@@ -1,0 +1,135 @@
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
+import type { BotServices } from '../services.js';
+import { claimOnce } from '../store/dedupe.js';
+import type { CommandContext, CommandSpec, Message } from './context.js';
+import { requireBinding } from './context.js';
+import { describeError } from './describe-error.js';
+import { closestCommand, splitCommand, type Token } from './tokenizer.js';
+import { UserError, UserErrorCode } from './user-error.js';
+
+type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
+
+export interface CommandRegistry {
+  commands: CommandSpec[];
+  /** Runs an action command; the catalogue decides which words are actions. */
+  runAction(ctx: CommandContext, entry: ActionEntry): Promise<void>;
+}
+
+/** `backlinks refresh` is an action while `backlinks` alone is a read: two-word action commands win. */
+function findAction(
+  catalogue: Catalogue,
+  name: string,
+  args: Token[],
+): { entry: ActionEntry; rest: Token[] } | undefined {
+  const [next, ...rest] = args;
+  if (next?.kind === 'word') {
+    const entry = catalogue.byCommand(`${name} ${next.value.toLowerCase()}`);
+    if (entry) return { entry, rest };
+  }
+  const entry = catalogue.byCommand(name);
+  return entry ? { entry, rest: args } : undefined;
+}
+
+/**
+ * The one `/gateway` listener: ack at once (Slack allows 3 s), claim the request once (Slack redelivers slow
+ * requests; the trigger_id is the dedupe key), then route to a command. Every failure becomes an ephemeral
+ * message that says what to do.
+ */
+export function gatewayCommand(services: BotServices, registry: CommandRegistry) {
+  const byName = new Map<string, CommandSpec>();
+  for (const spec of registry.commands) {
+    byName.set(spec.name, spec);
+    for (const alias of spec.aliases ?? []) byName.set(alias, spec);
+  }
+  const admins = new Set(services.config.admins);
+
+  return async function handleGatewayCommand({
+    command,
+    ack,
+    respond,
+    client,
+    logger,
+  }: CommandArgs): Promise<void> {
+    await ack();
+    const started = Date.now();
+    const log = services.logger.child({
+      command: 'gateway',
+      user: command.user_id,
+      channel: command.channel_id,
+    });
+    const reply = async (message: Message) => {
+      await respond({ response_type: 'ephemeral', text: message.text, blocks: message.blocks });
+    };
+    let name = 'unknown';
+    try {
+      const fresh = await claimOnce(
+        services.redis,
+        services.config.redis.prefix,
+        `cmd:${command.trigger_id}`,
+        600,
+      );
+      if (!fresh) {
+        log.info('duplicate delivery of a command ignored');
+        return;
+      }
+      const { command: word, args } = splitCommand(command.text ?? '');
+      name = word ?? 'help';
+      const ctx: CommandContext = {
+        name,
+        args,
+        user: command.user_id,
+        channel: command.channel_id,
+        triggerId: command.trigger_id,
+        services,
+        client,
+        logger: log,
+        reply,
+        post: async (message) => {
+          const result = await client.chat.postMessage({
+            channel: command.channel_id,
+            text: message.text,
+            blocks: message.blocks,
+            thread_ts: message.thread_ts,
+          });
+          return result.ts ?? '';
+        },
+        isAdmin: () => admins.has(command.user_id),
+        binding: () => requireBinding(services, command.channel_id),
+      };
+      const spec = byName.get(name);
+      if (spec) {
+        await spec.run(ctx);
+      } else {
+        const catalogue = await services.catalogue();
+        const found = findAction(catalogue, name, args);
+        if (!found) {
+          const known = [...byName.keys(), ...catalogue.entries().map((e) => e.command.split(' ')[0] ?? '')];
+          const guess = closestCommand(name, known);
+          throw new UserError(UserErrorCode.UnknownCommand, `There is no \`${name}\` command.`, {
+            hint: guess
+              ? `Did you mean \`/gateway ${guess}\`? \`/gateway help\` lists every command.`
+              : '`/gateway help` lists every command.',
+          });
+        }
+        name = found.entry.command;
+        await registry.runAction({ ...ctx, name, args: found.rest }, found.entry);
+      }
+      services.metrics.inc('commands_total', { command: name, outcome: 'ok' }, 1, 'Slash commands handled');
+    } catch (error) {
+      services.metrics.inc(
+        'commands_total',
+        { command: name, outcome: 'error' },
+        1,
+        'Slash commands handled',
+      );
+      try {
+        await reply(describeError(error, log));
+      } catch (replyError) {
+        logger.error('could not tell the user about an error', replyError);
+      }
+    } finally {
+      services.metrics.observe('command_duration_ms', Date.now() - started, {}, 'From ack to the answer');
+    }
+  };
+}

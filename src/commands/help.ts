@@ -1,0 +1,49 @@
+import { actionHelpEntries } from '../actions/help-entries.js';
+import { buildCommandHelp, buildHelp, type HelpEntry } from '../views/help.js';
+import type { CommandSpec } from './context.js';
+import { closestCommand } from './tokenizer.js';
+import { UserError, UserErrorCode } from './user-error.js';
+
+const toEntry = (spec: CommandSpec): HelpEntry => ({
+  name: spec.name,
+  usage: spec.usage,
+  summary: spec.summary,
+  example: spec.example,
+  adminOnly: spec.adminOnly,
+  group: spec.group,
+});
+
+/** `help [command]`: one line per command with an example, or one command in detail. */
+export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
+  return {
+    name: 'help',
+    usage: '/gateway help [command]',
+    summary: 'Usage of every command, or one in detail',
+    example: '/gateway help audit',
+    group: 'Setup',
+    async run(ctx) {
+      const catalogue = await ctx.services.catalogue();
+      const entries = [...commands().map(toEntry), ...actionHelpEntries(catalogue)];
+      const wanted = ctx.args
+        .filter((t) => t.kind === 'word')
+        .map((t) => t.value.toLowerCase())
+        .join(' ');
+      if (!wanted) {
+        await ctx.reply(buildHelp(entries, { isAdmin: ctx.isAdmin() }));
+        return;
+      }
+      const entry =
+        entries.find((e) => e.name === wanted) ?? entries.find((e) => e.name.split(' ')[0] === wanted);
+      if (!entry) {
+        const guess = closestCommand(
+          wanted,
+          entries.map((e) => e.name),
+        );
+        throw new UserError(UserErrorCode.UnknownCommand, `There is no \`${wanted}\` command.`, {
+          hint: guess ? `Did you mean \`/gateway help ${guess}\`?` : '`/gateway help` lists every command.',
+        });
+      }
+      await ctx.reply(buildCommandHelp(entry));
+    },
+  };
+}

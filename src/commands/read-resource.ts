@@ -1,0 +1,42 @@
+import type { BotServices } from '../services.js';
+import type { ChannelBinding } from '../store/bindings.js';
+import { buildResourcePage } from '../views/resource-page.js';
+import type { Message } from './context.js';
+import type { ReadQuery } from './read-query.js';
+import { closestCommand } from './tokenizer.js';
+import { UserError, UserErrorCode } from './user-error.js';
+
+/** Refuses a resource the discovery call does not list, with the closest match (new resources work without code). */
+export async function checkResource(services: BotServices, resource: string): Promise<void> {
+  const { resources } = await services.gateway.discover();
+  if (resources.includes(resource)) return;
+  const guess = closestCommand(resource, resources);
+  throw new UserError(UserErrorCode.UnknownResource, `The gateway has no resource called \`${resource}\`.`, {
+    hint: guess ? `Did you mean \`${guess}\`?` : `Readable resources: ${resources.join(', ')}.`,
+  });
+}
+
+/** Reads one page of a resource for the channel's client and renders it (with Next/Previous). */
+export async function readResourcePage(
+  services: BotServices,
+  binding: Pick<ChannelBinding, 'clientId' | 'clientLabel'>,
+  resource: string,
+  query: ReadQuery,
+): Promise<Message> {
+  const clientId = resource === 'clients' ? undefined : binding.clientId;
+  const page = await services.gateway.read(resource, {
+    clientId,
+    filter: query.filter,
+    order: query.order,
+    direction: query.direction,
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return buildResourcePage({
+    resource,
+    clientLabel: binding.clientLabel,
+    rows: page.data,
+    pagination: page.pagination,
+    query: { resource, clientId: binding.clientId, ...query },
+  });
+}

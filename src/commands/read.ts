@@ -1,0 +1,64 @@
+import { DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
+import type { CommandContext, CommandSpec } from './context.js';
+import { requireBinding } from './context.js';
+import { parseReadQuery } from './read-query.js';
+import { checkResource, readResourcePage } from './read-resource.js';
+import { UserError, UserErrorCode } from './user-error.js';
+
+const READ_OPTIONS = '[field=value] [order=field] [asc|desc] [limit=N] [offset=N]';
+
+/** Posts a page of `resource` in the channel: reads are shared work that the channel sees. */
+async function showResource(ctx: CommandContext, resource: string, usage: string): Promise<void> {
+  const binding = await requireBinding(ctx.services, ctx.channel);
+  const query = parseReadQuery(ctx.args, usage, DEFAULT_PAGE_ROWS);
+  await checkResource(ctx.services, resource);
+  const message = await readResourcePage(ctx.services, binding, resource, query);
+  await ctx.post(message);
+}
+
+const getCommand: CommandSpec = {
+  name: 'get',
+  usage: `/gateway get <resource> ${READ_OPTIONS}`,
+  summary: 'Any readable resource of this channel’s client, paged',
+  example: '/gateway get reviews sentiment=negative order=created_at desc limit=10',
+  group: 'Read',
+  async run(ctx) {
+    const [first, ...rest] = ctx.args;
+    if (!first || first.kind !== 'word') {
+      throw new UserError(UserErrorCode.BadArguments, 'Which resource? `get` needs one.', {
+        usage: this.usage,
+      });
+    }
+    await showResource({ ...ctx, args: rest }, first.value.toLowerCase(), this.usage);
+  },
+};
+
+const SHORTCUTS: Array<[name: string, resource: string, summary: string, example: string]> = [
+  ['keywords', 'keywords', 'Tracked keyword rankings', '/gateway keywords order=tracked_at desc'],
+  ['tasks', 'seo_tasks', 'SEO tasks', '/gateway tasks status=pending'],
+  ['reviews', 'reviews', 'Customer reviews', '/gateway reviews sentiment=negative'],
+  [
+    'backlinks',
+    'backlinks',
+    'Backlinks (`backlinks refresh` refetches them)',
+    '/gateway backlinks order=linking_domains',
+  ],
+  ['blogs', 'blogs', 'Blog articles, drafts and published', '/gateway blogs published=false'],
+  ['citations', 'citations', 'Directory listings', '/gateway citations status=inconsistent'],
+  ['calls', 'call_tracking_calls', 'Tracked calls', '/gateway calls order=created_at'],
+  ['reports', 'seo_reports', 'Audit reports', '/gateway reports limit=5'],
+];
+
+export const readCommands: CommandSpec[] = [
+  getCommand,
+  ...SHORTCUTS.map(
+    ([name, resource, summary, example]): CommandSpec => ({
+      name,
+      usage: `/gateway ${name} ${READ_OPTIONS}`,
+      summary,
+      example,
+      group: 'Read',
+      run: (ctx) => showResource(ctx, resource, `/gateway ${name} ${READ_OPTIONS}`),
+    }),
+  ),
+];

@@ -1,0 +1,92 @@
+import { FORBIDDEN_ADVICE } from '../gateway/errors.js';
+import { code, escapeMrkdwn } from '../views/escape.js';
+import { buildStatus } from '../views/status.js';
+import type { CommandSpec } from './context.js';
+import { readResourcePage } from './read-resource.js';
+import { notAdminError, UserError, UserErrorCode } from './user-error.js';
+
+const clientsCommand: CommandSpec = {
+  name: 'clients',
+  usage: '/gateway clients',
+  summary: 'Clients the agency key reaches',
+  example: '/gateway clients',
+  group: 'Setup',
+  async run(ctx) {
+    const binding = (await ctx.services.bindings.get(ctx.channel)) ?? {
+      clientId: '',
+      clientLabel: 'this agency',
+    };
+    const message = await readResourcePage(ctx.services, binding, 'clients', { limit: 20, offset: 0 });
+    await ctx.reply(message);
+  },
+};
+
+const useCommand: CommandSpec = {
+  name: 'use',
+  usage: '/gateway use <client_id>',
+  summary: 'Binds this channel to a client',
+  example: '/gateway use acme-plumbing',
+  group: 'Setup',
+  adminOnly: true,
+  async run(ctx) {
+    if (!ctx.isAdmin()) throw notAdminError('bind a channel to a client');
+    const [first] = ctx.args;
+    if (!first || first.kind !== 'word' || ctx.args.length > 1) {
+      throw new UserError(UserErrorCode.BadArguments, '`use` takes one client id.', {
+        usage: this.usage,
+        hint: '`/gateway clients` lists the ids.',
+      });
+    }
+    const clientId = first.value;
+    const page = await ctx.services.gateway.read('clients', {
+      filter: { field: 'id', value: clientId },
+      limit: 1,
+    });
+    const client = page.data[0];
+    if (!client) {
+      throw new UserError(
+        UserErrorCode.BadArguments,
+        `The agency key cannot reach a client \`${clientId}\`.`,
+        {
+          detail: FORBIDDEN_ADVICE,
+          hint: '`/gateway clients` lists the clients the key reaches.',
+        },
+      );
+    }
+    const clientLabel = typeof client.name === 'string' && client.name ? client.name : clientId;
+    // Prove the key really reaches the client's data (an unlinked client answers 403 here, with its advice).
+    await ctx.services.gateway.read('locations', { clientId, limit: 1 });
+    await ctx.services.bindings.set({
+      channel: ctx.channel,
+      clientId,
+      clientLabel,
+      boundBy: ctx.user,
+      boundAt: new Date().toISOString(),
+    });
+    const text = `This channel is now bound to *${escapeMrkdwn(clientLabel)}* (${code(clientId)}), by <@${ctx.user}>.`;
+    await ctx.post({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+  },
+};
+
+const statusCommand: CommandSpec = {
+  name: 'status',
+  usage: '/gateway status',
+  summary: 'This channel’s client, whether the key reaches it, and its jobs',
+  example: '/gateway status',
+  group: 'Setup',
+  async run(ctx) {
+    const binding = await ctx.services.bindings.get(ctx.channel);
+    let reach: 'ok' | string = 'ok';
+    if (binding) {
+      try {
+        await ctx.services.gateway.read('locations', { clientId: binding.clientId, limit: 1 });
+      } catch (error) {
+        reach = error instanceof Error ? error.message : 'unknown error';
+      }
+    }
+    const jobs = binding ? await ctx.services.queue.channelJobs(ctx.channel, 50) : [];
+    await ctx.reply(buildStatus({ binding, reach, jobs }));
+  },
+};
+
+export const setupCommands: CommandSpec[] = [clientsCommand, useCommand, statusCommand];

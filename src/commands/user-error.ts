@@ -1,0 +1,38 @@
+/**
+ * An error meant for the person who typed the command: a title, what to do next, and the usage where it helps.
+ * Shown ephemerally; never a stack trace.
+ */
+export const UserErrorCode = {
+  UnknownCommand: 'unknown_command',
+  BadArguments: 'bad_arguments',
+  NotBound: 'channel_not_bound',
+  NotAdmin: 'not_admin',
+  NotInChannel: 'bot_not_in_channel',
+  UnknownResource: 'unknown_resource',
+  Guarded: 'action_guarded',
+  Expired: 'request_expired',
+  WrongClient: 'wrong_client',
+  Unavailable: 'unavailable',
+} as const;
+export type UserErrorCode = (typeof UserErrorCode)[keyof typeof UserErrorCode];
+
+export class UserError extends Error {
+  override readonly name = 'UserError';
+  constructor(
+    readonly code: UserErrorCode,
+    readonly title: string,
+    readonly options: { hint?: string; usage?: string; detail?: string } = {},
+  ) {
+    super(title);
+  }
+}
+
+export const notBoundError = () =>
+  new UserError(UserErrorCode.NotBound, 'This channel is not bound to a client yet.', {
+    hint: 'Ask an admin to run `/gateway use <client_id>` here (`/gateway clients` lists them).',
+  });
+
+export const notAdminError = (what: string) =>
+  new UserError(UserErrorCode.NotAdmin, `Only admins can ${what}.`, {
+    hint: 'Ask one of the people listed in GATEWAY_ADMINS to do it.',
+  });

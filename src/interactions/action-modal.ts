@@ -1,0 +1,73 @@
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import { validateActionFields } from '../actions/catalogue.js';
+import { describeError } from '../commands/describe-error.js';
+import { submitAction } from '../commands/submit-action.js';
+import { notBoundError } from '../commands/user-error.js';
+import type { BotServices } from '../services.js';
+import { claimOnce } from '../store/dedupe.js';
+import { readActionModal } from '../views/action-modal.js';
+import type { ModalMetadata } from './open-action-modal.js';
+
+type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+function parseMetadata(text: string): ModalMetadata | undefined {
+  try {
+    const meta = JSON.parse(text) as Partial<ModalMetadata>;
+    return typeof meta.c === 'string' && typeof meta.a === 'string' ? { c: meta.c, a: meta.a } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An action modal's submission: field errors go back onto the fields (`response_action: errors`) so nothing
+ * typed is lost; a valid one closes the modal and takes the command's submission path. The view id is the
+ * dedupe key, so a double submission is one job.
+ */
+export function actionModalSubmission(services: BotServices) {
+  return async function handleActionModal({ ack, body, view, client }: SubmitArgs): Promise<void> {
+    const log = services.logger.child({ view: view.id, user: body.user.id });
+    const meta = parseMetadata(view.private_metadata);
+    const catalogue = await services.catalogue();
+    const entry = meta ? catalogue.byAction(meta.a) : undefined;
+    if (!meta || !entry) {
+      await ack({ response_action: 'errors', errors: {} });
+      return;
+    }
+    const raw = readActionModal(entry, view.state.values);
+    const checked = validateActionFields(entry, raw);
+    if (!checked.ok) {
+      await ack({ response_action: 'errors', errors: checked.errors });
+      return;
+    }
+    await ack();
+    const tell = async (message: { text: string; blocks: import('@slack/bolt').types.KnownBlock[] }) => {
+      await client.chat.postEphemeral({ channel: meta.c, user: body.user.id, ...message });
+    };
+    try {
+      if (!(await claimOnce(services.redis, services.config.redis.prefix, `view:${view.id}`, 86_400))) {
+        log.info('duplicate submission of a modal ignored');
+        return;
+      }
+      const binding = await services.bindings.get(meta.c);
+      if (!binding) throw notBoundError();
+      await submitAction(
+        services,
+        client,
+        {
+          entry,
+          fields: checked.fields,
+          binding,
+          channel: meta.c,
+          user: body.user.id,
+          jobKey: `view-${view.id}`,
+        },
+        tell,
+      );
+    } catch (error) {
+      await tell(describeError(error, log)).catch((e: unknown) =>
+        log.error('could not report a modal error', e),
+      );
+    }
+  };
+}

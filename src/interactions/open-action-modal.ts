@@ -1,0 +1,72 @@
+import type { WebClient } from '@slack/web-api';
+import type { ActionEntry } from '../actions/catalogue.js';
+import type { BotServices } from '../services.js';
+import { buildActionModal, buildLoadingModal } from '../views/action-modal.js';
+
+export interface ModalRequest {
+  entry: ActionEntry;
+  triggerId: string;
+  channel: string;
+  clientId: string;
+  prefill: Record<string, string>;
+}
+
+/** What a modal carries back on submission: the channel and the action, nothing else (the client is re-read). */
+export interface ModalMetadata {
+  c: string;
+  a: string;
+}
+
+const OPTIONS_CAP = 100;
+
+/**
+ * Opens an action's modal at once (a trigger_id dies after 3 s). When a select needs gateway data (the blog's
+ * categories), a "Loading…" view opens first and is filled with views.update.
+ */
+export async function openActionModal(
+  services: BotServices,
+  client: WebClient,
+  request: ModalRequest,
+): Promise<void> {
+  const { entry } = request;
+  const privateMetadata = JSON.stringify({ c: request.channel, a: entry.action } satisfies ModalMetadata);
+  const sourced = entry.fields.filter((f) => f.optionsFrom);
+  if (!sourced.length) {
+    await client.views.open({
+      trigger_id: request.triggerId,
+      view: buildActionModal(entry, { prefill: request.prefill, privateMetadata }),
+    });
+    return;
+  }
+  const opened = await client.views.open({
+    trigger_id: request.triggerId,
+    view: buildLoadingModal(entry.label),
+  });
+  const options: Record<string, { label: string; value: string }[]> = {};
+  for (const field of sourced) {
+    const from = field.optionsFrom;
+    if (!from) continue;
+    try {
+      const list: { label: string; value: string }[] = [];
+      for await (const row of services.gateway.rows(from.resource, {
+        clientId: request.clientId,
+        maxRows: OPTIONS_CAP,
+      })) {
+        const value = row[from.valueField];
+        if (value === undefined || value === null) continue;
+        list.push({ label: String(row[from.labelField] ?? value), value: String(value) });
+      }
+      options[field.name] = list;
+    } catch (error) {
+      // A select without options falls back to a text input; the person can still type the id.
+      services.logger.warn(`could not load ${from.resource} for the ${entry.action} modal`, error);
+    }
+  }
+  const viewId = opened.view?.id;
+  if (!viewId) throw new Error('views.open answered without a view id');
+  await client.views.update({
+    view_id: viewId,
+    hash: opened.view?.hash,
+    view: buildActionModal(entry, { prefill: request.prefill, privateMetadata, options }),
+  });
+}

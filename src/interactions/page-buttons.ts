@@ -1,0 +1,54 @@
+import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { describeError } from '../commands/describe-error.js';
+import { readResourcePage } from '../commands/read-resource.js';
+import { UserError, UserErrorCode } from '../commands/user-error.js';
+import type { BotServices } from '../services.js';
+import { decodePageQuery } from '../views/resource-page.js';
+
+type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
+
+/**
+ * Next/Previous on a resource page: re-reads the page the button names and replaces the message in place. The
+ * button's value can be forged, so it is decoded strictly and its client must be the channel's own.
+ */
+export function pageButton(services: BotServices) {
+  return async function handlePageButton({ ack, body, action, respond, client }: ButtonArgs): Promise<void> {
+    await ack();
+    const log = services.logger.child({ action: action.action_id, user: body.user.id });
+    try {
+      const query = decodePageQuery(action.value ?? '');
+      if (!query) {
+        throw new UserError(UserErrorCode.Expired, 'That button no longer works.', {
+          hint: 'Run the command again for a fresh page.',
+        });
+      }
+      const channel = body.channel?.id ?? body.container?.channel_id;
+      const binding = channel ? await services.bindings.get(channel) : undefined;
+      const isClients = query.resource === 'clients';
+      if (!isClients && binding?.clientId !== query.clientId) {
+        throw new UserError(
+          UserErrorCode.WrongClient,
+          'This page belongs to a client this channel is no longer bound to.',
+          {
+            hint: 'Run the command again to read the channel’s current client.',
+          },
+        );
+      }
+      const { resource, ...rest } = query;
+      const message = await readResourcePage(
+        services,
+        { clientId: query.clientId, clientLabel: binding?.clientLabel ?? 'this agency' },
+        resource,
+        rest,
+      );
+      const ts = body.message?.ts;
+      if (channel && ts && !body.container?.is_ephemeral) {
+        await client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
+      } else {
+        await respond({ replace_original: true, text: message.text, blocks: message.blocks });
+      }
+    } catch (error) {
+      await respond({ response_type: 'ephemeral', replace_original: false, ...describeError(error, log) });
+    }
+  };
+}

@@ -1,0 +1,144 @@
+import { WebClient } from '@slack/web-api';
+import { buildCatalogue, type Catalogue } from './actions/catalogue.js';
+import { type Bot, createBot } from './app.js';
+import type { Config } from './config.js';
+import { GatewayClient } from './gateway/client.js';
+import { SANDBOX_KEYS } from './gateway/spec.js';
+import { type ActionWorkers, startActionWorkers } from './jobs/action-worker.js';
+import { ActionQueue } from './jobs/queue.js';
+import type { AppLogger } from './logger.js';
+import { Metrics } from './metrics.js';
+import { createRedis } from './redis.js';
+import type { Sandbox } from './sandbox/index.js';
+import { startSandbox } from './sandbox/index.js';
+import type { BotServices } from './services.js';
+import { BindingStore } from './store/bindings.js';
+
+export interface Runtime {
+  services: BotServices;
+  bot?: Bot;
+  /** The HTTP port the web role serves on (Slack events in HTTP mode, health and metrics always). */
+  port?: number;
+  workers?: ActionWorkers;
+  /** The in-process sandbox gateway, when GATEWAY_BASE_URL is unset. */
+  sandbox?: Sandbox;
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** Worker tuning for tests and benchmarks (short grace periods, short backoffs). */
+  worker?: Partial<Parameters<typeof startActionWorkers>[0]>;
+}
+
+/**
+ * The composition root (DESIGN §1): builds every part once from the config and starts the roles that ROLE
+ * names. main.ts, the demo and the end-to-end tests all start the bot through here, so they run the same thing.
+ */
+export async function startRuntime(
+  config: Config,
+  logger: AppLogger,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
+  const botToken = config.slack.botToken;
+  if (!botToken) {
+    throw new Error(
+      'SLACK_BOT_TOKEN is required (OAuth & Permissions → Bot User OAuth Token); `npm run demo` needs none.',
+    );
+  }
+  let sandbox: Sandbox | undefined;
+  let gatewayUrl = config.gateway.baseUrl;
+  let apiKey = config.gateway.apiKey;
+  if (!gatewayUrl) {
+    sandbox = await startSandbox({ port: 0, seed: config.sandbox.seed, knobs: config.sandbox });
+    gatewayUrl = sandbox.url;
+    apiKey = SANDBOX_KEYS.full;
+    logger.info(`GATEWAY_BASE_URL is unset: using the built-in sandbox gateway at ${sandbox.url}`);
+  }
+  if (!apiKey)
+    throw new Error('GATEWAY_API_KEY is required with GATEWAY_BASE_URL (agency automations area).');
+
+  const redis = createRedis(config.redis.url);
+  redis.on('error', (error) => logger.warn('redis connection error', error.message));
+  const gateway = new GatewayClient({
+    baseUrl: gatewayUrl,
+    apiKey,
+    logger: logger.child({ part: 'gateway' }),
+    actionTimeoutMs: config.gateway.actionTimeoutMs,
+  });
+  const metrics = new Metrics();
+  let catalogue: Catalogue = buildCatalogue(undefined, { guardedActions: config.guardedActions });
+  let catalogueSource: unknown;
+  const refreshCatalogue = async (): Promise<Catalogue> => {
+    const discovery = await gateway.discover();
+    if (discovery !== catalogueSource) {
+      catalogue = buildCatalogue(discovery, { guardedActions: config.guardedActions });
+      catalogueSource = discovery;
+    }
+    return catalogue;
+  };
+  const queue = new ActionQueue({ connection: redis, prefix: config.redis.prefix, logger });
+  metrics.gauge('queue_waiting_jobs', () => queue.queue.getWaitingCount(), 'Action jobs waiting');
+  metrics.gauge('queue_active_jobs', () => queue.queue.getActiveCount(), 'Action jobs running');
+  const services: BotServices = {
+    config,
+    logger,
+    redis,
+    gateway,
+    catalogue: refreshCatalogue,
+    bindings: new BindingStore(redis, config.redis.prefix),
+    queue,
+    metrics,
+  };
+
+  const runs = (role: string) => config.role === role || config.role === 'all';
+  let bot: Bot | undefined;
+  let port: number | undefined;
+  let workers: ActionWorkers | undefined;
+  if (runs('worker')) {
+    await refreshCatalogue().catch((error: unknown) =>
+      logger.warn('discovery failed; using the spec’s actions', error),
+    );
+    workers = startActionWorkers({
+      connection: config.redis.url,
+      prefix: config.redis.prefix,
+      gateway,
+      slack: new WebClient(botToken, { slackApiUrl: config.slack.apiUrl, logger }),
+      catalogue: () => {
+        void refreshCatalogue().catch(() => {});
+        return catalogue;
+      },
+      rate: config.gateway.actionRate,
+      actionTimeoutMs: config.gateway.actionTimeoutMs,
+      logger,
+      ...options.worker,
+    });
+  }
+  if (runs('web')) {
+    bot = createBot(services);
+    port = await bot.start(config.port);
+    logger.info(
+      `web role serving on port ${port} (${config.slack.mode === 'socket' ? 'Socket Mode' : 'HTTP: /slack/events'})`,
+    );
+  }
+
+  return {
+    services,
+    bot,
+    port,
+    workers,
+    sandbox,
+    async stop(timeoutMs = 10_000) {
+      // Stop taking requests first, then let in-flight jobs finish within the bound, then close connections.
+      const bounded = <T>(p: Promise<T>) =>
+        Promise.race([p, new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+      await bounded(bot?.stop() ?? Promise.resolve()).catch((e: unknown) => logger.warn('web stop', e));
+      await bounded(workers?.close() ?? Promise.resolve()).catch((e: unknown) =>
+        logger.warn('worker stop', e),
+      );
+      await queue.close().catch(() => {});
+      await gateway.close();
+      await redis.quit().catch(() => redis.disconnect());
+      await sandbox?.close();
+    },
+  };
+}

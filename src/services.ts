@@ -1,0 +1,21 @@
+import type { Redis } from 'ioredis';
+import type { Catalogue } from './actions/catalogue.js';
+import type { Config } from './config.js';
+import type { GatewayClient } from './gateway/client.js';
+import type { ActionQueue } from './jobs/queue.js';
+import type { AppLogger } from './logger.js';
+import type { Metrics } from './metrics.js';
+import type { BindingStore } from './store/bindings.js';
+
+/** What the Slack listeners need: built once in main.ts (the composition root) and handed to each register(). */
+export interface BotServices {
+  config: Config;
+  logger: AppLogger;
+  redis: Redis;
+  gateway: GatewayClient;
+  /** The action catalogue, rebuilt from the (cached) discovery call so new gateway actions appear without code. */
+  catalogue(): Promise<Catalogue>;
+  bindings: BindingStore;
+  queue: ActionQueue;
+  metrics: Metrics;
+}

@@ -1,0 +1,34 @@
+import type { types } from '@slack/bolt';
+import type { ChannelBinding } from '../store/bindings.js';
+import { code, escapeMrkdwn } from './escape.js';
+import { fitMessage } from './limits.js';
+
+/** `/gateway status`: the channel's client, whether the key reaches it, and its jobs by state. */
+export function buildStatus(input: {
+  binding: ChannelBinding | undefined;
+  reach: 'ok' | string;
+  jobs: ReadonlyArray<{ state: string }>;
+}): { text: string; blocks: types.KnownBlock[] } {
+  const { binding, reach, jobs } = input;
+  if (!binding) {
+    const text =
+      ':information_source: This channel is not bound to a client. An admin can bind it with `/gateway use <client_id>`.';
+    return fitMessage({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+  }
+  const counts = new Map<string, number>();
+  for (const job of jobs) counts.set(job.state, (counts.get(job.state) ?? 0) + 1);
+  const jobLine = counts.size ? [...counts].map(([state, n]) => `${n} ${state}`).join(' · ') : 'none yet';
+  const lines = [
+    `*Client:* ${escapeMrkdwn(binding.clientLabel)} (${code(binding.clientId)}), bound by <@${binding.boundBy}>`,
+    reach === 'ok'
+      ? '*Gateway:* :white_check_mark: the key reaches this client'
+      : `*Gateway:* :warning: ${escapeMrkdwn(reach)}`,
+    '*Digests:* none',
+    `*Jobs:* ${jobLine} (\`/gateway jobs\` lists them)`,
+  ];
+  const text = lines.join('\n');
+  return fitMessage({
+    text: `Status: ${escapeMrkdwn(binding.clientLabel)}`,
+    blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
+  });
+}
