@@ -1,0 +1,70 @@
+/**
+ * `/gateway help`: one line per command with an example, grouped; and one command's detail. Entries may come
+ * from the discovery call (new actions), so every entry string is escaped like gateway data.
+ */
+import { context, header, type KnownBlock, section } from './blocks.js';
+import { code, escapeMrkdwn } from './escape.js';
+import { fitMessage, MAX_SECTION_TEXT } from './limits.js';
+
+export const HELP_GROUPS = ['Setup', 'Read', 'Actions', 'Jobs & approvals', 'Digests'] as const;
+export type HelpGroup = (typeof HELP_GROUPS)[number];
+
+export interface HelpEntry {
+  name: string;
+  /** Without the `/gateway ` prefix, e.g. `get <resource> [limit=N]`. */
+  usage: string;
+  summary: string;
+  /** Shown as typed; `/gateway ` is prepended when it does not start with `/`. */
+  example: string;
+  adminOnly?: boolean;
+  group: HelpGroup;
+}
+
+type Message = { text: string; blocks: KnownBlock[] };
+
+export function buildHelp(commands: readonly HelpEntry[], opts: { isAdmin: boolean }): Message {
+  const blocks: KnownBlock[] = [header('Gateway bot commands')];
+  for (const group of HELP_GROUPS) {
+    const lines = commands.filter((c) => c.group === group).map((c) => helpLine(c, opts.isAdmin));
+    if (lines.length === 0) continue;
+    for (const chunk of chunkLines([`*${group}*`, ...lines])) blocks.push(section(chunk));
+  }
+  blocks.push(context(`Details of one command: ${code('/gateway help <command>')}`));
+  return fitMessage({ text: 'Gateway bot commands: /gateway help <command> for details', blocks });
+}
+
+export function buildCommandHelp(entry: HelpEntry): Message {
+  const lines = [
+    `*${code(entry.name)}* — ${escapeMrkdwn(entry.summary)}${entry.adminOnly ? ' _(admins only)_' : ''}`,
+    `Usage: ${code(`/gateway ${entry.usage}`)}`,
+    `Example: ${code(exampleText(entry.example))}`,
+  ];
+  return fitMessage({
+    text: escapeMrkdwn(`/gateway ${entry.usage}: ${entry.summary}`),
+    blocks: [section(lines.join('\n')), context(`Group: ${escapeMrkdwn(entry.group)}`)],
+  });
+}
+
+function helpLine(c: HelpEntry, isAdmin: boolean): string {
+  const admins = c.adminOnly && !isAdmin ? ' _(admins)_' : '';
+  return `${code(c.usage)} — ${escapeMrkdwn(c.summary)}${admins} · e.g. ${code(exampleText(c.example))}`;
+}
+
+function exampleText(example: string): string {
+  return example.startsWith('/') ? example : `/gateway ${example}`;
+}
+
+/** Lines joined into sections under Slack's 3,000 characters (a line is never split). */
+function chunkLines(lines: string[]): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const line of lines) {
+    if (current && current.length + 1 + line.length > MAX_SECTION_TEXT) {
+      out.push(current);
+      current = '';
+    }
+    current = current ? `${current}\n${line}` : line;
+  }
+  if (current) out.push(current);
+  return out;
+}

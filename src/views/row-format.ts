@@ -1,0 +1,225 @@
+/**
+ * One gateway row as a few lines of mrkdwn. Rows are objects whose shape varies by resource (spec §2.2), so a
+ * short profile per known resource puts its useful fields first, readably (a rating as stars, a position as
+ * `#3`), and everything else follows compactly (`key: value · key: value`). Every string that came from the
+ * gateway, keys included, is escaped here; nothing else in the page builder sees raw row data.
+ */
+import { code, escapeMrkdwn, mrkdwnLink } from './escape.js';
+import { truncate } from './limits.js';
+
+export type Row = Record<string, unknown>;
+
+/** A row never takes more than this, so several rows share one 3,000-character section. */
+export const MAX_ROW_CHARS = 900;
+const MAX_VALUE_CHARS = 80;
+const MAX_LONG_TEXT = 280;
+const MAX_REST_CHARS = 400;
+
+type Format = (v: unknown) => string | undefined;
+interface Profile {
+  /** The first present one is the row's bold title. */
+  title: string[];
+  /** Shown after the title, in this order, on the first line. */
+  fields: Array<[key: string, format: Format]>;
+  /** A long text shown as a quote under the first line. */
+  body?: string;
+}
+
+const num: Format = (v) => (typeof v === 'number' ? v.toLocaleString('en-US') : undefined);
+const labelled =
+  (label: string, f: Format = num): Format =>
+  (v) => {
+    const s = f(v) ?? plainValue(v);
+    return s === undefined ? undefined : `${label} ${s}`;
+  };
+const asIs: Format = (v) => plainValue(v);
+const position: Format = (v) => (typeof v === 'number' ? `#${v}` : plainValue(v));
+const link: Format = (v) => (typeof v === 'string' ? linkValue(v) : plainValue(v));
+const date: Format = (v) => (typeof v === 'string' ? formatDate(v) : plainValue(v));
+const stars: Format = (v) => {
+  const n = typeof v === 'string' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > 5) return plainValue(v);
+  const full = Math.round(n);
+  return `${'★'.repeat(full)}${'☆'.repeat(5 - full)} ${n}`;
+};
+
+const CALLS: Profile = {
+  title: ['caller_name', 'caller', 'from', 'phone', 'id'],
+  fields: [
+    ['source', asIs],
+    ['duration', labelled('duration', asIs)],
+    ['lead_grade', labelled('grade', asIs)],
+    ['status', asIs],
+    ['created_at', date],
+  ],
+};
+
+const PROFILES: Record<string, Profile> = {
+  keywords: {
+    title: ['keyword'],
+    fields: [
+      ['position', position],
+      ['search_volume', labelled('vol')],
+      ['difficulty', labelled('KD')],
+      ['url', link],
+      ['tracked_at', date],
+      ['created_at', date],
+    ],
+  },
+  reviews: {
+    title: ['author', 'reviewer', 'name'],
+    fields: [
+      ['rating', stars],
+      ['sentiment', asIs],
+      ['created_at', date],
+    ],
+    body: 'text',
+  },
+  backlinks: {
+    title: ['source_url', 'url'],
+    fields: [
+      ['anchor', labelled('anchor', (v) => (typeof v === 'string' ? `“${escapeMrkdwn(v)}”` : undefined))],
+      ['domain_authority', labelled('DA')],
+    ],
+  },
+  blogs: {
+    title: ['post_title', 'title'],
+    fields: [
+      ['status', asIs],
+      ['published', labelled('published', asIs)],
+    ],
+  },
+  seo_tasks: {
+    title: ['title', 'name'],
+    fields: [
+      ['priority', labelled('priority', asIs)],
+      ['status', asIs],
+      ['created_at', date],
+    ],
+  },
+  citations: {
+    title: ['directory', 'name', 'site'],
+    fields: [
+      ['status', asIs],
+      ['url', link],
+    ],
+  },
+  call_tracking_calls: CALLS,
+  callprovider_calls: CALLS,
+  seo_reports: {
+    title: ['url'],
+    fields: [
+      ['score', labelled('score')],
+      ['issues_found', labelled('issues')],
+      ['created_at', date],
+    ],
+  },
+  clients: {
+    title: ['name'],
+    fields: [
+      ['id', (v) => (v === undefined || v === null ? undefined : code(String(v)))],
+      ['website', link],
+      ['status', asIs],
+    ],
+  },
+};
+
+const GENERIC_TITLES = [
+  'title',
+  'name',
+  'post_title',
+  'keyword',
+  'headline',
+  'topic',
+  'subject',
+  'url',
+  'id',
+];
+
+/** `index` is the row's 1-based position in the whole result, shown first so pages can be told apart. */
+export function formatRow(resource: string, row: Row, index?: number): string {
+  const profile = PROFILES[resource];
+  const used = new Set<string>();
+  const titleKey = [...(profile?.title ?? []), ...GENERIC_TITLES].find((k) => present(row[k]));
+  const parts: string[] = [];
+  if (titleKey) {
+    used.add(titleKey);
+    const v = row[titleKey];
+    parts.push(typeof v === 'string' && isHttp(v) ? `*${linkValue(v)}*` : `*${plainValue(v, 120) ?? ''}*`);
+  }
+  for (const [key, format] of profile?.fields ?? []) {
+    if (used.has(key) || !present(row[key])) continue;
+    used.add(key);
+    const shown = format(row[key]);
+    if (shown !== undefined && shown !== '') parts.push(shown);
+  }
+  const lines = [`${index === undefined ? '' : `${index}. `}${parts.join(' · ') || '_(empty row)_'}`];
+  if (profile?.body && present(row[profile.body])) {
+    used.add(profile.body);
+    const body = String(
+      typeof row[profile.body] === 'string' ? row[profile.body] : JSON.stringify(row[profile.body]),
+    );
+    lines.push(`>${escapeMrkdwn(truncate(body.replace(/\s+/g, ' '), MAX_LONG_TEXT))}`);
+  }
+  const rest = restLine(row, used);
+  if (rest) lines.push(rest);
+  return truncate(lines.join('\n'), MAX_ROW_CHARS);
+}
+
+/** Every field not shown yet, `key: value · …`, with a count of what did not fit. */
+function restLine(row: Row, used: Set<string>): string {
+  const keys = Object.keys(row).filter((k) => !used.has(k));
+  const out: string[] = [];
+  let length = 0;
+  for (const [i, k] of keys.entries()) {
+    const piece = `${escapeMrkdwn(truncate(k, 40))}: ${plainValue(row[k]) ?? '—'}`;
+    if (length + piece.length > MAX_REST_CHARS) {
+      out.push(`+${keys.length - i} more fields`);
+      break;
+    }
+    out.push(piece);
+    length += piece.length + 3;
+  }
+  return out.join(' · ');
+}
+
+/** Any value as short escaped mrkdwn: `—` for null, yes/no, URLs as links, nested data as short JSON. */
+export function plainValue(v: unknown, max = MAX_VALUE_CHARS): string | undefined {
+  if (v === undefined) return undefined;
+  if (v === null) return '—';
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'string') {
+    if (isHttp(v)) return linkValue(v);
+    return escapeMrkdwn(truncate(v.replace(/\s+/g, ' ').trim(), max)) || '""';
+  }
+  if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) {
+    return escapeMrkdwn(truncate(v.map((x) => String(x)).join(', '), max)) || '[]';
+  }
+  let json: string;
+  try {
+    json = JSON.stringify(v) ?? String(v);
+  } catch {
+    json = '[unreadable]'; // circular or BigInt-bearing values cannot come from JSON, but stay safe
+  }
+  return escapeMrkdwn(truncate(json, max));
+}
+
+function linkValue(url: string): string {
+  const label = url.replace(/^https?:\/\//i, '').replace(/\/$/, '');
+  return mrkdwnLink(url, truncate(label, 60));
+}
+
+function formatDate(s: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}))?/.exec(s);
+  if (!m) return plainValue(s) ?? '';
+  return m[2] && m[2] !== '00:00' ? `${m[1]} ${m[2]}` : (m[1] ?? '');
+}
+
+function isHttp(s: string): boolean {
+  return /^https?:\/\/\S+$/i.test(s.trim());
+}
+
+function present(v: unknown): boolean {
+  return v !== undefined && v !== null && v !== '';
+}
