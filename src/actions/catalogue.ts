@@ -1,0 +1,171 @@
+import { SPEC_ACTIONS } from '../gateway/spec.js';
+import type { DiscoveredAction, Discovery } from '../gateway/types.js';
+import { type ActionField, discoveredField, humanize } from './fields.js';
+import { KNOWN_ACTIONS, type KnownAction, type ModalPolicy } from './known-actions.js';
+
+/**
+ * The action catalogue: one entry per gateway action, and the single source commands, modals, jobs, result
+ * rendering and help are driven from (STYLE §4).
+ *
+ * The discovery call is the source of truth (spec §4.1, §9):
+ * - an action discovery lists that the bot does not know gets an entry from its `required_fields` (free text),
+ *   reachable as `/gateway run <action> field=value …`;
+ * - a known action that discovery lists with an extra required field gains that field (text, required);
+ * - a known action discovery does NOT list stays in the catalogue with `available: false`, so the command
+ *   says "this gateway does not offer it" instead of "no such command". Without a discovery answer (gateway
+ *   down) every known entry counts as available: the POST will tell.
+ */
+
+export type { ActionField, FieldKind } from './fields.js';
+export type { ModalPolicy } from './known-actions.js';
+export { type ParseResult, parseActionArgs, validateActionFields } from './parse-args.js';
+
+export interface ActionEntry {
+  action: string;
+  /** Command words after `/gateway`: `audit`, `backlinks refresh`, `run generate_faq`. */
+  command: string;
+  label: string;
+  description: string;
+  fields: ActionField[];
+  positional: string[];
+  restPositional?: boolean;
+  modal: ModalPolicy;
+  /** Optional fields worth a form: absent from the command line, they open the modal (prefilled). */
+  offerFields?: string[];
+  guarded: boolean;
+  recordResource?: string;
+  safeToRepeat: boolean;
+  sameFields: string[];
+  resultFields?: string[];
+  discovered: boolean;
+  /** False when a discovery answer was given and does not list the action. */
+  available: boolean;
+  /** With the `/gateway ` prefix. */
+  usage: string;
+  example: string;
+}
+
+export interface Catalogue {
+  entries(): ActionEntry[];
+  /** `audit`, `backlinks refresh`, `run <action>` (any action by its gateway name). Case-insensitive. */
+  byCommand(cmd: string): ActionEntry | undefined;
+  byAction(action: string): ActionEntry | undefined;
+}
+
+export interface CatalogueOptions {
+  guardedActions: readonly string[];
+}
+
+export function buildCatalogue(discovery: Discovery | undefined, options: CatalogueOptions): Catalogue {
+  const guarded = new Set(options.guardedActions);
+  const listed = new Map((discovery?.actions ?? []).map((a) => [a.action, a] as const));
+  const known = new Set(KNOWN_ACTIONS.map((k) => k.action));
+
+  const entries: ActionEntry[] = KNOWN_ACTIONS.map((k) =>
+    knownEntry(k, listed.get(k.action), discovery !== undefined, guarded.has(k.action)),
+  );
+  const unknown = [...listed.values()]
+    .filter((a) => !known.has(a.action) && /^[a-z][a-z0-9_]*$/i.test(a.action))
+    .sort((a, b) => a.action.localeCompare(b.action));
+  for (const a of unknown) entries.push(discoveredEntry(a, guarded.has(a.action)));
+
+  const byCommand = new Map(entries.map((e) => [e.command.toLowerCase(), e] as const));
+  const byAction = new Map(entries.map((e) => [e.action.toLowerCase(), e] as const));
+  return {
+    entries: () => [...entries],
+    byAction: (action) => byAction.get(action.trim().toLowerCase()),
+    byCommand: (cmd) => {
+      const words = cmd.trim().toLowerCase().split(/\s+/);
+      if (words[0] === 'run' && words.length === 2) return byAction.get(words[1] ?? '');
+      return byCommand.get(words.join(' '));
+    },
+  };
+}
+
+function knownEntry(
+  k: KnownAction,
+  listed: DiscoveredAction | undefined,
+  haveDiscovery: boolean,
+  guarded: boolean,
+): ActionEntry {
+  const spec = SPEC_ACTIONS.find((s) => s.action === k.action);
+  const required = new Set(listed?.required_fields ?? []);
+  const fields = k.fields.map((f) => (required.has(f.name) && !f.required ? { ...f, required: true } : f));
+  for (const name of required) {
+    if (!fields.some((f) => f.name === name)) fields.push(discoveredField(name));
+  }
+  const entry: ActionEntry = {
+    action: k.action,
+    command: k.command,
+    label: k.label,
+    description: listed?.description || spec?.description || humanize(k.action),
+    fields,
+    positional: [...k.positional],
+    modal: k.modal,
+    guarded,
+    safeToRepeat: spec?.safeToRepeat ?? false,
+    sameFields: [...k.sameFields],
+    discovered: false,
+    available: !haveDiscovery || listed !== undefined,
+    usage: k.usage ?? usageLine(k.command, fields, k.positional, k.restPositional ?? false),
+    example: k.example,
+  };
+  if (k.restPositional) entry.restPositional = true;
+  if (k.offerFields) entry.offerFields = [...k.offerFields];
+  if (spec?.recordResource) entry.recordResource = spec.recordResource;
+  if (k.resultFields) entry.resultFields = [...k.resultFields];
+  return entry;
+}
+
+/**
+ * An action only discovery knows: text fields from `required_fields`. Its sameness is all its required fields
+ * (the bot cannot tell a generation from a refresh, so it errs on the side of not spending credits twice);
+ * where its record lands is unknown, so only the ledger of our own jobs can spot a repeat.
+ */
+function discoveredEntry(a: DiscoveredAction, guarded: boolean): ActionEntry {
+  const fields = [...new Set(a.required_fields)].map(discoveredField);
+  const command = `run ${a.action}`;
+  const example = fields.length
+    ? `/gateway ${command} ${fields.map((f) => `${f.name}="…"`).join(' ')}`
+    : `/gateway ${command}`;
+  return {
+    action: a.action,
+    command,
+    label: shortLabel(humanize(a.action)),
+    description: a.description || humanize(a.action),
+    fields,
+    positional: [],
+    modal: 'always-offer',
+    guarded,
+    safeToRepeat: false,
+    sameFields: fields.map((f) => f.name),
+    discovered: true,
+    available: true,
+    usage: usageLine(command, fields, [], false),
+    example,
+  };
+}
+
+/** `/gateway llm <brand_name> <prompt…> [competitors=…]`: positionals in order, then name=value fields. */
+function usageLine(
+  command: string,
+  fields: readonly ActionField[],
+  positional: readonly string[],
+  rest: boolean,
+) {
+  const parts = [`/gateway ${command}`];
+  positional.forEach((name, i) => {
+    const f = fields.find((x) => x.name === name);
+    const shown = rest && i === positional.length - 1 ? `${name}…` : name;
+    parts.push(f?.required ? `<${shown}>` : `[${shown}]`);
+  });
+  for (const f of fields) {
+    if (positional.includes(f.name)) continue;
+    parts.push(f.required ? `${f.name}=…` : `[${f.name}=…]`);
+  }
+  return parts.join(' ');
+}
+
+function shortLabel(label: string): string {
+  return label.length <= 24 ? label : `${label.slice(0, 23)}…`;
+}

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+
+/**
+ * The reusable field kinds of the action catalogue. Every value arrives as text (a command-line word, a modal
+ * input), so each schema takes a string, trims it and turns it into what the gateway is sent; numbers are
+ * coerced here, once. Messages are written for the person who typed the value, not for a developer.
+ */
+
+export type FieldKind =
+  | 'text'
+  | 'url'
+  | 'email'
+  | 'number'
+  | 'latitude'
+  | 'longitude'
+  | 'multiline'
+  | 'html'
+  | 'select'
+  | 'list';
+
+export interface ActionField {
+  name: string;
+  label: string;
+  kind: FieldKind;
+  required: boolean;
+  /** Validates one present value (the caller decides about absence through `required`). */
+  schema: z.ZodType;
+  placeholder?: string;
+  hint?: string;
+  /** A select whose options are rows of a resource, e.g. the blog's category from `blog_categories`. */
+  optionsFrom?: { resource: string; valueField: string; labelField: string };
+}
+
+/** Kinds whose modal input spans several lines. */
+export const MULTILINE_KINDS: ReadonlySet<FieldKind> = new Set(['multiline', 'html', 'list']);
+
+const trimmed = () => z.string().trim();
+
+function textSchema(label: string, max = 500): z.ZodType {
+  return trimmed().min(1, `${label} is empty`).max(max, `${label} is too long (at most ${max} characters)`);
+}
+
+function urlSchema(label: string): z.ZodType {
+  return trimmed().pipe(
+    z.url({
+      protocol: /^https?$/,
+      hostname: z.regexes.domain,
+      message: `${label} must be a web address starting with http:// or https://, like https://example.com/page`,
+    }),
+  );
+}
+
+function emailSchema(label: string): z.ZodType {
+  return trimmed().pipe(z.email({ message: `${label} must be an email address, like name@example.com` }));
+}
+
+/** Text → number. An empty or non-numeric text fails with `message` instead of becoming 0 or NaN. */
+function numeric(message: string): z.ZodType<number, string> {
+  return trimmed().transform((text, ctx) => {
+    const value = text === '' ? Number.NaN : Number(text);
+    if (!Number.isFinite(value)) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return value;
+  });
+}
+
+function positiveNumberSchema(label: string, options: { integer?: boolean; max?: number } = {}): z.ZodType {
+  const what = options.integer ? 'a whole number' : 'a number';
+  const range = options.max === undefined ? 'above 0' : `from 1 to ${options.max}`;
+  const message = `${label} must be ${what} ${range}`;
+  let schema = z.number().positive(message);
+  if (options.integer) schema = schema.int(message);
+  if (options.max !== undefined) schema = schema.max(options.max, message);
+  return numeric(message).pipe(schema);
+}
+
+function coordinateSchema(label: string, limit: 90 | 180): z.ZodType {
+  const message = `${label} must be a number from -${limit} to ${limit}`;
+  return numeric(message).pipe(z.number().min(-limit, message).max(limit, message));
+}
+
+/** One item per line; on one line (the command line) `;` separates items too, and `,` where `commas` says so. */
+function listSchema(label: string, commas: boolean): z.ZodType {
+  const separator = commas ? /[\n;,]/ : /[\n;]/;
+  return z
+    .string()
+    .transform((text) =>
+      text
+        .split(separator)
+        .map((item) => item.replace(/^\s*[-*•]\s*/, '').trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.string().max(500, `each item of ${label} must be at most 500 characters`))
+        .min(1, `${label} is empty`),
+    );
+}
+
+interface FieldOptions {
+  label: string;
+  required?: boolean;
+  placeholder?: string;
+  hint?: string;
+}
+
+function make(name: string, kind: FieldKind, schema: z.ZodType, options: FieldOptions): ActionField {
+  const field: ActionField = {
+    name,
+    label: options.label,
+    kind,
+    required: options.required ?? false,
+    schema,
+  };
+  if (options.placeholder !== undefined) field.placeholder = options.placeholder;
+  if (options.hint !== undefined) field.hint = options.hint;
+  return field;
+}
+
+/** Builders for each kind: `field.url('url', { label: 'Page URL', required: true })`. */
+export const field = {
+  text: (name: string, o: FieldOptions & { max?: number }) =>
+    make(name, 'text', textSchema(o.label, o.max), o),
+  multiline: (name: string, o: FieldOptions & { max?: number }) =>
+    make(name, 'multiline', textSchema(o.label, o.max ?? 3000), o),
+  html: (name: string, o: FieldOptions) => make(name, 'html', textSchema(o.label, 3000), o),
+  url: (name: string, o: FieldOptions) => make(name, 'url', urlSchema(o.label), o),
+  email: (name: string, o: FieldOptions) => make(name, 'email', emailSchema(o.label), o),
+  positive: (name: string, o: FieldOptions & { integer?: boolean; max?: number }) =>
+    make(name, 'number', positiveNumberSchema(o.label, o), o),
+  latitude: (name: string, o: FieldOptions) => make(name, 'latitude', coordinateSchema(o.label, 90), o),
+  longitude: (name: string, o: FieldOptions) => make(name, 'longitude', coordinateSchema(o.label, 180), o),
+  list: (name: string, o: FieldOptions & { commas?: boolean }) =>
+    make(name, 'list', listSchema(o.label, o.commas ?? false), o),
+  select: (name: string, o: FieldOptions & { from: NonNullable<ActionField['optionsFrom']> }) => ({
+    ...make(name, 'select', textSchema(o.label, 150), o),
+    optionsFrom: o.from,
+  }),
+};
+
+/** A field named only by discovery's `required_fields`: free text, required. */
+export function discoveredField(name: string): ActionField {
+  return field.text(name, { label: humanize(name), required: true, max: 3000 });
+}
+
+/** `prospectUrl` → `Prospect url`, `brand_name` → `Brand name`. */
+export function humanize(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

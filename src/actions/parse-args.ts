@@ -1,0 +1,130 @@
+import type { Token } from '../commands/tokenizer.js';
+import type { ActionEntry } from './catalogue.js';
+
+/**
+ * Command-line words → action fields. Positional words fill `entry.positional` in order (the last takes the
+ * rest when `restPositional`), `name=value` pairs name any field; every value is checked with the field's
+ * zod schema and comes out as the gateway is sent it (trimmed, numbers coerced, lists split).
+ *
+ * Missing required fields open the modal for actions that have one and are refused with the usage line for
+ * the others (`audit` alone: "usage: /gateway audit <url>"). `--form` (or a bare `form`) asks for the modal.
+ */
+
+export type ParseResult =
+  | { kind: 'ready'; fields: Record<string, unknown> }
+  | { kind: 'needs-modal'; prefill: Record<string, string>; reason: 'missing' | 'asked' }
+  | { kind: 'invalid'; errors: Record<string, string>; usage: string };
+
+export type ValidationResult =
+  | { ok: true; fields: Record<string, unknown> }
+  | { ok: false; errors: Record<string, string> };
+
+/** Key of errors that belong to no single field (stray words). */
+export const ARGUMENTS_ERROR_KEY = 'arguments';
+
+const FORM_FLAGS = new Set(['--form', 'form']);
+
+export function parseActionArgs(entry: ActionEntry, tokens: readonly Token[]): ParseResult {
+  const errors: Record<string, string> = {};
+  const raw: Record<string, string> = {};
+  const words: string[] = [];
+  let asked = false;
+
+  for (const token of tokens) {
+    if (token.kind === 'word') {
+      if (entry.modal !== 'never' && FORM_FLAGS.has(token.value.toLowerCase())) asked = true;
+      else words.push(token.value);
+      continue;
+    }
+    const f = entry.fields.find((x) => x.name.toLowerCase() === token.name.toLowerCase());
+    if (!f) errors[token.name] = unknownFieldMessage(entry, token.name);
+    else if (f.name in raw) errors[f.name] = `${f.name} is given twice`;
+    else raw[f.name] = token.value;
+  }
+
+  // Positional words fill the slots a name=value pair did not already fill.
+  const slots = entry.positional.filter((name) => !(name in raw));
+  slots.forEach((name, i) => {
+    const last = i === slots.length - 1;
+    const taken = last && entry.restPositional ? words.splice(0) : words.splice(0, 1);
+    if (taken.length > 0) raw[name] = taken.join(' ');
+  });
+  if (words.length > 0) {
+    const byPair = entry.positional.filter((name) => !slots.includes(name));
+    errors[ARGUMENTS_ERROR_KEY] = strayWordsMessage(entry, words, byPair);
+  }
+  if (Object.keys(errors).length > 0) return { kind: 'invalid', errors, usage: entry.usage };
+
+  const present = Object.fromEntries(Object.entries(raw).filter(([, v]) => v.trim() !== ''));
+  if (asked) return { kind: 'needs-modal', prefill: present, reason: 'asked' };
+
+  const checked = validateActionFields(entry, present);
+  if (checked.ok) {
+    const offered = (entry.offerFields ?? []).some((name) => !(name in present));
+    if (offered && entry.modal !== 'never') return { kind: 'needs-modal', prefill: present, reason: 'asked' };
+    return { kind: 'ready', fields: checked.fields };
+  }
+  const missingOnly = Object.keys(checked.errors).every((name) => isMissing(entry, name, present));
+  if (missingOnly && entry.modal !== 'never')
+    return { kind: 'needs-modal', prefill: present, reason: 'missing' };
+  return { kind: 'invalid', errors: checked.errors, usage: entry.usage };
+}
+
+/**
+ * Checks raw values (command line, modal, job data) against the entry's fields: unknown names, missing
+ * required fields, and each value's schema. Empty values count as absent. Output keeps the entry's field
+ * order and only the fields given.
+ */
+export function validateActionFields(entry: ActionEntry, raw: Record<string, unknown>): ValidationResult {
+  const errors: Record<string, string> = {};
+  const fields: Record<string, unknown> = {};
+  for (const name of Object.keys(raw)) {
+    if (!entry.fields.some((f) => f.name === name)) errors[name] = unknownFieldMessage(entry, name);
+  }
+  for (const f of entry.fields) {
+    const text = asText(raw[f.name]);
+    if (text === undefined) {
+      errors[f.name] = `${f.label} must be text`;
+      continue;
+    }
+    if (text.trim() === '') {
+      if (f.required) errors[f.name] = `${f.label} is required`;
+      continue;
+    }
+    const parsed = f.schema.safeParse(text);
+    if (parsed.success) fields[f.name] = parsed.data;
+    else errors[f.name] = parsed.error.issues[0]?.message ?? `${f.label} is not valid`;
+  }
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, fields };
+}
+
+/** Absent → ''. Numbers and lists (job data that was validated before) go back to text. Else undefined. */
+function asText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join('\n');
+  return undefined;
+}
+
+function isMissing(entry: ActionEntry, name: string, present: Record<string, string>): boolean {
+  return entry.fields.some((f) => f.name === name && f.required) && !(name in present);
+}
+
+function unknownFieldMessage(entry: ActionEntry, name: string): string {
+  const names = entry.fields.map((f) => f.name);
+  if (names.length === 0) return `Unknown field "${name}": \`${entry.command}\` takes no fields`;
+  return `Unknown field "${name}": \`${entry.command}\` takes ${names.join(', ')}`;
+}
+
+function strayWordsMessage(entry: ActionEntry, words: string[], givenAsPairs: string[]): string {
+  const shown = words.map((w) => `"${w}"`).join(' ');
+  if (givenAsPairs.length > 0) {
+    return `Unexpected ${shown}: ${givenAsPairs.join(', ')} already given as name=value`;
+  }
+  if (entry.positional.length === 0 && entry.fields.length > 0) {
+    return `Unexpected ${shown}: give fields as name=value, quoting values with spaces (name="two words")`;
+  }
+  if (entry.fields.length === 0) return `Unexpected ${shown}: \`${entry.command}\` takes no arguments`;
+  return `Too many words: ${shown}. Quote values with spaces ("best plumber austin")`;
+}
