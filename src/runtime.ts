@@ -49,7 +49,8 @@ export async function startRuntime(
   let gatewayUrl = config.gateway.baseUrl;
   let apiKey = config.gateway.apiKey;
   if (!gatewayUrl) {
-    sandbox = await startSandbox({ port: 0, seed: config.sandbox.seed, knobs: config.sandbox });
+    const { seed, ...knobs } = config.sandbox;
+    sandbox = await startSandbox({ port: 0, seed, knobs });
     gatewayUrl = sandbox.url;
     apiKey = SANDBOX_KEYS.full;
     logger.info(`GATEWAY_BASE_URL is unset: using the built-in sandbox gateway at ${sandbox.url}`);

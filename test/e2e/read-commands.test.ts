@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { validateBlocks } from '../../src/local/fake-slack/index.js';
+import { ADMIN, bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness('e2e-read');
+  await bind(h, 'acme-plumbing');
+});
+afterAll(async () => {
+  await h?.close();
+});
+beforeEach(() => {
+  h.sandbox.setKnobs({ errorRate: 0, latencyMs: 0 });
+});
+
+describe('help', () => {
+  it('answers help ephemerally with one line per command and an example', async () => {
+    const sent = await h.gateway('help');
+    expect(sent.status).toBe(200);
+    const reply = await h.ephemeral((m) => textOf(m).includes('/gateway keywords'));
+    const text = textOf(reply);
+    for (const command of ['clients', 'use', 'status', 'get', 'reviews', 'audit', 'blog', 'jobs']) {
+      expect(text).toContain(`/gateway ${command}`);
+    }
+    expect(h.slack.messages(CHANNEL).some((m) => textOf(m).includes('/gateway keywords'))).toBe(false);
+  });
+
+  it('explains one command in detail', async () => {
+    await h.gateway('help get');
+    const reply = await h.ephemeral(
+      (m) => textOf(m).includes('order=') && textOf(m).includes('/gateway get'),
+    );
+    expect(textOf(reply)).toContain('limit=');
+  });
+
+  it('suggests the closest command for a typo', async () => {
+    await h.gateway('keywrods');
+    const reply = await h.ephemeral((m) => textOf(m).includes('keywrods'));
+    expect(textOf(reply)).toContain('/gateway keywords');
+  });
+});
+
+describe('binding a channel', () => {
+  it('refuses a non-admin and keeps the binding', async () => {
+    await h.gateway('use bright-dental', { user: MEMBER });
+    const reply = await h.ephemeral((m) => textOf(m).includes('Only admins'));
+    expect(textOf(reply)).toContain('GATEWAY_ADMINS');
+    expect((await h.runtime.services.bindings.get(CHANNEL))?.clientId).toBe('acme-plumbing');
+  });
+
+  it('refuses a client the key cannot reach, with the 403 advice', async () => {
+    await h.gateway('use no-such-client', { user: ADMIN });
+    const reply = await h.ephemeral((m) => textOf(m).includes('no-such-client'), { user: ADMIN });
+    expect(textOf(reply)).toMatch(/regenerat/i);
+    expect((await h.runtime.services.bindings.get(CHANNEL))?.clientId).toBe('acme-plumbing');
+  });
+
+  it('tells an unbound channel to ask an admin', async () => {
+    await h.gateway('keywords', { channel: 'CUNBOUND' });
+    const reply = await h.ephemeral((m) => textOf(m).includes('not bound'), { channel: 'CUNBOUND' });
+    expect(textOf(reply)).toContain('/gateway use');
+  });
+
+  it('shows the status of a bound channel', async () => {
+    await h.gateway('status');
+    const reply = await h.ephemeral((m) => textOf(m).includes('Client:'));
+    expect(textOf(reply)).toContain('acme-plumbing');
+    expect(textOf(reply)).toContain('the key reaches this client');
+  });
+});
+
+describe('reads', () => {
+  it('reads every resource the discovery call lists, in the channel', async () => {
+    const { resources } = await h.runtime.services.gateway.discover();
+    expect(resources.length).toBeGreaterThan(30);
+    for (const resource of resources) {
+      const before = h.slack.messages(CHANNEL).length;
+      await h.gateway(`get ${resource} limit=3`);
+      const posted = await h.slack.waitFor(
+        () =>
+          h.slack
+            .messages(CHANNEL)
+            .slice(before)
+            .find((m) => m.text.includes(resource)),
+        {
+          what: `a page of ${resource}`,
+        },
+      );
+      expect(validateBlocks(posted.blocks ?? [], 'message')).toEqual([]);
+    }
+    const failed = h.slack.calls.filter((c) => !c.ok);
+    expect(failed).toEqual([]);
+  });
+
+  it('pages forward and back in place', async () => {
+    await h.gateway('keywords order=tracked_at desc');
+    const page = await h.message((m) => m.text.includes('keywords') && textOf(m).includes('1–20 of 100,000'));
+    await h.driver.click(page, { actionId: 'page_next' }, { user: MEMBER });
+    const next = await h.slack.waitFor(
+      () => h.slack.messages(CHANNEL).find((m) => m.ts === page.ts && textOf(m).includes('21–40 of 100,000')),
+      { what: 'page 2 in place' },
+    );
+    await h.driver.click(next, { actionId: 'page_prev' }, { user: MEMBER });
+    await h.slack.waitFor(
+      () => h.slack.messages(CHANNEL).find((m) => m.ts === page.ts && textOf(m).includes('1–20 of 100,000')),
+      { what: 'page 1 again in place' },
+    );
+  });
+
+  it('renders a 1,000-row page within Slack’s limits and says what it left out', async () => {
+    await h.gateway('keywords limit=1000');
+    const page = await h.message((m) => textOf(m).includes('1,000 rows'));
+    expect(page.blocks?.length).toBeLessThanOrEqual(50);
+    expect(validateBlocks(page.blocks ?? [], 'message')).toEqual([]);
+    expect(textOf(page)).toMatch(/Showing 20 of the 1,000 rows/);
+  });
+
+  it('refuses a bad order with the allowed values, before anything is read', async () => {
+    const before = h.sandbox.requests().length;
+    await h.gateway('keywords order=position');
+    const reply = await h.ephemeral((m) => textOf(m).includes('position'));
+    expect(textOf(reply)).toContain('created_at');
+    expect(textOf(reply)).toContain('tracked_at');
+    expect(h.sandbox.requests().length).toBe(before);
+  });
+
+  it('refuses an unknown resource with the closest match', async () => {
+    await h.gateway('get reveiws');
+    const reply = await h.ephemeral((m) => textOf(m).includes('reveiws'));
+    expect(textOf(reply)).toContain('reviews');
+  });
+
+  it('tells people to invite the bot when it is not in the channel', async () => {
+    h.slack.simulate.removeBotFrom('CNOTIN');
+    await bind(h, 'acme-plumbing', 'CSEO2');
+    await h.runtime.services.bindings.set({
+      channel: 'CNOTIN',
+      clientId: 'acme-plumbing',
+      clientLabel: 'Acme',
+      boundBy: ADMIN,
+      boundAt: new Date().toISOString(),
+    });
+    await h.gateway('keywords', { channel: 'CNOTIN' });
+    const reply = await h.ephemeral((m) => textOf(m).includes('/invite'), { channel: 'CNOTIN' });
+    expect(textOf(reply)).toContain('not in this channel');
+  });
+
+  it('says the gateway is down, without a stack trace, when it keeps failing', async () => {
+    h.sandbox.setKnobs({ errorRate: 1 });
+    await h.gateway('reviews');
+    const reply = await h.ephemeral((m) => textOf(m).includes('not answering'));
+    expect(textOf(reply)).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
+
+describe('escaping', () => {
+  it('shows dataset strings with <!channel> and forged links literally', async () => {
+    await bind(h, 'bright-dental', 'CDENTAL');
+    await h.gateway('reviews limit=50', { channel: 'CDENTAL' });
+    const page = await h.message((m) => m.text.includes('reviews'), 'CDENTAL');
+    const raw = JSON.stringify(page.blocks) + page.text;
+    expect(raw).toContain('&lt;!channel&gt;');
+    expect(raw).not.toContain('<!channel>');
+    expect(raw).not.toMatch(/<https:\/\/evil[^>]*\|/);
+  });
+});
+
+describe('request verification', () => {
+  it('refuses a forged signature and a stale timestamp, with no side effect', async () => {
+    const before = h.slack.calls.length;
+    const body = new URLSearchParams({
+      command: '/gateway',
+      text: 'use harbor-law',
+      user_id: ADMIN,
+      channel_id: CHANNEL,
+      trigger_id: 'forged.1',
+      response_url: `${h.slack.origin}/nowhere`,
+      team_id: h.slack.teamId,
+    }).toString();
+    const now = Math.floor(Date.now() / 1000);
+    const forged = await h.driver.raw(body, {
+      'x-slack-request-timestamp': String(now),
+      'x-slack-signature': `v0=${'0'.repeat(64)}`,
+    });
+    expect(forged.status).toBe(401);
+    const { signSlackRequest } = await import('../../src/local/driver.js');
+    const stale = await h.driver.raw(body, {
+      ...signSlackRequest('e2e-signing-secret', body, now - 60 * 10),
+    });
+    expect(stale.status).toBe(401);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(h.slack.calls.length).toBe(before);
+    expect((await h.runtime.services.bindings.get(CHANNEL))?.clientId).toBe('acme-plumbing');
+  });
+});

@@ -1,0 +1,105 @@
+import { type Config, loadConfig } from '../../src/config.js';
+import { SlackDriver } from '../../src/local/driver.js';
+import { type FakeMessage, type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
+import { createLogger, silentLogger } from '../../src/logger.js';
+import { createRedis, deleteByPrefix } from '../../src/redis.js';
+import { type Runtime, type RuntimeOptions, startRuntime } from '../../src/runtime.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { TEST_REDIS_URL, uniquePrefix } from './redis.js';
+
+export const SIGNING_SECRET = 'e2e-signing-secret';
+export const ADMIN = 'UADMIN';
+export const MEMBER = 'UMEMBER';
+export const CHANNEL = 'CSEO';
+
+export interface Harness {
+  slack: FakeSlack;
+  runtime: Runtime;
+  driver: SlackDriver;
+  sandbox: Sandbox;
+  config: Config;
+  prefix: string;
+  /** Sends `/gateway <text>` as a user in a channel. */
+  gateway(text: string, as?: { user?: string; channel?: string }): ReturnType<SlackDriver['command']>;
+  /** Waits for the newest ephemeral message to a user that matches. */
+  ephemeral(
+    match: (m: FakeMessage) => boolean,
+    as?: { user?: string; channel?: string },
+  ): Promise<FakeMessage>;
+  /** Waits for a top-level channel message that matches. */
+  message(match: (m: FakeMessage) => boolean, channel?: string): Promise<FakeMessage>;
+  close(): Promise<void>;
+}
+
+export const textOf = (m: FakeMessage): string => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
+
+/**
+ * The whole bot as it runs for real: the runtime from src/runtime.ts (Bolt over HTTP, Redis, the BullMQ
+ * workers, the in-process sandbox gateway) against the local Slack stand-in, with its own Redis prefix.
+ */
+export async function startHarness(
+  name: string,
+  env: Record<string, string> = {},
+  options: RuntimeOptions = {},
+): Promise<Harness> {
+  const prefix = uniquePrefix(name);
+  const slack = await startFakeSlack();
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: prefix,
+    GATEWAY_ADMINS: ADMIN,
+    GATEWAY_ACTION_RATE: '1000/1s',
+    GATEWAY_ACTION_TIMEOUT: '2s',
+    ...env,
+  });
+  const logger = process.env.E2E_LOGS ? createLogger({ level: 'debug' }) : silentLogger();
+  const runtime = await startRuntime(config, logger, {
+    ...options,
+    worker: { reconcileGraceMs: 50, backoffMs: 50, ...options.worker },
+  });
+  const sandbox = runtime.sandbox;
+  if (!sandbox) throw new Error('harness: expected the in-process sandbox (leave GATEWAY_BASE_URL unset)');
+  const driver = new SlackDriver({
+    eventsUrl: `http://127.0.0.1:${runtime.port}/slack/events`,
+    signingSecret: SIGNING_SECRET,
+    slack,
+  });
+  return {
+    slack,
+    runtime,
+    driver,
+    sandbox,
+    config,
+    prefix,
+    gateway: (text, as = {}) =>
+      driver.command(text, { user: as.user ?? MEMBER, channel: as.channel ?? CHANNEL }),
+    ephemeral: (match, as = {}) =>
+      slack.waitFor(
+        () =>
+          slack
+            .ephemerals(as.channel ?? CHANNEL, as.user ?? MEMBER)
+            .filter(match)
+            .at(-1),
+        { what: 'an ephemeral reply' },
+      ),
+    message: (match, channel = CHANNEL) =>
+      slack.waitFor(() => slack.messages(channel).filter(match).at(-1), { what: 'a channel message' }),
+    async close() {
+      await runtime.stop(5_000);
+      await slack.close();
+      const redis = createRedis(TEST_REDIS_URL);
+      await deleteByPrefix(redis, prefix);
+      await redis.quit();
+    },
+  };
+}
+
+/** Binds the harness channel to a client as the admin and waits for the confirmation. */
+export async function bind(h: Harness, clientId: string, channel = CHANNEL): Promise<void> {
+  await h.gateway(`use ${clientId}`, { user: ADMIN, channel });
+  await h.message((m) => m.text.includes('now bound to') && m.text.includes(clientId), channel);
+}
