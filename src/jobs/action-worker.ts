@@ -1,0 +1,121 @@
+import type { WebClient } from '@slack/web-api';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Catalogue } from '../actions/catalogue.js';
+import type { Rate } from '../config.js';
+import type { GatewayClient } from '../gateway/client.js';
+import type { AppLogger } from '../logger.js';
+import { silentLogger } from '../logger.js';
+import { createRedis } from '../redis.js';
+import { ActionLedger } from '../store/ledger.js';
+import type { ActionJobDeps } from './action-job.js';
+import { actionProcessors, dispatch } from './processors.js';
+import { ACTION_QUEUE, type ActionJobData, type ActionJobOutcome } from './queue.js';
+import { advanceFairClock, backoffMs, fairKeys } from './rate-limit.js';
+import { createSlackPoster } from './slack-poster.js';
+
+/**
+ * The worker role's action workers. The global POST rate (GATEWAY_ACTION_RATE) is BullMQ's limiter, shared
+ * through Redis by every worker process; a gateway fault or a slow answer backs them all off at once.
+ */
+
+export interface ActionWorkerOptions {
+  /** A Redis URL, or a factory of new connections (the worker needs its own blocking one). */
+  connection: string | (() => Redis);
+  prefix: string;
+  gateway: GatewayClient;
+  slack: WebClient;
+  catalogue: () => Catalogue;
+  rate: Rate;
+  actionTimeoutMs: number;
+  concurrency?: number;
+  logger?: AppLogger;
+  /** Lease around reconcile-and-POST; renewed while it runs. Default 15 s. */
+  leaseMs?: number;
+  /** Wait before reconciling after an unknown outcome, so the gateway's write lands. Default 2 s. */
+  reconcileGraceMs?: number;
+  /** First backoff for everyone after a gateway fault; doubles while faults continue. Default 5 s. */
+  backoffMs?: number;
+  /** An answer slower than this backs everyone off. Default: half the action timeout. */
+  slowMs?: number;
+  /** A job is stalled when its worker has not renewed its lock for this long. Default 30 s. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+}
+
+export interface ActionWorkers {
+  worker: Worker<ActionJobData, ActionJobOutcome>;
+  close(): Promise<void>;
+}
+
+export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers {
+  const logger = (options.logger ?? silentLogger()).child({ role: 'action-worker' });
+  const connect = (blocking: boolean) =>
+    typeof options.connection === 'string'
+      ? createRedis(options.connection, { blocking })
+      : options.connection();
+  const redis = connect(false);
+  const blocking = connect(true);
+  const base = options.backoffMs ?? 5_000;
+  let consecutiveFaults = 0;
+  let lastFaultAt = 0;
+
+  const deps: ActionJobDeps = {
+    redis,
+    prefix: options.prefix,
+    gateway: options.gateway,
+    poster: createSlackPoster(options.slack),
+    ledger: new ActionLedger(redis, options.prefix),
+    catalogue: options.catalogue,
+    actionTimeoutMs: options.actionTimeoutMs,
+    leaseMs: options.leaseMs ?? 15_000,
+    reconcileGraceMs: options.reconcileGraceMs ?? 2_000,
+    slowMs: options.slowMs ?? Math.max(1, Math.floor(options.actionTimeoutMs / 2)),
+    backOff: async (reason) => {
+      // Faults close together double the pause; a quiet spell resets it.
+      const now = Date.now();
+      consecutiveFaults = now - lastFaultAt < base * 4 ? consecutiveFaults + 1 : 1;
+      lastFaultAt = now;
+      const ms = backoffMs(base, consecutiveFaults);
+      logger.warn(`backing every worker off for ${ms} ms: ${reason}`);
+      await worker.rateLimit(ms);
+    },
+    logger,
+  };
+  const process = dispatch(actionProcessors(deps));
+  const nowKey = fairKeys(options.prefix, ACTION_QUEUE, '').now;
+
+  const worker = new Worker<ActionJobData, ActionJobOutcome>(
+    ACTION_QUEUE,
+    async (job, token) => {
+      // The fairness clock follows the jobs that start (see rate-limit.ts); it never blocks the POST.
+      const clock = advanceFairClock(redis, nowKey, job.opts.priority ?? 0).catch(() => {});
+      try {
+        return (await process(job, token)) as ActionJobOutcome;
+      } finally {
+        await clock;
+      }
+    },
+    {
+      connection: blocking,
+      prefix: options.prefix,
+      concurrency: options.concurrency ?? 5,
+      limiter: { max: options.rate.max, duration: options.rate.windowMs },
+      lockDuration: options.lockDurationMs ?? 30_000,
+      ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
+      maxStalledCount: 2,
+    },
+  );
+  worker.on('failed', (job, error) => {
+    logger.child({ job: job?.id }).warn(`job failed: ${error.message}`);
+  });
+  worker.on('error', (error) => logger.error('worker error', error));
+
+  return {
+    worker,
+    close: async () => {
+      await worker.close();
+      await Promise.allSettled([redis.quit(), blocking.quit()]);
+    },
+  };
+}

@@ -1,0 +1,195 @@
+import { type JobsOptions, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { AppLogger } from '../logger.js';
+import { silentLogger } from '../logger.js';
+import { dedupeKey } from '../store/dedupe.js';
+import { admitJob, fairKeys } from './rate-limit.js';
+
+/**
+ * The action queue (DESIGN §1, §8). The web role enqueues, workers run. A job's id is its dedupe key, so a
+ * redelivered command or a double click is one job; job data never holds a key or a token.
+ */
+
+export const ACTION_QUEUE = 'actions';
+export const ACTION_JOB_NAME = 'action';
+
+export type JobStep = 'queued' | 'posting' | 'done';
+
+export interface ActionJobData {
+  jobKey: string;
+  action: string;
+  clientId: string;
+  clientLabel: string;
+  fields: Record<string, unknown>;
+  channel: string;
+  requestedBy: string;
+  /** The channel message to update; results go into its thread. */
+  statusTs?: string;
+  confirmedDuplicate?: boolean;
+  retryOf?: string;
+  enqueuedAt: number;
+  step?: JobStep;
+  startedAt?: number;
+  fingerprint?: string;
+  /** Set once the action succeeded, so a re-run only finishes the Slack side. */
+  recordId?: string;
+  result?: Record<string, unknown>;
+}
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'needs-attention';
+
+/** What a processed job returns (BullMQ `returnvalue`). */
+export interface ActionJobOutcome {
+  outcome: 'done' | 'needs-attention';
+  recordId?: string;
+  reconciled?: boolean;
+}
+
+export interface JobSummary {
+  jobKey: string;
+  action: string;
+  clientId: string;
+  clientLabel: string;
+  requestedBy: string;
+  state: JobState;
+  enqueuedAt: number;
+  finishedAt?: number;
+  recordId?: string;
+  failedReason?: string;
+  statusTs?: string;
+}
+
+export interface ActionQueueOptions {
+  connection: Redis;
+  prefix: string;
+  logger?: AppLogger;
+  /** Overrides of the default job options (tests shorten the backoff). */
+  jobOptions?: Partial<JobsOptions>;
+  /** How long a job key stays claimed; default 24 h. */
+  dedupeTtlSec?: number;
+}
+
+const DAY_SEC = 86_400;
+
+/** Few attempts: the gateway client already retries what is safe, and a POST is never repeated blindly. */
+export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: { age: 7 * DAY_SEC, count: 1_000 },
+  removeOnFail: { age: 14 * DAY_SEC, count: 5_000 },
+};
+
+export class ActionQueue {
+  readonly queue: Queue<ActionJobData, ActionJobOutcome>;
+  readonly prefix: string;
+  readonly #redis: Redis;
+  readonly #logger: AppLogger;
+  readonly #dedupeTtlSec: number;
+
+  constructor(options: ActionQueueOptions) {
+    this.prefix = options.prefix;
+    this.#redis = options.connection;
+    this.#logger = options.logger ?? silentLogger();
+    this.#dedupeTtlSec = options.dedupeTtlSec ?? DAY_SEC;
+    this.queue = new Queue<ActionJobData, ActionJobOutcome>(ACTION_QUEUE, {
+      connection: options.connection,
+      prefix: options.prefix,
+      defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, ...options.jobOptions },
+    });
+  }
+
+  /** Queues one action job; a second call with the same jobKey adds nothing and says duplicate. */
+  async enqueue(data: ActionJobData): Promise<{ jobId: string; ahead: number; duplicate: boolean }> {
+    const fair = fairKeys(this.prefix, ACTION_QUEUE, data.clientId);
+    const base = `${this.prefix}:${ACTION_QUEUE}`;
+    const admission = await admitJob(
+      this.#redis,
+      {
+        dedupe: dedupeKey(this.prefix, `job:${data.jobKey}`),
+        fairNow: fair.now,
+        fairLast: fair.last,
+        prioritized: `${base}:prioritized`,
+        wait: `${base}:wait`,
+        channelIndex: channelIndexKey(this.prefix, data.channel),
+      },
+      {
+        jobKey: data.jobKey,
+        enqueuedAt: data.enqueuedAt,
+        dedupeTtlSec: this.#dedupeTtlSec,
+        indexTtlSec: 7 * DAY_SEC,
+      },
+    );
+    if (!admission.claimed) return { jobId: data.jobKey, ahead: 0, duplicate: true };
+    const clean: ActionJobData = { ...data, step: 'queued' };
+    await this.queue.add(ACTION_JOB_NAME, clean, { jobId: data.jobKey, priority: admission.priority });
+    this.#logger.debug(`queued ${data.action} for ${data.clientId} as ${data.jobKey}`);
+    return { jobId: data.jobKey, ahead: admission.ahead, duplicate: false };
+  }
+
+  async findJob(jobKey: string) {
+    return (await this.queue.getJob(jobKey)) ?? undefined;
+  }
+
+  /** A channel's queued, running and recent jobs, newest first (for the `jobs` command). */
+  async channelJobs(channel: string, limit = 10): Promise<JobSummary[]> {
+    const keys = await this.#redis.zrevrange(channelIndexKey(this.prefix, channel), 0, limit * 2 - 1);
+    const out: JobSummary[] = [];
+    for (const key of keys) {
+      if (out.length >= limit) break;
+      const job = await this.queue.getJob(key);
+      if (!job) continue;
+      const state = toJobState(await job.getState(), job.returnvalue);
+      if (!state) continue;
+      const summary: JobSummary = {
+        jobKey: job.data.jobKey,
+        action: job.data.action,
+        clientId: job.data.clientId,
+        clientLabel: job.data.clientLabel,
+        requestedBy: job.data.requestedBy,
+        state,
+        enqueuedAt: job.data.enqueuedAt,
+      };
+      if (job.finishedOn) summary.finishedAt = job.finishedOn;
+      const recordId = job.returnvalue?.recordId ?? job.data.recordId;
+      if (recordId) summary.recordId = recordId;
+      if (state === 'failed' && job.failedReason) summary.failedReason = job.failedReason;
+      if (job.data.statusTs) summary.statusTs = job.data.statusTs;
+      out.push(summary);
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+  }
+}
+
+/** Looks a job up by its key (the value of every job button). */
+export function findJob(queue: ActionQueue, jobKey: string) {
+  return queue.findJob(jobKey);
+}
+
+export function channelIndexKey(prefix: string, channel: string): string {
+  return `${prefix}:jobs:channel:${channel}`;
+}
+
+export function toJobState(
+  bullState: string,
+  returnvalue: ActionJobOutcome | undefined,
+): JobState | undefined {
+  switch (bullState) {
+    case 'completed':
+      return returnvalue?.outcome === 'needs-attention' ? 'needs-attention' : 'done';
+    case 'failed':
+      return 'failed';
+    case 'active':
+      return 'running';
+    case 'waiting':
+    case 'prioritized':
+    case 'delayed':
+    case 'waiting-children':
+      return 'queued';
+    default:
+      return undefined;
+  }
+}

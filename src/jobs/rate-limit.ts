@@ -1,0 +1,101 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Rate and fairness of the action queue (DESIGN §8).
+ *
+ * - The global rate (GATEWAY_ACTION_RATE) is BullMQ's Worker `limiter`: one Redis key per queue, so every
+ *   worker process shares it.
+ * - Per-client fairness is start-time fair queuing on BullMQ priorities: a job's priority is its client's
+ *   next "virtual start", max(client's last + 1, queue's current + 1). A client that queues 500 jobs gets
+ *   priorities n+1…n+500, a client arriving later slots in at the current position, so the two alternate
+ *   instead of the newcomer waiting behind the whole backlog. Unlike delaying over-share jobs, this never
+ *   spends a limiter slot on a job that then does not run, so the rate limit stays fully used.
+ * - Backoff for everyone after a gateway 500 or a slow answer is `worker.rateLimit(ms)` (see action-worker).
+ */
+
+/** BullMQ's highest priority value; the virtual clock stops there (reached only by months of backlog). */
+export const MAX_PRIORITY = 2_097_152;
+/** The fairness clock forgets an idle queue after a day, so it restarts from 1. */
+const CLOCK_TTL_SEC = 86_400;
+
+export function fairKeys(prefix: string, queueName: string, clientId: string) {
+  return {
+    now: `${prefix}:fair:${queueName}:now`,
+    last: `${prefix}:fair:${queueName}:last:${clientId}`,
+  };
+}
+
+/**
+ * Claims the job's dedupe key, assigns its fair priority, counts the jobs that will start before it and
+ * indexes it under its channel, in one round trip. Returns claimed=0 for a duplicate (nothing else done).
+ */
+const ADMIT = `
+if redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2], 'NX') == false then return {0, 0, 0} end
+local now = tonumber(redis.call('GET', KEYS[2]) or '0')
+local last = tonumber(redis.call('GET', KEYS[3]) or '0')
+local p = math.max(last + 1, now + 1)
+if p > tonumber(ARGV[3]) then p = tonumber(ARGV[3]) end
+redis.call('SET', KEYS[3], p, 'EX', ARGV[4])
+local ahead = redis.call('ZCOUNT', KEYS[4], '-inf', '(' .. tostring(p * 4294967296))
+ahead = ahead + redis.call('LLEN', KEYS[5])
+redis.call('ZADD', KEYS[6], ARGV[1], ARGV[5])
+redis.call('ZREMRANGEBYRANK', KEYS[6], 0, -101)
+redis.call('EXPIRE', KEYS[6], ARGV[6])
+return {1, p, ahead}
+`;
+
+export interface AdmitKeys {
+  dedupe: string;
+  fairNow: string;
+  fairLast: string;
+  prioritized: string;
+  wait: string;
+  channelIndex: string;
+}
+
+export interface Admission {
+  claimed: boolean;
+  priority: number;
+  ahead: number;
+}
+
+export async function admitJob(
+  redis: Redis,
+  keys: AdmitKeys,
+  args: { jobKey: string; enqueuedAt: number; dedupeTtlSec: number; indexTtlSec: number },
+): Promise<Admission> {
+  const answer = (await redis.eval(
+    ADMIT,
+    6,
+    keys.dedupe,
+    keys.fairNow,
+    keys.fairLast,
+    keys.prioritized,
+    keys.wait,
+    keys.channelIndex,
+    String(args.enqueuedAt),
+    String(args.dedupeTtlSec),
+    String(MAX_PRIORITY),
+    String(CLOCK_TTL_SEC),
+    args.jobKey,
+    String(args.indexTtlSec),
+  )) as [number, number, number];
+  return { claimed: answer[0] === 1, priority: answer[1], ahead: answer[2] };
+}
+
+const ADVANCE = `
+local now = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[1]) > now then redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end
+return 1
+`;
+
+/** Moves the fairness clock to a job that starts (never backwards). */
+export async function advanceFairClock(redis: Redis, nowKey: string, priority: number): Promise<void> {
+  if (!priority) return;
+  await redis.eval(ADVANCE, 1, nowKey, String(priority), String(CLOCK_TTL_SEC));
+}
+
+/** Backoff for everyone after the n-th consecutive gateway fault: doubling from `baseMs`, capped. */
+export function backoffMs(baseMs: number, consecutive: number, capMs = 60_000): number {
+  return Math.min(capMs, baseMs * 2 ** Math.max(0, consecutive - 1));
+}

@@ -1,0 +1,72 @@
+import type { WebClient } from '@slack/web-api';
+import type { KnownBlock } from '../views/blocks.js';
+
+/**
+ * Posting of job messages. `chat.postMessage` allows about one message a second per channel; a 429 says how
+ * long to wait (`Retry-After`), and the job waits that long instead of spinning (DESIGN §8). The WebClient
+ * waits on its own unless built with `rejectRateLimitedCalls`; this covers that case too.
+ */
+
+export interface SlackMessage {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+export interface SlackPoster {
+  /** Posts a new channel message; returns its ts. */
+  post(channel: string, message: SlackMessage): Promise<string>;
+  update(channel: string, ts: string, message: SlackMessage): Promise<void>;
+  reply(channel: string, threadTs: string, message: SlackMessage): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function retryAfterMs(error: unknown): number | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const e = error as { code?: string; retryAfter?: number };
+  if (e.code !== 'slack_webapi_rate_limited') return undefined;
+  return Math.max(1, e.retryAfter ?? 1) * 1_000;
+}
+
+async function withRateLimitWait<T>(call: () => Promise<T>, maxWaits: number): Promise<T> {
+  for (let waits = 0; ; waits++) {
+    try {
+      return await call();
+    } catch (error) {
+      const wait = retryAfterMs(error);
+      if (wait === undefined || waits >= maxWaits) throw error;
+      await sleep(wait);
+    }
+  }
+}
+
+export function createSlackPoster(slack: WebClient, options: { maxWaits?: number } = {}): SlackPoster {
+  const maxWaits = options.maxWaits ?? 5;
+  return {
+    post: async (channel, message) => {
+      const answer = await withRateLimitWait(
+        () => slack.chat.postMessage({ channel, text: message.text, blocks: message.blocks }),
+        maxWaits,
+      );
+      return String(answer.ts ?? '');
+    },
+    update: async (channel, ts, message) => {
+      await withRateLimitWait(
+        () => slack.chat.update({ channel, ts, text: message.text, blocks: message.blocks }),
+        maxWaits,
+      );
+    },
+    reply: async (channel, threadTs, message) => {
+      await withRateLimitWait(
+        () =>
+          slack.chat.postMessage({
+            channel,
+            thread_ts: threadTs,
+            text: message.text,
+            blocks: message.blocks,
+          }),
+        maxWaits,
+      );
+    },
+  };
+}

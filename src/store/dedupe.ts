@@ -1,0 +1,23 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * One-time claims (DESIGN §8): Slack redelivers slow requests and people double-click, so every command,
+ * click and submission claims its dedupe key with `SET NX EX` before it does anything. The first claim wins;
+ * every later one within the TTL is a duplicate.
+ */
+
+export function dedupeKey(prefix: string, key: string): string {
+  return `${prefix}:dedupe:${key}`;
+}
+
+/** True for the first claim of `key` within `ttlSec`, false for every repeat. */
+export async function claimOnce(redis: Redis, prefix: string, key: string, ttlSec: number): Promise<boolean> {
+  const ttl = Math.max(1, Math.ceil(ttlSec));
+  const answer = await redis.set(dedupeKey(prefix, key), String(Date.now()), 'EX', ttl, 'NX');
+  return answer === 'OK';
+}
+
+/** Gives a claim back (the work it guarded could not even be queued, so a redelivery may try again). */
+export async function releaseClaim(redis: Redis, prefix: string, key: string): Promise<void> {
+  await redis.del(dedupeKey(prefix, key));
+}
