@@ -100,7 +100,7 @@ export const MODIFIERS = [
   'top rated',
   'licensed',
   'same day',
-  'emergency',
+  'trusted',
   'reviews',
   'cost',
   'prices',
