@@ -7,7 +7,8 @@ import type { ActionEntry } from './catalogue.js';
  * zod schema and comes out as the gateway is sent it (trimmed, numbers coerced, lists split).
  *
  * Missing required fields open the modal for actions that have one and are refused with the usage line for
- * the others (`audit` alone: "usage: /gateway audit <url>"). `--form` (or a bare `form`) asks for the modal.
+ * the others (`audit` alone: "usage: /gateway audit <url>"). `--form` (or `form` as the only word) asks for
+ * the modal.
  */
 
 export type ParseResult =
@@ -22,17 +23,16 @@ export type ValidationResult =
 /** Key of errors that belong to no single field (stray words). */
 export const ARGUMENTS_ERROR_KEY = 'arguments';
 
-const FORM_FLAGS = new Set(['--form', 'form']);
-
 export function parseActionArgs(entry: ActionEntry, tokens: readonly Token[]): ParseResult {
   const errors: Record<string, string> = {};
   const raw: Record<string, string> = {};
   const words: string[] = [];
   let asked = false;
+  const wordCount = tokens.filter((t) => t.kind === 'word').length;
 
   for (const token of tokens) {
     if (token.kind === 'word') {
-      if (entry.modal !== 'never' && FORM_FLAGS.has(token.value.toLowerCase())) asked = true;
+      if (entry.modal !== 'never' && isFormFlag(token.value, wordCount)) asked = true;
       else words.push(token.value);
       continue;
     }
@@ -96,6 +96,12 @@ export function validateActionFields(entry: ActionEntry, raw: Record<string, unk
     else errors[f.name] = parsed.error.issues[0]?.message ?? `${f.label} is not valid`;
   }
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, fields };
+}
+
+/** `--form` anywhere; a bare `form` only as the sole word, so a prompt like "what form of payment" stays whole. */
+function isFormFlag(word: string, wordCount: number): boolean {
+  const lower = word.toLowerCase();
+  return lower === '--form' || (lower === 'form' && wordCount === 1);
 }
 
 /** Absent → ''. Numbers and lists (job data that was validated before) go back to text. Else undefined. */

@@ -137,6 +137,16 @@ describe('parsing action arguments: what runs, what opens a form', () => {
       reason: 'asked',
     });
     expect(parse('blog', 'form')).toEqual({ kind: 'needs-modal', prefill: {}, reason: 'asked' });
+    expect(parse('blog', 'form tone=warm')).toEqual({
+      kind: 'needs-modal',
+      prefill: { tone: 'warm' },
+      reason: 'asked',
+    });
+    // Inside free text "form" is just a word.
+    expect(parse('llm', 'Acme what form of payment')).toEqual({
+      kind: 'ready',
+      fields: { brand_name: 'Acme', prompt: 'what form of payment' },
+    });
     // A command without a form takes "form" as an ordinary value.
     expect(errorsOf('audit', 'form').url).toMatch(/web address/);
   });
