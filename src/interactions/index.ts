@@ -1,4 +1,4 @@
-import type { App } from '@slack/bolt';
+import type { App, BlockButtonAction, Middleware, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { BotServices } from '../services.js';
 import { PAGE_NEXT_ACTION, PAGE_PREV_ACTION } from '../views/resource-page.js';
 import { actionModalSubmission } from './action-modal.js';
@@ -6,7 +6,21 @@ import { duplicateCancel, duplicateConfirm } from './duplicate-buttons.js';
 import { jobRetry } from './job-buttons.js';
 import { pageButton } from './page-buttons.js';
 
-/** Interactive ids, one list: the manifest test checks them against what the code registers. */
+type ButtonListener = Middleware<SlackActionMiddlewareArgs<BlockButtonAction>>;
+
+function buttonListeners(services: BotServices): Record<string, ButtonListener> {
+  const page = pageButton(services);
+  return {
+    [PAGE_PREV_ACTION]: page,
+    [PAGE_NEXT_ACTION]: page,
+    duplicate_confirm: duplicateConfirm(services),
+    duplicate_cancel: duplicateCancel(services),
+    job_retry: jobRetry(services, { anyway: false }),
+    job_retry_anyway: jobRetry(services, { anyway: true }),
+  };
+}
+
+/** The interactive ids the bot listens to: the manifest test checks them against manifest.yml. */
 export const INTERACTIVE_IDS = {
   actions: [
     PAGE_PREV_ACTION,
@@ -21,12 +35,11 @@ export const INTERACTIVE_IDS = {
 
 /** Every button and modal listener (STYLE §3: one register per surface). */
 export function register(app: App, services: BotServices): void {
-  const page = pageButton(services);
-  app.action(PAGE_PREV_ACTION, page);
-  app.action(PAGE_NEXT_ACTION, page);
-  app.action('duplicate_confirm', duplicateConfirm(services));
-  app.action('duplicate_cancel', duplicateCancel(services));
-  app.action('job_retry', jobRetry(services, { anyway: false }));
-  app.action('job_retry_anyway', jobRetry(services, { anyway: true }));
+  const buttons = buttonListeners(services);
+  for (const id of INTERACTIVE_IDS.actions) {
+    const listener = buttons[id];
+    if (!listener) throw new Error(`no listener for the interactive id ${id}`);
+    app.action<BlockButtonAction>(id, listener);
+  }
   app.view('action_modal', actionModalSubmission(services));
 }

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { SLASH_COMMANDS } from '../../src/commands/index.js';
+import { INTERACTIVE_IDS } from '../../src/interactions/index.js';
+
+const manifestText = readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8');
+const manifest = parse(manifestText);
+const listed = (label: string): string[] =>
+  (new RegExp(`^# ${label}: (.*)$`, 'm').exec(manifestText)?.[1] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .sort();
+
+describe('manifest.yml', () => {
+  it('validates against the Slack app manifest schema', () => {
+    const schemaUrl = new URL('../../../shared/schemas/slack-app-manifest.schema.json', import.meta.url);
+    const schema = JSON.parse(readFileSync(schemaUrl, 'utf8'));
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    const validate = ajv.compile(schema);
+    const ok = validate(manifest);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it('declares exactly the slash commands the code registers', () => {
+    const declared = manifest.features.slash_commands.map((c: { command: string }) => c.command).sort();
+    expect(declared).toEqual([...SLASH_COMMANDS].sort());
+  });
+
+  it('lists exactly the interactive ids the code listens to', () => {
+    expect(listed('interactive-action-ids')).toEqual([...INTERACTIVE_IDS.actions].sort());
+    expect(listed('interactive-view-callback-ids')).toEqual([...INTERACTIVE_IDS.views].sort());
+  });
+
+  it('turns on interactivity and asks only for the scopes the bot uses', () => {
+    expect(manifest.settings.interactivity.is_enabled).toBe(true);
+    expect(manifest.oauth_config.scopes.bot.sort()).toEqual(['chat:write', 'commands']);
+  });
+});
