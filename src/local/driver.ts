@@ -1,0 +1,199 @@
+import { request } from 'undici';
+import {
+  type Actor,
+  actionObject,
+  type ButtonQuery,
+  basePayload,
+  findButton,
+  isFakeView,
+  messageObject,
+} from './driver-payloads.js';
+import type { FakeMessage, FakeSlack, FakeView } from './fake-slack/index.js';
+import { signSlackRequest } from './signing.js';
+import { buildStateValues, type InputValues } from './view-state.js';
+
+export type { ButtonQuery } from './driver-payloads.js';
+export { signSlackRequest } from './signing.js';
+
+export interface DriverOptions {
+  /** The bot's http://127.0.0.1:PORT/slack/events. */
+  eventsUrl: string;
+  signingSecret: string;
+  slack: FakeSlack;
+  teamId?: string;
+  appId?: string;
+  /** Client timeout of one request; Slack itself gives up after 3 s, but a debugger needs longer. */
+  timeoutMs?: number;
+}
+
+export interface SentRequest {
+  status: number;
+  body: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the bot's ack body, whatever it is
+  json?: any;
+  headers: Record<string, string | string[] | undefined>;
+  /** How long the bot took to answer (Slack shows an error after 3,000 ms). */
+  elapsedMs: number;
+}
+
+/** The deprecated verification token Slack still puts in every payload. */
+const VERIFICATION_TOKEN = 'local-verification-token';
+const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * Plays Slack's side of HTTP mode against a running bot: signed slash commands, button clicks, modal
+ * submissions and closes, over real HTTP, and applies the bot's acks the way Slack would.
+ */
+export class SlackDriver {
+  private readonly slack: FakeSlack;
+  private readonly teamId: string;
+  private readonly appId: string;
+
+  constructor(private readonly options: DriverOptions) {
+    this.slack = options.slack;
+    this.teamId = options.teamId ?? options.slack.teamId;
+    this.appId = options.appId ?? options.slack.appId;
+  }
+
+  async command(
+    text: string,
+    as: { user: string; channel: string; command?: string },
+  ): Promise<SentRequest & { responseUrl: string; triggerId: string }> {
+    const responseUrl = this.slack.newResponseUrl(as.channel, as.user);
+    const triggerId = this.slack.newTriggerId(as.user);
+    const form = new URLSearchParams({
+      token: VERIFICATION_TOKEN,
+      team_id: this.teamId,
+      team_domain: this.slack.teamDomain,
+      channel_id: as.channel,
+      channel_name: this.slack.channelName(as.channel),
+      user_id: as.user,
+      user_name: this.slack.userName(as.user),
+      command: as.command ?? '/gateway',
+      text,
+      api_app_id: this.appId,
+      is_enterprise_install: 'false',
+      response_url: responseUrl,
+      trigger_id: triggerId,
+    });
+    const sent = await this.signedPost(form.toString());
+    if (sent.status === 200 && sent.body) {
+      // A plain-text ack is shown as ephemeral text; a JSON one like a response_url message.
+      const payload = typeof sent.json === 'object' && sent.json !== null ? sent.json : { text: sent.body };
+      if (payload.text || payload.blocks)
+        this.slack.recordResponse({ channel: as.channel, user: as.user }, payload, 'ack');
+    }
+    return { ...sent, responseUrl, triggerId };
+  }
+
+  async click(
+    target: FakeMessage | FakeView,
+    button: ButtonQuery,
+    as: { user: string },
+  ): Promise<SentRequest & { triggerId: string }> {
+    const actor = this.actor(as.user);
+    const triggerId = this.slack.newTriggerId(as.user);
+    const payload = basePayload(actor, 'block_actions', VERIFICATION_TOKEN);
+    if (isFakeView(target)) {
+      const view = this.slack.getView(target.id) ?? target;
+      const found = findButton(view.view.blocks, button);
+      Object.assign(payload, {
+        container: { type: 'view', view_id: view.id },
+        trigger_id: triggerId,
+        view: view.view,
+        state: { values: {} },
+        actions: [actionObject(found)],
+      });
+    } else {
+      const found = findButton(target.blocks, button);
+      const ephemeral = Boolean(target.ephemeral);
+      const responseUrl = this.slack.newResponseUrl(target.channel, as.user, { ts: target.ts, ephemeral });
+      Object.assign(payload, {
+        container: {
+          type: 'message',
+          message_ts: target.ts,
+          channel_id: target.channel,
+          is_ephemeral: ephemeral,
+          ...(target.thread_ts ? { thread_ts: target.thread_ts } : {}),
+        },
+        trigger_id: triggerId,
+        channel: { id: target.channel, name: this.slack.channelName(target.channel) },
+        // Slack leaves the message out of clicks on ephemeral messages.
+        ...(ephemeral ? {} : { message: messageObject(this.slack, target) }),
+        state: { values: {} },
+        response_url: responseUrl,
+        actions: [actionObject(found)],
+      });
+    }
+    const sent = await this.signedPost(this.payloadForm(payload));
+    return { ...sent, triggerId };
+  }
+
+  async submit(view: FakeView, values: InputValues, as: { user: string }): Promise<SentRequest> {
+    const current = this.slack.getView(view.id);
+    if (!current) throw new Error(`driver: view ${view.id} is not open; it cannot be submitted`);
+    const state = { values: buildStateValues(current.view.blocks, values) };
+    const payload = {
+      ...basePayload(this.actor(as.user), 'view_submission', VERIFICATION_TOKEN),
+      trigger_id: this.slack.newTriggerId(as.user),
+      view: { ...current.view, state },
+      response_urls: [],
+    };
+    const sent = await this.signedPost(this.payloadForm(payload));
+    // Slack's client keeps the view open (with an error banner) unless the bot acked with 200.
+    if (sent.status === 200) this.slack.applyViewResponse(current.id, sent.json ?? {});
+    return sent;
+  }
+
+  /** The user closes a modal: Slack sends view_closed only when the view asked for it (notify_on_close). */
+  async close(view: FakeView, as: { user: string }): Promise<SentRequest | undefined> {
+    const current = this.slack.getView(view.id);
+    if (!current) throw new Error(`driver: view ${view.id} is not open; it cannot be closed`);
+    this.slack.applyViewResponse(current.id, current.view.clear_on_close ? { response_action: 'clear' } : {});
+    if (!current.view.notify_on_close) return undefined;
+    const payload = {
+      ...basePayload(this.actor(as.user), 'view_closed', VERIFICATION_TOKEN),
+      view: current.view,
+      is_cleared: Boolean(current.view.clear_on_close),
+    };
+    return this.signedPost(this.payloadForm(payload));
+  }
+
+  /** Sends a body with exactly the headers given: forged signatures, stale timestamps, odd content types. */
+  raw(body: string, headers: Record<string, string>, contentType = FORM): Promise<SentRequest> {
+    return this.post(body, { 'content-type': contentType, ...headers });
+  }
+
+  private actor(user: string): Actor {
+    return { user, slack: this.slack, appId: this.appId, teamId: this.teamId };
+  }
+
+  private payloadForm(payload: unknown): string {
+    return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  }
+
+  private signedPost(body: string): Promise<SentRequest> {
+    return this.post(body, { 'content-type': FORM, ...signSlackRequest(this.options.signingSecret, body) });
+  }
+
+  private async post(body: string, headers: Record<string, string>): Promise<SentRequest> {
+    const timeout = this.options.timeoutMs ?? 10_000;
+    const started = performance.now();
+    const res = await request(this.options.eventsUrl, {
+      method: 'POST',
+      headers,
+      body,
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+    });
+    const text = await res.body.text();
+    const elapsedMs = Math.round(performance.now() - started);
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.statusCode, body: text, json, headers: res.headers, elapsedMs };
+  }
+}

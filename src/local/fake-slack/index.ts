@@ -1,0 +1,164 @@
+import type { AddressInfo } from 'node:net';
+import type { MethodContext } from './context.js';
+import { newTriggerValue, randomId } from './ids.js';
+import { applyViewResponse, recordResponse } from './responses.js';
+import { createFakeSlackServer } from './server.js';
+import { FakeState } from './state.js';
+import type { FakeCall, FakeMessage, FakeSlack, FakeSlackOptions, WaitForOptions } from './types.js';
+
+export { validateBlocks, validateView } from './block-kit-limits.js';
+export type * from './types.js';
+
+const TRIGGER_TTL_MS = 3_000;
+const RESPONSE_URL_TTL_MS = 30 * 60_000;
+
+function describeCall(call: FakeCall): string {
+  const text =
+    typeof call.args.text === 'string' ? ` text=${JSON.stringify(call.args.text.slice(0, 80))}` : '';
+  const channel = typeof call.args.channel === 'string' ? ` channel=${call.args.channel}` : '';
+  return `  ${call.method} ${call.ok ? 'ok' : `error=${call.error}`}${channel}${text}`;
+}
+
+/** Starts the local Slack stand-in: a Web API, response URLs and triggers on a loopback port. */
+export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const state = new FakeState(options);
+  state.events.setMaxListeners(0);
+  const botToken = options.botToken ?? 'xoxb-local-stand-in';
+  const ctx: MethodContext = {
+    state,
+    origin: '',
+    teamId: options.teamId ?? 'T0LOCAL',
+    teamDomain: options.teamDomain ?? 'local-workspace',
+    botUserId: options.botUserId ?? 'UBOT',
+    botId: options.botId ?? 'B0LOCAL',
+    appId: options.appId ?? 'A0LOCAL',
+    triggerTtlMs: options.triggerTtlMs ?? TRIGGER_TTL_MS,
+  };
+  const server = createFakeSlackServer(ctx, botToken);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  ctx.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const responseUrlTtlMs = options.responseUrlTtlMs ?? RESPONSE_URL_TTL_MS;
+  const isTopLevel = (m: FakeMessage) => !m.thread_ts || m.thread_ts === m.ts || Boolean(m.broadcast);
+
+  const slack: FakeSlack = {
+    apiUrl: `${ctx.origin}/api/`,
+    origin: ctx.origin,
+    botToken,
+    teamId: ctx.teamId,
+    teamDomain: ctx.teamDomain,
+    botUserId: ctx.botUserId,
+    botId: ctx.botId,
+    appId: ctx.appId,
+    calls: state.calls,
+    messages: (channel) => (state.channelMessages.get(channel) ?? []).filter(isTopLevel),
+    thread: (channel, threadTs) =>
+      (state.channelMessages.get(channel) ?? []).filter((m) => m.thread_ts === threadTs && m.ts !== threadTs),
+    ephemerals: (channel, user) =>
+      state.ephemeralMessages.filter((m) => m.channel === channel && (!user || m.forUser === user)),
+    views: (user) => {
+      const users = user ? [user] : [...state.stacks.keys()];
+      return users.flatMap((u) =>
+        state
+          .stack(u)
+          .map((id) => state.views.get(id))
+          .filter((v) => v !== undefined),
+      );
+    },
+    findMessage: (pred) =>
+      [...state.channelMessages.values()].flat().find(pred) ?? state.ephemeralMessages.find(pred),
+    waitFor: (probe, opts) => waitFor(state, probe, opts),
+    newResponseUrl: (channel, user, source) => {
+      const id = randomId('R', 16);
+      state.responseUrls.set(id, {
+        channel,
+        user,
+        source,
+        expiresAt: Date.now() + responseUrlTtlMs,
+        uses: 0,
+      });
+      return `${ctx.origin}/response/${id}`;
+    },
+    newTriggerId: (user = '') => {
+      const id = newTriggerValue();
+      state.triggers.set(id, { user, expiresAt: Date.now() + ctx.triggerTtlMs, used: false });
+      return id;
+    },
+    recordResponse: (target, payload, via) => {
+      const outcome = recordResponse(ctx, target, payload, via);
+      // Acks do not pass through the HTTP routes; record them so call dumps show what the bot answered.
+      if (via === 'ack') {
+        const args = { ...payload, channel: target.channel, user: target.user } as Record<string, unknown>;
+        state.record({ method: 'ack', args, at: Date.now(), ok: outcome.ok, error: outcome.error });
+      } else state.changed();
+      return outcome;
+    },
+    getView: (viewId) => state.views.get(viewId),
+    applyViewResponse: (viewId, body) => {
+      const outcome = applyViewResponse(ctx, viewId, body);
+      state.changed();
+      return outcome;
+    },
+    channelName: (channel) => state.channel(channel)?.name ?? channel.toLowerCase(),
+    userName: (user) => state.users.get(user)?.name ?? user.toLowerCase(),
+    simulate: {
+      ratelimit: (method, count = 1, retryAfterSec = 1) =>
+        state.rateLimits.set(method, { remaining: count, retryAfterSec }),
+      removeBotFrom: (channel) => setMembership(state, channel, false),
+      addBotTo: (channel) => setMembership(state, channel, true),
+    },
+    reset: () => state.reset(),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+  return slack;
+}
+
+function setMembership(state: FakeState, channel: string, member: boolean): void {
+  const ch = state.channel(channel);
+  if (!ch) throw new Error(`fake-slack: no channel ${channel}`);
+  ch.botIsMember = member;
+}
+
+/** Resolves with the probe's first truthy value; re-probes on every state change and every 20 ms. */
+function waitFor<T>(
+  state: FakeState,
+  probe: () => T | undefined | false | null,
+  opts: WaitForOptions = {},
+): Promise<T> {
+  const timeoutMs = opts.timeoutMs ?? 5_000;
+  return new Promise<T>((resolve, reject) => {
+    const done = (fn: () => void) => {
+      clearInterval(poll);
+      clearTimeout(deadline);
+      state.events.off('change', check);
+      fn();
+    };
+    function check(): void {
+      try {
+        const value = probe();
+        if (value) done(() => resolve(value));
+      } catch (error) {
+        done(() => reject(error));
+      }
+    }
+    const poll = setInterval(check, 20);
+    const deadline = setTimeout(() => {
+      const recent = state.calls.slice(-15).map(describeCall).join('\n') || '  (no calls)';
+      done(() =>
+        reject(
+          new Error(
+            `fake-slack waitFor timed out after ${timeoutMs} ms waiting for ${opts.what ?? 'a condition'}\nrecent calls:\n${recent}`,
+          ),
+        ),
+      );
+    }, timeoutMs);
+    state.events.on('change', check);
+    check();
+  });
+}

@@ -1,0 +1,129 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { chatMethods } from './chat-methods.js';
+import type { MethodContext, MethodHandler } from './context.js';
+import { infoMethods } from './info-methods.js';
+import { decodeArgs } from './normalize.js';
+import { recordResponse } from './responses.js';
+import type { ResponsePayload } from './types.js';
+import { viewMethods } from './view-methods.js';
+
+const METHODS: Record<string, MethodHandler> = { ...infoMethods, ...chatMethods, ...viewMethods };
+const RESPONSE_URL_USES = 5;
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Form bodies (web-api's default), JSON bodies, or a form with a JSON `payload` field. */
+function parseBody(body: string, contentType: string): Record<string, unknown> {
+  if (!body) return {};
+  if (contentType.includes('application/json')) {
+    try {
+      const parsed: unknown = JSON.parse(body);
+      return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  }
+  const form = Object.fromEntries(new URLSearchParams(body));
+  if (typeof form.payload === 'string') return parseBody(form.payload, 'application/json');
+  return form;
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function bearer(req: IncomingMessage): string | undefined {
+  const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
+  return match?.[1];
+}
+
+async function handleApi(
+  ctx: MethodContext,
+  botToken: string,
+  method: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
+  const url = new URL(req.url ?? '/', ctx.origin);
+  const raw = {
+    ...Object.fromEntries(url.searchParams),
+    ...parseBody(await readBody(req), req.headers['content-type'] ?? ''),
+  };
+  const token = bearer(req) ?? (typeof raw.token === 'string' ? raw.token : undefined);
+  delete raw.token;
+  const args = decodeArgs(raw);
+  const record = (ok: boolean, error?: string) =>
+    ctx.state.record({ method, args, at: Date.now(), ok, ...(error ? { error } : {}) });
+  const handler = METHODS[method];
+  if (!handler) {
+    record(false, 'unknown_method');
+    return sendJson(res, 200, { ok: false, error: 'unknown_method' });
+  }
+  if (!token || token !== botToken) {
+    const error = token ? 'invalid_auth' : 'not_authed';
+    record(false, error);
+    return sendJson(res, 200, { ok: false, error });
+  }
+  const limit = ctx.state.rateLimits.get(method);
+  if (limit && limit.remaining > 0) {
+    limit.remaining -= 1;
+    record(false, 'ratelimited');
+    return sendJson(
+      res,
+      429,
+      { ok: false, error: 'ratelimited' },
+      { 'retry-after': String(limit.retryAfterSec) },
+    );
+  }
+  const result = handler(ctx, args);
+  record(result.ok, result.ok ? undefined : result.error);
+  sendJson(res, 200, result);
+}
+
+/** Slack answers a dead or used-up response_url with 404; Bolt's respond() then throws. */
+async function handleResponseUrl(ctx: MethodContext, id: string, req: IncomingMessage, res: ServerResponse) {
+  const payload = parseBody(await readBody(req), req.headers['content-type'] ?? '') as ResponsePayload;
+  const entry = ctx.state.responseUrls.get(id);
+  const deny = entry
+    ? Date.now() > entry.expiresAt
+      ? 'expired_url'
+      : entry.uses >= RESPONSE_URL_USES
+        ? 'used_url'
+        : undefined
+    : 'no_service';
+  const args = { ...payload } as Record<string, unknown>;
+  if (deny || !entry) {
+    ctx.state.record({ method: 'response_url', args, at: Date.now(), ok: false, error: deny });
+    return sendJson(res, 404, { ok: false, error: deny });
+  }
+  entry.uses += 1;
+  const outcome = recordResponse(ctx, entry, payload, 'response_url');
+  ctx.state.record({ method: 'response_url', args, at: Date.now(), ok: outcome.ok, error: outcome.error });
+  sendJson(res, outcome.ok ? 200 : 400, outcome);
+}
+
+export function createFakeSlackServer(ctx: MethodContext, botToken: string): Server {
+  return createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const api = /^\/api\/([A-Za-z0-9_.]+)$/.exec(path);
+    const responseUrl = /^\/response\/([A-Za-z0-9_-]+)$/.exec(path);
+    let work: Promise<void> | undefined;
+    if (api?.[1]) work = handleApi(ctx, botToken, api[1], req, res);
+    else if (responseUrl?.[1] && req.method === 'POST')
+      work = handleResponseUrl(ctx, responseUrl[1], req, res);
+    if (!work) return sendJson(res, 404, { ok: false, error: 'not_found' });
+    work.catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { ok: false, error: 'fatal_error', detail: String(error) });
+    });
+  });
+}

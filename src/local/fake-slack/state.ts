@@ -1,0 +1,132 @@
+import { EventEmitter } from 'node:events';
+import type {
+  FakeCall,
+  FakeChannel,
+  FakeMessage,
+  FakeSlackOptions,
+  FakeUser,
+  FakeView,
+  ResponseSource,
+} from './types.js';
+
+/** All the stand-in's mutable state, in one place so reset() is one call and handlers stay pure-ish. */
+
+export interface TriggerRecord {
+  user: string;
+  expiresAt: number;
+  used: boolean;
+}
+
+export interface ResponseUrlRecord {
+  channel: string;
+  user: string;
+  source?: ResponseSource;
+  expiresAt: number;
+  uses: number;
+}
+
+export interface RateLimitRecord {
+  remaining: number;
+  retryAfterSec: number;
+}
+
+export const DEFAULT_USERS: FakeUser[] = [
+  { id: 'UADMIN', name: 'alice', real_name: 'Alice Admin', tz: 'Europe/London', is_admin: true },
+  { id: 'UMEMBER', name: 'bob', real_name: 'Bob Member', tz: 'America/New_York' },
+  { id: 'UOTHER', name: 'carol', real_name: 'Carol Other', tz: 'UTC' },
+];
+
+const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
+
+export class FakeState {
+  readonly events = new EventEmitter();
+  readonly calls: FakeCall[] = [];
+  readonly channelMessages = new Map<string, FakeMessage[]>();
+  readonly ephemeralMessages: FakeMessage[] = [];
+  readonly views = new Map<string, FakeView>();
+  /** Per user, the ids of the open modal stack, bottom first. */
+  readonly stacks = new Map<string, string[]>();
+  readonly triggers = new Map<string, TriggerRecord>();
+  readonly responseUrls = new Map<string, ResponseUrlRecord>();
+  readonly rateLimits = new Map<string, RateLimitRecord>();
+  readonly channels = new Map<string, FakeChannel & { botIsMember: boolean }>();
+  readonly users = new Map<string, FakeUser>();
+
+  constructor(private readonly options: FakeSlackOptions) {
+    this.seed();
+  }
+
+  private seed(): void {
+    for (const u of this.options.users ?? DEFAULT_USERS) this.users.set(u.id, { ...u });
+    for (const c of this.options.channels ?? [])
+      this.channels.set(c.id, { ...c, botIsMember: c.botIsMember ?? true });
+  }
+
+  reset(): void {
+    this.calls.length = 0;
+    this.channelMessages.clear();
+    this.ephemeralMessages.length = 0;
+    this.views.clear();
+    this.stacks.clear();
+    this.triggers.clear();
+    this.responseUrls.clear();
+    this.rateLimits.clear();
+    this.channels.clear();
+    this.users.clear();
+    this.seed();
+    this.changed();
+  }
+
+  /** Wakes waitFor() probes. */
+  changed(): void {
+    this.events.emit('change');
+  }
+
+  record(call: FakeCall): void {
+    this.calls.push(call);
+    this.changed();
+  }
+
+  /**
+   * The channel an id or name refers to. Without a configured channel list any well-formed id exists on
+   * first use (the bot a member), so tests need not declare every channel they talk in.
+   */
+  channel(idOrName: string): (FakeChannel & { botIsMember: boolean }) | undefined {
+    const name = idOrName.replace(/^#/, '');
+    const known = this.channels.get(idOrName) ?? [...this.channels.values()].find((c) => c.name === name);
+    if (known || this.options.channels || !CHANNEL_ID.test(idOrName)) return known;
+    const created = { id: idOrName, name: idOrName.toLowerCase(), botIsMember: true };
+    this.channels.set(idOrName, created);
+    return created;
+  }
+
+  list(channel: string): FakeMessage[] {
+    let list = this.channelMessages.get(channel);
+    if (!list) {
+      list = [];
+      this.channelMessages.set(channel, list);
+    }
+    return list;
+  }
+
+  find(channel: string, ts: string): FakeMessage | undefined {
+    return this.channelMessages.get(channel)?.find((m) => m.ts === ts);
+  }
+
+  stack(user: string): string[] {
+    let s = this.stacks.get(user);
+    if (!s) {
+      s = [];
+      this.stacks.set(user, s);
+    }
+    return s;
+  }
+
+  /** Closes views: the top one, or the whole stack of their user. */
+  closeViews(user: string, all: boolean): void {
+    const s = this.stack(user);
+    const closing = all ? s.splice(0) : s.splice(-1);
+    for (const id of closing) this.views.delete(id);
+    this.changed();
+  }
+}

@@ -1,0 +1,141 @@
+/** Public shapes of the local Slack stand-in: what tests, the driver and the demo console read. */
+
+export interface FakeUser {
+  id: string;
+  name: string;
+  real_name?: string;
+  tz?: string;
+  is_admin?: boolean;
+}
+
+export interface FakeChannel {
+  id: string;
+  name: string;
+  /** Default true. */
+  botIsMember?: boolean;
+}
+
+export interface FakeSlackOptions {
+  /** 0 (default): any free loopback port. */
+  port?: number;
+  /** Default 'xoxb-local-stand-in'. */
+  botToken?: string;
+  teamId?: string;
+  teamDomain?: string;
+  /** Default 'UBOT'. */
+  botUserId?: string;
+  botId?: string;
+  appId?: string;
+  /** Known users; default: a small sample team (UADMIN alice, UMEMBER bob, UOTHER carol). */
+  users?: FakeUser[];
+  /** When given, only these channels exist; otherwise any well-formed id (C…, G…, D…) exists on first use. */
+  channels?: FakeChannel[];
+  /** Trigger ids die after this long (Slack: 3 s). */
+  triggerTtlMs?: number;
+  /** Response URLs die after this long (Slack: 30 min). */
+  responseUrlTtlMs?: number;
+}
+
+export interface FakeMessage {
+  ts: string;
+  channel: string;
+  user?: string;
+  bot_id?: string;
+  text: string;
+  blocks?: unknown[];
+  thread_ts?: string;
+  reply_count?: number;
+  /** A thread reply also shown in the channel (reply_broadcast). */
+  broadcast?: boolean;
+  ephemeral?: boolean;
+  forUser?: string;
+  edited?: { ts: string; user?: string };
+  metadata?: unknown;
+  via: 'api' | 'response_url' | 'ack';
+}
+
+export interface FakeView {
+  id: string;
+  hash: string;
+  user: string;
+  trigger_id?: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the view object as Slack returns it; tests read any field
+  view: any;
+  errors?: Record<string, string>;
+}
+
+export interface FakeCall {
+  method: string;
+  args: Record<string, unknown>;
+  at: number;
+  ok: boolean;
+  error?: string;
+}
+
+/** What a response_url POST or an ack body carries (Slack's message response fields). */
+export interface ResponsePayload {
+  text?: string;
+  blocks?: unknown[];
+  response_type?: 'ephemeral' | 'in_channel';
+  replace_original?: boolean | string;
+  delete_original?: boolean | string;
+  thread_ts?: string;
+}
+
+/** The message a response_url or an ack answers for: a click on it may replace or delete it. */
+export interface ResponseSource {
+  ts: string;
+  ephemeral: boolean;
+}
+
+export interface WaitForOptions {
+  timeoutMs?: number;
+  what?: string;
+}
+
+export interface FakeSlack {
+  /** 'http://127.0.0.1:PORT/api/': give this to Bolt as clientOptions.slackApiUrl. */
+  apiUrl: string;
+  origin: string;
+  botToken: string;
+  teamId: string;
+  teamDomain: string;
+  botUserId: string;
+  botId: string;
+  appId: string;
+  /** Every Web API call, response_url post and recorded ack, oldest first. */
+  calls: FakeCall[];
+  /** Top-level channel messages, oldest first (broadcast replies and in_channel responses included). */
+  messages(channel: string): FakeMessage[];
+  /** Replies of a thread, oldest first (the parent excluded). */
+  thread(channel: string, threadTs: string): FakeMessage[];
+  ephemerals(channel: string, user?: string): FakeMessage[];
+  /** Open modal stacks, bottom first; one user's stack when given. */
+  views(user?: string): FakeView[];
+  findMessage(pred: (m: FakeMessage) => boolean): FakeMessage | undefined;
+  waitFor<T>(probe: () => T | undefined | false | null, opts?: WaitForOptions): Promise<T>;
+  /** A URL on this server, usable 5 times within 30 minutes, like Slack's. */
+  newResponseUrl(channel: string, user: string, source?: ResponseSource): string;
+  /** A trigger id valid for 3 s (triggerTtlMs), for one views.open or views.push. */
+  newTriggerId(user?: string): string;
+  /** Records a response the way Slack shows it (used by the response_url route and by the driver for acks). */
+  recordResponse(
+    target: { channel: string; user: string; source?: ResponseSource },
+    payload: ResponsePayload,
+    via: 'response_url' | 'ack',
+  ): { ok: boolean; error?: string };
+  /** The open view with this id (current hash and content), if any. */
+  getView(viewId: string): FakeView | undefined;
+  /** Applies a view_submission response (or a close) the way Slack's client does. */
+  applyViewResponse(viewId: string, body: unknown): { ok: boolean; error?: string };
+  channelName(channel: string): string;
+  userName(user: string): string;
+  simulate: {
+    /** The next `count` calls (default 1) of `method` get HTTP 429 with Retry-After (default 1 s). */
+    ratelimit(method: string, count?: number, retryAfterSec?: number): void;
+    removeBotFrom(channel: string): void;
+    addBotTo(channel: string): void;
+  };
+  reset(): void;
+  close(): Promise<void>;
+}
