@@ -11,6 +11,15 @@ import { UserError, UserErrorCode } from './user-error.js';
  */
 export async function runActionCommand(ctx: CommandContext, entry: ActionEntry): Promise<void> {
   const binding = await ctx.binding();
+  if (!entry.available) {
+    throw new UserError(
+      UserErrorCode.Unavailable,
+      `The gateway no longer lists the \`${entry.action}\` action.`,
+      {
+        hint: '`/gateway help` lists what it offers now.',
+      },
+    );
+  }
   if (entry.guarded) throw guardedRefusal(entry);
   const parsed = parseActionArgs(entry, ctx.args);
   if (parsed.kind === 'invalid') {

@@ -16,17 +16,17 @@ export interface CommandRegistry {
   runAction(ctx: CommandContext, entry: ActionEntry): Promise<void>;
 }
 
+type FoundAction = { entry: ActionEntry; rest: Token[] };
+
 /** `backlinks refresh` is an action while `backlinks` alone is a read: two-word action commands win. */
-function findAction(
-  catalogue: Catalogue,
-  name: string,
-  args: Token[],
-): { entry: ActionEntry; rest: Token[] } | undefined {
+function findTwoWordAction(catalogue: Catalogue, name: string, args: Token[]): FoundAction | undefined {
   const [next, ...rest] = args;
-  if (next?.kind === 'word') {
-    const entry = catalogue.byCommand(`${name} ${next.value.toLowerCase()}`);
-    if (entry) return { entry, rest };
-  }
+  if (next?.kind !== 'word') return undefined;
+  const entry = catalogue.byCommand(`${name} ${next.value.toLowerCase()}`);
+  return entry ? { entry, rest } : undefined;
+}
+
+function findAction(catalogue: Catalogue, name: string, args: Token[]): FoundAction | undefined {
   const entry = catalogue.byCommand(name);
   return entry ? { entry, rest: args } : undefined;
 }
@@ -97,12 +97,15 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
         isAdmin: () => admins.has(command.user_id),
         binding: () => requireBinding(services, command.channel_id),
       };
-      const spec = byName.get(name);
+      // A two-word action (`backlinks refresh`) wins over the read of the same first word.
+      const twoWord =
+        args[0]?.kind === 'word' ? findTwoWordAction(await services.catalogue(), name, args) : undefined;
+      const spec = twoWord ? undefined : byName.get(name);
       if (spec) {
         await spec.run(ctx);
       } else {
         const catalogue = await services.catalogue();
-        const found = findAction(catalogue, name, args);
+        const found = twoWord ?? findAction(catalogue, name, args);
         if (!found) {
           const known = [...byName.keys(), ...catalogue.entries().map((e) => e.command.split(' ')[0] ?? '')];
           const guess = closestCommand(name, known);

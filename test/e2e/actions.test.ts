@@ -1,0 +1,309 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeMessage } from '../../src/local/fake-slack/index.js';
+import { bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness('e2e-actions');
+  await bind(h, 'harbor-law');
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const posts = (action: string) =>
+  h.sandbox.requests().filter((r) => r.method === 'POST' && r.action === action);
+
+/** Sends an action command; if the bot opens a modal (prefilled), submits it as it is. */
+async function runAction(text: string): Promise<void> {
+  const viewsBefore = h.slack.views(MEMBER).length;
+  await h.gateway(text);
+  await new Promise((r) => setTimeout(r, 100));
+  const views = h.slack.views(MEMBER);
+  if (views.length > viewsBefore) {
+    const opened = views.at(-1);
+    const view = opened && (await openModal(new RegExp(opened.view.title.text.slice(0, 4), 'i')));
+    if (view) await h.driver.submit(view, {}, { user: MEMBER });
+  }
+}
+
+/** Waits for the person's open modal whose title matches and whose inputs are there (after "Loading…"). */
+function openModal(title: RegExp) {
+  return h.slack.waitFor(
+    () =>
+      h.slack
+        .views(MEMBER)
+        .filter(
+          (v) =>
+            title.test(v.view.title.text) && v.view.blocks.some((b: { type: string }) => b.type === 'input'),
+        )
+        .at(-1),
+    { what: `the ${title} modal` },
+  );
+}
+
+/** The job's status message in the channel once it reached `state`, and its thread. */
+async function settled(
+  label: string,
+  state: RegExp,
+): Promise<{ status: FakeMessage; thread: FakeMessage[] }> {
+  const status = await h.slack.waitFor(
+    () => h.slack.messages(CHANNEL).find((m) => m.text.includes(label) && state.test(textOf(m))),
+    { what: `${label} ${state}`, timeoutMs: 10_000 },
+  );
+  const thread = await h.slack.waitFor(
+    () => {
+      const replies = h.slack.thread(CHANNEL, status.ts);
+      return replies.length ? replies : undefined;
+    },
+    { what: `${label} thread reply` },
+  );
+  return { status, thread };
+}
+
+const CASES: Array<[command: string, action: string, label: string, body: Record<string, unknown>]> = [
+  [
+    'audit https://harbor-law.example/services',
+    'seo_audit',
+    'SEO audit',
+    { url: 'https://harbor-law.example/services' },
+  ],
+  [
+    'optimize https://harbor-law.example/divorce keyword="divorce lawyer"',
+    'optimize_page',
+    'Page optimisation',
+    { url: 'https://harbor-law.example/divorce', keyword: 'divorce lawyer' },
+  ],
+  [
+    'ideas seed="estate planning" location="Boston, MA"',
+    'generate_keywords',
+    'Keyword ideas',
+    { seed: 'estate planning', location: 'Boston, MA' },
+  ],
+  [
+    'map "estate planning" depth=3',
+    'generate_topical_map',
+    'Topical map',
+    { topic: 'estate planning', depth: 3 },
+  ],
+  [
+    'blog "probate lawyer boston" tone=friendly',
+    'generate_blog',
+    'Blog',
+    { keyword: 'probate lawyer boston', tone: 'friendly' },
+  ],
+  [
+    'image "Choosing an executor" style=watercolor',
+    'generate_blog_image',
+    'image',
+    { title: 'Choosing an executor', style: 'watercolor' },
+  ],
+  [
+    'geo keyword="wills" city=Boston state=MA',
+    'generate_geo_article',
+    'Geo',
+    { keyword: 'wills', city: 'Boston', state: 'MA' },
+  ],
+  [
+    'press "Harbor Law opens a second office" body_points="Opens May 1"',
+    'generate_press_release',
+    'ress',
+    { headline: 'Harbor Law opens a second office' },
+  ],
+  [
+    'gbp "Free will review week" cta="Book now"',
+    'generate_gbp_post',
+    'ost',
+    { topic: 'Free will review week', cta: 'Book now' },
+  ],
+  [
+    'index https://harbor-law.example/blog/wills',
+    'index_url',
+    'ndex',
+    { url: 'https://harbor-law.example/blog/wills' },
+  ],
+  ['backlinks refresh', 'fetch_backlinks', 'acklink', {}],
+  [
+    'outreach https://boston-family-blog.example/resources tone=warm',
+    'generate_outreach_email',
+    'utreach',
+    { prospectUrl: 'https://boston-family-blog.example/resources', tone: 'warm' },
+  ],
+  [
+    'grid "estate lawyer" 42.3601 -71.0589 radius=5',
+    'run_grid_search',
+    'rid',
+    { keyword: 'estate lawyer', lat: 42.3601, lng: -71.0589, radius: 5 },
+  ],
+  [
+    'llm "Harbor Law" who is the best estate lawyer in Boston',
+    'run_llm_visibility',
+    'LLM',
+    { brand_name: 'Harbor Law', prompt: 'who is the best estate lawyer in Boston' },
+  ],
+  [
+    'score-call call_0001 transcript="I need help with a will."',
+    'score_call',
+    'all',
+    { call_id: 'call_0001', transcript: 'I need help with a will.' },
+  ],
+  ['run generate_faq topic="wills and trusts"', 'generate_faq', 'aq', { topic: 'wills and trusts' }],
+];
+
+describe('every action from Slack', () => {
+  it.each(CASES)(
+    '%s → %s: the POST reaches the gateway, the channel sees the job and its result',
+    async (command, action, label, body) => {
+      const before = posts(action).length;
+      await runAction(command);
+      const sent = await h.slack.waitFor(() => posts(action)[before], {
+        what: `POST ${action}`,
+        timeoutMs: 10_000,
+      });
+      expect(sent.clientId).toBe('harbor-law');
+      expect(sent.fields).toMatchObject(body);
+      const { thread } = await settled(label, /done|:white_check_mark:/);
+      expect(thread.length).toBeGreaterThanOrEqual(1);
+      expect(posts(action).length).toBe(before + 1);
+    },
+  );
+
+  it.each([
+    ['deploy blog_0001', 'deploy_blog'],
+    ['email to=ed@boston-family-blog.example subject="Hello" html="<p>Hi</p>"', 'send_prospect_email'],
+  ])('%s is refused while approvals do not exist, and nothing is sent', async (command, action) => {
+    await h.gateway(command);
+    await h.ephemeral((m) => textOf(m).includes('approval'));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(posts(action)).toEqual([]);
+  });
+});
+
+describe('bad input', () => {
+  it.each([
+    ['audit not-a-url', 'url'],
+    ['grid "plumber" 91 0', 'lat'],
+    ['map "x" depth=-2', 'depth'],
+    ['audit https://harbor-law.example/ colour=red', 'colour'],
+  ])('%s is refused on the field (%s) before anything is queued', async (command, field) => {
+    const jobsBefore = await h.runtime.services.queue.queue.count();
+    const postsBefore = h.sandbox.requests().filter((r) => r.method === 'POST').length;
+    await h.gateway(command);
+    const reply = await h.ephemeral((m) => textOf(m).includes(field) && textOf(m).includes('not valid'));
+    expect(textOf(reply)).toContain('/gateway');
+    expect(await h.runtime.services.queue.queue.count()).toBe(jobsBefore);
+    expect(h.sandbox.requests().filter((r) => r.method === 'POST').length).toBe(postsBefore);
+  });
+
+  it('opens a modal for a blog without a keyword and shows field errors there, losing nothing', async () => {
+    await h.gateway('blog');
+    const view = await openModal(/blog/i);
+    expect(view.view.title.text.length).toBeLessThanOrEqual(24);
+    const refused = await h.driver.submit(view, { keyword: '   ' }, { user: MEMBER });
+    expect(refused.json?.response_action).toBe('errors');
+    expect(Object.keys(refused.json?.errors ?? {})).toContain('keyword');
+    expect(h.slack.views(MEMBER).at(-1)?.id).toBe(view.id);
+    const before = posts('generate_blog').length;
+    await h.driver.submit(view, { keyword: 'living trust boston' }, { user: MEMBER });
+    await h.slack.waitFor(() => posts('generate_blog')[before], { what: 'the blog POST' });
+    expect(posts('generate_blog')[before]?.fields).toMatchObject({ keyword: 'living trust boston' });
+  });
+});
+
+describe('duplicates and double clicks', () => {
+  it('asks before a second blog with the same keyword, and "Generate another" creates exactly one more', async () => {
+    await runAction('blog "wills vs trusts" tone=plain');
+    await settled('wills vs trusts', /done|:white_check_mark:/);
+    const before = posts('generate_blog').length;
+    await runAction('blog "Wills vs Trusts" tone=plain');
+    const prompt = await h.ephemeral((m) => textOf(m).includes('already exists'));
+    expect(posts('generate_blog').length).toBe(before);
+    await Promise.all([
+      h.driver.click(prompt, { actionId: 'duplicate_confirm' }, { user: MEMBER }),
+      h.driver.click(prompt, { actionId: 'duplicate_confirm' }, { user: MEMBER }),
+    ]);
+    await h.slack.waitFor(() => posts('generate_blog')[before], { what: 'the confirmed blog POST' });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(posts('generate_blog').length).toBe(before + 1);
+  });
+
+  it('"Cancel" on the duplicate prompt generates nothing', async () => {
+    await runAction('blog "probate timeline" tone=plain');
+    await settled('probate timeline', /done|:white_check_mark:/);
+    const before = posts('generate_blog').length;
+    await runAction('blog "probate timeline" tone=plain');
+    const prompt = await h.ephemeral(
+      (m) => textOf(m).includes('already exists') && textOf(m).includes('probate timeline'),
+    );
+    await h.driver.click(prompt, { actionId: 'duplicate_cancel' }, { user: MEMBER });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(posts('generate_blog').length).toBe(before);
+  });
+
+  it('a modal submitted twice is one job and one POST', async () => {
+    await h.gateway('geo');
+    const view = await openModal(/geo/i);
+    const before = posts('generate_geo_article').length;
+    const values = { keyword: 'power of attorney', city: 'Salem', state: 'MA' };
+    // Slack redelivers: the same view submitted twice, concurrently.
+    const current = h.slack.getView(view.id);
+    if (!current) throw new Error('modal not open');
+    await Promise.all([
+      h.driver.submit(current, values, { user: MEMBER }),
+      h.driver.submit(current, values, { user: MEMBER }).catch(() => undefined),
+    ]);
+    await h.slack.waitFor(() => posts('generate_geo_article')[before], { what: 'the geo POST' });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(posts('generate_geo_article').length).toBe(before + 1);
+  });
+
+  it('a Retry button clicked twice runs one new job', async () => {
+    h.sandbox.failNext('status_error', { method: 'POST', action: 'index_url' });
+    await runAction('index https://harbor-law.example/retry-me');
+    const { thread } = await settled('retry-me', /failed|:x:/);
+    const withButton = thread.find((m) => textOf(m).includes('job_retry'));
+    if (!withButton) throw new Error('no Retry button in the thread');
+    expect(textOf(withButton)).toContain('502');
+    const before = posts('index_url').length;
+    await Promise.all([
+      h.driver.click(withButton, { actionId: 'job_retry' }, { user: MEMBER }),
+      h.driver.click(withButton, { actionId: 'job_retry' }, { user: MEMBER }),
+    ]);
+    await h.slack.waitFor(() => posts('index_url')[before], { what: 'the retried POST' });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(posts('index_url').length).toBe(before + 1);
+  });
+
+  it('a command Slack delivers twice is one job', async () => {
+    const before = posts('seo_audit').length;
+    const url = 'https://harbor-law.example/twice';
+    const first = await h.gateway(`audit ${url}`);
+    // Same trigger_id and body, as Slack's redelivery would carry.
+    const body = new URLSearchParams({
+      command: '/gateway',
+      text: `audit ${url}`,
+      user_id: MEMBER,
+      user_name: 'bob',
+      channel_id: CHANNEL,
+      channel_name: 'seo',
+      team_id: h.slack.teamId,
+      trigger_id: first.triggerId,
+      response_url: first.responseUrl,
+      api_app_id: h.slack.appId,
+    }).toString();
+    const { signSlackRequest } = await import('../../src/local/driver.js');
+    await h.driver.raw(body, { ...signSlackRequest('e2e-signing-secret', body), 'x-slack-retry-num': '1' });
+    await h.slack.waitFor(() => posts('seo_audit')[before], { what: 'the audit POST' });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(posts('seo_audit').filter((p) => p.fields?.url === url).length).toBe(1);
+  });
+});
+
+describe('jobs', () => {
+  it('lists the channel’s jobs', async () => {
+    await h.gateway('jobs');
+    const reply = await h.ephemeral((m) => textOf(m).includes('Jobs in this channel'));
+    expect(textOf(reply)).toContain('SEO audit');
+  });
+});
