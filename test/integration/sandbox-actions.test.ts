@@ -144,6 +144,12 @@ describe('generation actions (§4.3 rule 1)', () => {
       const { status, body } = await post({ action, client_id: 'bright-dental', ...fields });
       expect([status, body.status, action]).toEqual([200, 'success', action]);
     }
+    const counted = Object.keys(sandbox.counts()['bright-dental'] ?? {});
+    expect(counted).toHaveLength(discovery.actions.length - 1);
+    expect(counted).not.toContain('fetch_backlinks');
+    expect(sandbox.records('bright-dental', 'sent_emails')).toEqual([
+      expect.objectContaining({ status: 'sent' }),
+    ]);
   });
 });
 

@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 async function get(query: Record<string, string | number>, key: string | null = 'sandbox-key') {
-  const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
   const res = await request(`${sandbox.url}${search.size ? `?${search}` : ''}`, {
     headers: key === null ? {} : { authorization: `Bearer ${key}` },
   });
