@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseDuration, parseRate } from '../../src/config.js';
+
+describe('config', () => {
+  it('gives the contract’s defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'gw' });
+    expect(config.role).toBe('all');
+    expect(config.guardedActions).toEqual(['deploy_blog', 'send_prospect_email']);
+    expect(config.gateway.actionRate).toEqual({ max: 10, windowMs: 60_000 });
+    expect(config.gateway.actionTimeoutMs).toBe(30_000);
+    expect(config.approvalTtlMs).toBe(24 * 3_600_000);
+    expect(config.slack.mode).toBe('http');
+    expect(Object.isFrozen(config.gateway)).toBe(true);
+  });
+
+  it('uses the admins as approvers unless approvers are named', () => {
+    expect(loadConfig({ GATEWAY_ADMINS: 'U1,U2' }).approvers).toEqual(['U1', 'U2']);
+    expect(loadConfig({ GATEWAY_ADMINS: 'U1', GATEWAY_APPROVERS: 'S9' }).approvers).toEqual(['S9']);
+  });
+
+  it('picks Socket Mode when an app token is set', () => {
+    expect(loadConfig({ SLACK_BOT_TOKEN: 'xoxb-x', SLACK_APP_TOKEN: 'xapp-1-abc' }).slack.mode).toBe(
+      'socket',
+    );
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ ROLE: 'cook' }, 'ROLE must be one of web, worker, scheduler, all'],
+    [{ GATEWAY_ACTION_RATE: 'fast' }, 'GATEWAY_ACTION_RATE: "fast" is not a rate'],
+    [{ GATEWAY_APPROVAL_TTL: 'soon' }, 'GATEWAY_APPROVAL_TTL'],
+    [{ GATEWAY_ADMINS: 'ana' }, 'GATEWAY_ADMINS'],
+    [{ SLACK_BOT_TOKEN: 'xoxb-x' }, 'SLACK_SIGNING_SECRET is required in HTTP mode'],
+    [{ SLACK_APP_TOKEN: 'xoxb-wrong' }, 'SLACK_APP_TOKEN'],
+    [{ DIGEST_TZ: 'Mars/Base' }, 'DIGEST_TZ'],
+    [{ REDIS_URL: 'localhost' }, 'REDIS_URL'],
+    [{ SANDBOX_ERROR_RATE: '2' }, 'SANDBOX_ERROR_RATE'],
+  ])('refuses %o naming the variable and the fix', (env, expected) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(expected);
+  });
+
+  it('parses durations and rates', () => {
+    expect(parseDuration('250ms')).toBe(250);
+    expect(parseDuration('5m')).toBe(300_000);
+    expect(parseDuration('15')).toBe(15_000);
+    expect(parseDuration('later')).toBeUndefined();
+    expect(parseRate('20/1s')).toEqual({ max: 20, windowMs: 1_000 });
+    expect(parseRate('100/m')).toEqual({ max: 100, windowMs: 60_000 });
+    expect(parseRate('0/1s')).toBeUndefined();
+  });
+
+  it('.env.sample lists every variable the config reads', () => {
+    const sample = readFileSync(new URL('../../.env.sample', import.meta.url), 'utf8');
+    const source = readFileSync(new URL('../../src/config.ts', import.meta.url), 'utf8');
+    const read = [...source.matchAll(/^\s{4}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]);
+    expect(read.length).toBeGreaterThan(20);
+    for (const name of read) expect(sample).toMatch(new RegExp(`^${name}=`, 'm'));
+  });
+});
