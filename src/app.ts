@@ -23,7 +23,7 @@ export function createBot(services: BotServices): Bot {
   const routes = healthRoutes({
     redis: services.redis,
     metrics: services.metrics,
-    gatewayReady: () => services.gateway.discover(),
+    gatewayReady: () => services.gateway.discover({ force: true }),
   });
   const clientOptions = {
     slackApiUrl: config.slack.apiUrl,
