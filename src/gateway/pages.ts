@@ -40,8 +40,37 @@ export async function* iteratePages(
   }
 }
 
-export async function* iterateRows(pages: AsyncIterable<Page>): AsyncGenerator<Row> {
-  for await (const page of pages) yield* page.data;
+/**
+ * Rows of successive pages. Hand-written rather than an async generator: a generator pays its queueing
+ * machinery on every row, which measured about twice the cost (tens of ms per 100,000 rows); here a row of
+ * the current page is one resolved promise, and only a page boundary awaits.
+ */
+export function iterateRows(pages: AsyncIterable<Page>): AsyncIterable<Row> {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<Row> {
+      const source = pages[Symbol.asyncIterator]();
+      let rows: Row[] = [];
+      let index = 0;
+      const next = (): Promise<IteratorResult<Row>> => {
+        if (index < rows.length) return Promise.resolve({ value: rows[index++]!, done: false });
+        return source.next().then((result) => {
+          if (result.done) return { value: undefined, done: true };
+          rows = result.value.data;
+          index = 0;
+          return next();
+        });
+      };
+      return {
+        next,
+        // `break` in a for-await lands here: stop the page walk so no further page is requested.
+        return: async () => {
+          rows = [];
+          await source.return?.();
+          return { value: undefined, done: true };
+        },
+      };
+    },
+  };
 }
 
 export interface Collected {

@@ -229,6 +229,16 @@ describe('pagination', () => {
     ]);
   });
 
+  it('asks for no further page once the caller breaks out of the loop', async () => {
+    const { fake, client } = await setup(serveRows);
+    let count = 0;
+    for await (const _row of client.rows('keywords', { clientId: 'acme-plumbing' })) {
+      if (++count === 1_500) break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fake.seen).toHaveLength(2);
+  });
+
   it('stops at maxRows, asking only for what it needs', async () => {
     const { fake, client } = await setup(serveRows);
     const pages = [];
@@ -290,6 +300,17 @@ describe('discovery', () => {
     expect(c).toBe(a);
     expect(fake.seen).toHaveLength(1);
     expect(fake.seen[0]?.url).toBe('/gateway');
+  });
+
+  it('lets one caller give up without failing another waiting for the same request', async () => {
+    const { fake, client } = await setup((_req, res) => setTimeout(() => json(res, 200, discovery), 50));
+    const controller = new AbortController();
+    const impatient = client.discover({ signal: controller.signal });
+    const patient = client.discover();
+    controller.abort(new Error('gave up'));
+    await expect(impatient).rejects.toThrow('gave up');
+    await expect(patient).resolves.toEqual(discovery);
+    expect(fake.seen).toHaveLength(1);
   });
 
   it('is refreshed after the TTL and on force', async () => {

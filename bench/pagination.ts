@@ -1,0 +1,208 @@
+/**
+ * Pagination benchmark: the large sample client's 100,000 keyword rows in 1,000-row pages, read
+ * (a) through GatewayClient.rows() and (b) through a bare undici request() loop with JSON.parse.
+ *
+ * Run: npx tsx bench/pagination.ts           (prints one summary line, exits non-zero on a missed goal
+ *                                             only with --strict)
+ *
+ * The sandbox runs in a CHILD process: serving 100k rows costs the server CPU and memory (row generation,
+ * JSON.stringify), and in-process that would land in this process's RSS and event loop, blurring exactly
+ * the two figures measured here (client memory growth, client overhead over bare). Both loops talk to the
+ * same child over loopback, alternating, so the server's cost is the same on both sides of the ratio.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Pool } from 'undici';
+import { GatewayClient } from '../src/gateway/client.js';
+import { SANDBOX_KEYS } from '../src/gateway/spec.js';
+
+const CLIENT_ID = 'acme-plumbing';
+const PAGE = 1_000;
+const RATIO_GOAL = 1.15;
+const RSS_GOAL_MB = 64;
+
+export interface PaginationFigures {
+  rows: number;
+  rounds: number;
+  /** Median of the measured rounds. */
+  clientMs: number;
+  bareMs: number;
+  /** Median of the per-round ratios: each round's two runs saw the same machine load. */
+  ratio: number;
+  /** Largest RSS rise above the pre-run baseline during any measured iterator run. */
+  peakRssGrowthMb: number;
+  summary: string;
+  ok: boolean;
+}
+
+/** A full GC when available (node --expose-gc), else the V8 flag trick; memory baselines need it. */
+function findGc(): () => void {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (exposed) return exposed;
+  try {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  } catch {
+    return () => {};
+  }
+}
+
+/** Starts this same file with --serve in a child and reads the sandbox address from its first line. */
+async function startSandboxChild(): Promise<{ url: string; child: ChildProcess }> {
+  const file = fileURLToPath(import.meta.url);
+  const loader = process.execArgv.some((arg) => arg.includes('tsx')) ? [] : ['--import', 'tsx'];
+  const child = spawn(process.execPath, [...process.execArgv, ...loader, file, '--serve'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const [first] = (await Promise.race([
+    once(lines, 'line'),
+    once(child, 'exit').then(() => {
+      throw new Error('the sandbox child exited before it printed its address');
+    }),
+  ])) as [string];
+  lines.close();
+  const { url } = JSON.parse(first) as { url: string };
+  return { url, child };
+}
+
+async function serveForParent(): Promise<void> {
+  const { startSandbox } = await import('../src/sandbox/index.js');
+  const sandbox = await startSandbox({ port: 0 });
+  process.stdout.write(`${JSON.stringify({ url: sandbox.url })}\n`);
+  // The parent closes our stdin when it is done (or dies): then we stop.
+  process.stdin.resume();
+  await once(process.stdin, 'end');
+  await sandbox.close();
+}
+
+async function readWithClient(client: GatewayClient): Promise<number> {
+  let rows = 0;
+  for await (const _row of client.rows('keywords', { clientId: CLIENT_ID, limit: PAGE })) rows++;
+  return rows;
+}
+
+async function readBare(pool: Pool, url: URL): Promise<number> {
+  let rows = 0;
+  let offset = 0;
+  for (;;) {
+    const path = `${url.pathname}?resource=keywords&client_id=${CLIENT_ID}&limit=${PAGE}&offset=${offset}`;
+    const res = await pool.request({
+      method: 'GET',
+      path,
+      headers: { authorization: `Bearer ${SANDBOX_KEYS.full}` },
+    });
+    const page = JSON.parse(await res.body.text()) as {
+      data: unknown[];
+      pagination: { has_more: boolean };
+    };
+    if (res.statusCode !== 200) throw new Error(`bare loop: HTTP ${res.statusCode}`);
+    rows += page.data.length;
+    if (!page.pagination.has_more) return rows;
+    offset += PAGE;
+  }
+}
+
+async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await run();
+  return { ms: performance.now() - started, value };
+}
+
+/** Runs `run` while sampling RSS every 2 ms; returns the peak rise over the baseline taken after a GC. */
+async function withRssPeak<T>(
+  gc: () => void,
+  run: () => Promise<T>,
+): Promise<{ growthMb: number; value: T }> {
+  gc();
+  const baseline = process.memoryUsage.rss();
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 2);
+  try {
+    const value = await run();
+    peak = Math.max(peak, process.memoryUsage.rss());
+    return { growthMb: (peak - baseline) / 2 ** 20, value };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export async function runPaginationBench(options: { rounds?: number } = {}): Promise<PaginationFigures> {
+  const rounds = options.rounds ?? 5;
+  const gc = findGc();
+  const { url, child } = await startSandboxChild();
+  const base = new URL(url);
+  const client = new GatewayClient({ baseUrl: url, apiKey: SANDBOX_KEYS.full, connections: 1 });
+  const pool = new Pool(base.origin, { connections: 1 });
+  try {
+    // Warm-up: JIT, connection, and the sandbox's own lazily built rows.
+    await readWithClient(client);
+    await readBare(pool, base);
+    const clientTimes: number[] = [];
+    const bareTimes: number[] = [];
+    let peakGrowth = 0;
+    let rows = 0;
+    for (let round = 0; round < rounds; round++) {
+      // Alternate which goes first so drift (thermal, GC) does not favour one side.
+      const order = round % 2 === 0 ? ['client', 'bare'] : ['bare', 'client'];
+      for (const side of order) {
+        if (side === 'client') {
+          const { growthMb, value } = await withRssPeak(gc, () => timed(() => readWithClient(client)));
+          clientTimes.push(value.ms);
+          peakGrowth = Math.max(peakGrowth, growthMb);
+          rows = value.value;
+        } else {
+          gc();
+          const { ms, value } = await timed(() => readBare(pool, base));
+          bareTimes.push(ms);
+          if (value !== rows && rows !== 0)
+            throw new Error(`row counts differ: client ${rows}, bare ${value}`);
+        }
+      }
+    }
+    const clientMs = median(clientTimes);
+    const bareMs = median(bareTimes);
+    const ratio = median(clientTimes.map((ms, i) => ms / bareTimes[i]!));
+    const ok = ratio <= RATIO_GOAL && peakGrowth < RSS_GOAL_MB && rows === 100_000;
+    const summary =
+      `pagination: client ${Math.round(clientMs)} ms, bare ${Math.round(bareMs)} ms, ratio ${ratio.toFixed(2)} ` +
+      `(goal <= ${RATIO_GOAL}); peak RSS growth ${peakGrowth.toFixed(1)} MB (goal < ${RSS_GOAL_MB} MB); ` +
+      `${rows} rows, medians of ${rounds} alternating rounds`;
+    return { rows, rounds, clientMs, bareMs, ratio, peakRssGrowthMb: peakGrowth, summary, ok };
+  } finally {
+    await Promise.all([client.close(), pool.close()]);
+    child.stdin?.end();
+    await Promise.race([once(child, 'exit'), new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    if (child.exitCode === null) child.kill();
+  }
+}
+
+/** Entry for `npx tsx bench/pagination.ts` and for bench/run-all.ts. */
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<PaginationFigures> {
+  const figures = await runPaginationBench();
+  console.log(figures.summary);
+  if (argv.includes('--strict') && !figures.ok) process.exitCode = 1;
+  return figures;
+}
+
+const invokedDirectly =
+  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (invokedDirectly) {
+  const run = process.argv.includes('--serve') ? serveForParent() : main();
+  run.catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}
