@@ -1,9 +1,10 @@
 import { createHmac } from 'node:crypto';
 
-export interface SlackSignatureHeaders {
+// A type alias (not an interface) so the headers spread into any Record<string, string>.
+export type SlackSignatureHeaders = {
   'x-slack-request-timestamp': string;
   'x-slack-signature': string;
-}
+};
 
 /**
  * Signs a request body the way Slack does (v0: HMAC-SHA256 of `v0:<timestamp>:<body>` with the signing
