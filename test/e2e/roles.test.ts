@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { SlackDriver } from '../../src/local/driver.js';
+import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
+import { createLogger, silentLogger } from '../../src/logger.js';
+import { createRedis, deleteByPrefix } from '../../src/redis.js';
+import { type Runtime, startRuntime } from '../../src/runtime.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { textOf } from '../helpers/bot-harness.js';
+import { TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+
+const SECRET = 'roles-secret';
+const prefix = uniquePrefix('e2e-roles');
+let slack: FakeSlack;
+let sandbox: Sandbox;
+const runtimes: Runtime[] = [];
+
+async function start(role: string): Promise<Runtime> {
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: prefix,
+    ROLE: role,
+    GATEWAY_BASE_URL: sandbox.url,
+    GATEWAY_API_KEY: 'sandbox-key',
+    GATEWAY_ADMINS: 'UADMIN',
+    GATEWAY_ACTION_RATE: '1000/1s',
+  });
+  const runtime = await startRuntime(
+    config,
+    process.env.E2E_LOGS ? createLogger({ level: 'debug' }) : silentLogger(),
+    { worker: { reconcileGraceMs: 50, backoffMs: 50 } },
+  );
+  runtimes.push(runtime);
+  return runtime;
+}
+
+beforeAll(async () => {
+  slack = await startFakeSlack();
+  sandbox = await startSandbox({ knobs: { latencyMs: 20 } });
+});
+afterAll(async () => {
+  for (const runtime of runtimes) await runtime.stop(5_000);
+  await slack?.close();
+  await sandbox?.close();
+  const redis = createRedis(TEST_REDIS_URL);
+  await deleteByPrefix(redis, prefix);
+  await redis.quit();
+});
+
+describe('several processes against one Redis', () => {
+  it('two web and two worker roles behave as one bot: every action runs once', async () => {
+    const webA = await start('web');
+    const webB = await start('web');
+    const workerA = await start('worker');
+    const workerB = await start('worker');
+    expect(webA.workers).toBeUndefined();
+    expect(workerA.port).toBeUndefined();
+    expect(workerA.workers && workerB.workers).toBeTruthy();
+    const drivers = [webA, webB].map(
+      (web) =>
+        new SlackDriver({
+          eventsUrl: `http://127.0.0.1:${web.port}/slack/events`,
+          signingSecret: SECRET,
+          slack,
+        }),
+    );
+    const [first, second] = drivers;
+    if (!first || !second) throw new Error('no drivers');
+    // Bound through one web process, read through the other: the binding lives in Redis.
+    await first.command('use bright-dental', { user: 'UADMIN', channel: 'CROLES' });
+    await slack.waitFor(() => slack.messages('CROLES').find((m) => m.text.includes('now bound')), {
+      what: 'binding',
+    });
+    const urls = Array.from({ length: 12 }, (_, i) => `https://bright-dental.example/page-${i}`);
+    await Promise.all(
+      urls.map((url, i) =>
+        (i % 2 ? first : second).command(`index ${url}`, { user: 'UMEMBER', channel: 'CROLES' }),
+      ),
+    );
+    await slack.waitFor(
+      () =>
+        slack
+          .messages('CROLES')
+          .filter((m) => /done|white_check_mark/.test(textOf(m)) && m.text.includes('page-')).length === 12 ||
+        undefined,
+      { what: '12 jobs done', timeoutMs: 15_000 },
+    );
+    const posted = sandbox.requests().filter((r) => r.method === 'POST' && r.action === 'index_url');
+    expect(posted.map((p) => p.fields?.url).sort()).toEqual([...urls].sort());
+    expect(sandbox.counts()['bright-dental']?.index_url).toBe(12);
+  });
+});
