@@ -1,0 +1,84 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
+import { createRedis, deleteByPrefix } from '../../src/redis.js';
+import { TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+
+const prefix = uniquePrefix('e2e-main');
+const SECRET = 'main-process-signing-secret';
+let slack: FakeSlack;
+
+function run(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (chunk) => {
+    out += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    out += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+beforeAll(async () => {
+  slack = await startFakeSlack();
+});
+afterAll(async () => {
+  await slack?.close();
+  const redis = createRedis(TEST_REDIS_URL);
+  await deleteByPrefix(redis, prefix);
+  await redis.quit();
+});
+
+describe('npm start (src/main.ts)', () => {
+  it('starts from the environment, serves /healthz, logs no secret, and stops cleanly on SIGTERM', async () => {
+    const proc = run({
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: prefix,
+      LOG_LEVEL: 'debug',
+    });
+    const port = await new Promise<number>((resolve, reject) => {
+      const started = Date.now();
+      const timer = setInterval(() => {
+        const match = /serving on port (\d+)/.exec(proc.output());
+        if (match) {
+          clearInterval(timer);
+          resolve(Number(match[1]));
+        } else if (Date.now() - started > 20_000) {
+          clearInterval(timer);
+          reject(new Error(`no port in the output:\n${proc.output()}`));
+        }
+      }, 50);
+    });
+    const health = await request(`http://127.0.0.1:${port}/healthz`);
+    expect(health.statusCode).toBe(200);
+    await health.body.dump();
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+    const output = proc.output();
+    expect(output).toContain('SIGTERM: stopping');
+    expect(output).not.toContain(slack.botToken);
+    expect(output).not.toContain(SECRET);
+    for (const line of output.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+  }, 40_000);
+
+  it('refuses a bad configuration with the variable and the fix, and exits 1', async () => {
+    const proc = run({ SLACK_BOT_TOKEN: 'xoxb-1', ROLE: 'chef', REDIS_URL: TEST_REDIS_URL });
+    expect(await proc.exited).toBe(1);
+    expect(proc.output()).toContain('ROLE must be one of web, worker, scheduler, all');
+    expect(proc.output()).not.toMatch(/at .*\(.*:\d+:\d+\)/);
+  }, 30_000);
+});
