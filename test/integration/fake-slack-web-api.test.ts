@@ -106,6 +106,12 @@ describe('fake Slack Web API through a real WebClient', () => {
     ]);
   });
 
+  it('posts to a user id in the bot’s direct message with that user', async () => {
+    const res = await client.chat.postMessage({ channel: 'UADMIN', text: 'approval needed' });
+    expect(res.channel).toBe('DUADMIN');
+    expect(slack.messages('DUADMIN')).toMatchObject([{ text: 'approval needed' }]);
+  });
+
   it('follows simulated channel membership changes', async () => {
     slack.simulate.removeBotFrom('CGENERAL');
     await expect(client.chat.postMessage({ channel: 'CGENERAL', text: 'x' })).rejects.toMatchObject(

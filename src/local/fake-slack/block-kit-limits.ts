@@ -4,51 +4,17 @@
  * Only limits our bot can break are modelled; a type Slack does not know is rejected.
  */
 
+import {
+  ACCESSORY_TYPES,
+  CHOICE_ELEMENTS,
+  SELECTS_WITH_PLACEHOLDER,
+  STATIC_SELECTS,
+} from './block-kit-types.js';
+
 type Obj = Record<string, unknown>;
 export type Surface = 'message' | 'modal';
 
 const MAX_BLOCKS: Record<Surface, number> = { message: 50, modal: 100 };
-const SELECTS_WITH_PLACEHOLDER = new Set([
-  'users_select',
-  'multi_users_select',
-  'conversations_select',
-  'multi_conversations_select',
-  'channels_select',
-  'multi_channels_select',
-  'external_select',
-  'multi_external_select',
-  'datepicker',
-  'timepicker',
-  'datetimepicker',
-  'email_text_input',
-  'url_text_input',
-  'number_input',
-  'rich_text_input',
-  'file_input',
-]);
-const STATIC_SELECTS = new Set(['static_select', 'multi_static_select']);
-const CHOICE_ELEMENTS = new Set(['checkboxes', 'radio_buttons']);
-const ACCESSORY_TYPES = new Set([
-  'button',
-  'image',
-  'overflow',
-  'static_select',
-  'multi_static_select',
-  'users_select',
-  'multi_users_select',
-  'conversations_select',
-  'multi_conversations_select',
-  'channels_select',
-  'multi_channels_select',
-  'external_select',
-  'multi_external_select',
-  'datepicker',
-  'timepicker',
-  'datetimepicker',
-  'checkboxes',
-  'radio_buttons',
-]);
-
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 class Checker {

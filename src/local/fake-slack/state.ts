@@ -37,6 +37,7 @@ export const DEFAULT_USERS: FakeUser[] = [
 ];
 
 const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
+const USER_ID = /^[UW][A-Z0-9]{2,}$/;
 
 export class FakeState {
   readonly events = new EventEmitter();
@@ -92,12 +93,24 @@ export class FakeState {
    * first use (the bot a member), so tests need not declare every channel they talk in.
    */
   channel(idOrName: string): (FakeChannel & { botIsMember: boolean }) | undefined {
+    // chat.postMessage to a user id posts in the bot's DM with that user (Slack returns the D… id).
+    if (USER_ID.test(idOrName)) return this.directMessage(idOrName);
     const name = idOrName.replace(/^#/, '');
     const known = this.channels.get(idOrName) ?? [...this.channels.values()].find((c) => c.name === name);
     if (known || this.options.channels || !CHANNEL_ID.test(idOrName)) return known;
     const created = { id: idOrName, name: idOrName.toLowerCase(), botIsMember: true };
     this.channels.set(idOrName, created);
     return created;
+  }
+
+  private directMessage(user: string): FakeChannel & { botIsMember: boolean } {
+    const id = `D${user}`;
+    let dm = this.channels.get(id);
+    if (!dm) {
+      dm = { id, name: user, botIsMember: true };
+      this.channels.set(id, dm);
+    }
+    return dm;
   }
 
   list(channel: string): FakeMessage[] {
