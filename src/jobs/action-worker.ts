@@ -11,12 +11,13 @@ import { ActionLedger } from '../store/ledger.js';
 import type { ActionJobDeps } from './action-job.js';
 import { actionProcessors, dispatch } from './processors.js';
 import { ACTION_QUEUE, type ActionJobData, type ActionJobOutcome } from './queue.js';
-import { advanceFairClock, backoffMs, fairKeys } from './rate-limit.js';
+import { advanceFairClock, backoffMs, fairKeys, pauseAllWorkers } from './rate-limit.js';
 import { createSlackPoster } from './slack-poster.js';
 
 /**
  * The worker role's action workers. The global POST rate (GATEWAY_ACTION_RATE) is BullMQ's limiter, shared
- * through Redis by every worker process; a gateway fault or a slow answer backs them all off at once.
+ * through Redis by every worker process; a gateway fault or a slow answer backs them all off at once
+ * (the limiter key held "full" for the pause, as worker.rateLimit does, see pauseAllWorkers).
  */
 
 export interface ActionWorkerOptions {
@@ -38,6 +39,12 @@ export interface ActionWorkerOptions {
   backoffMs?: number;
   /** An answer slower than this backs everyone off. Default: half the action timeout. */
   slowMs?: number;
+  /**
+   * Added to the limiter's window: a job's POST reaches the gateway a few ms after the job starts, and that
+   * lag varies, so windows measured at the gateway would otherwise now and then see max + 1. Default 2 % of
+   * the window, at least 10 ms.
+   */
+  rateGuardMs?: number;
   /** A job is stalled when its worker has not renewed its lock for this long. Default 30 s. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
@@ -77,8 +84,8 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       consecutiveFaults = now - lastFaultAt < base * 4 ? consecutiveFaults + 1 : 1;
       lastFaultAt = now;
       const ms = backoffMs(base, consecutiveFaults);
-      logger.warn(`backing every worker off for ${ms} ms: ${reason}`);
-      await worker.rateLimit(ms);
+      const paused = await pauseAllWorkers(redis, `${options.prefix}:${ACTION_QUEUE}:limiter`, ms);
+      logger.warn(`backing every worker off for ${paused} ms: ${reason}`);
     },
     logger,
   };
@@ -100,7 +107,12 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       connection: blocking,
       prefix: options.prefix,
       concurrency: options.concurrency ?? 5,
-      limiter: { max: options.rate.max, duration: options.rate.windowMs },
+      limiter: {
+        max: options.rate.max,
+        duration:
+          options.rate.windowMs +
+          (options.rateGuardMs ?? Math.max(10, Math.round(options.rate.windowMs * 0.02))),
+      },
       lockDuration: options.lockDurationMs ?? 30_000,
       ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
       maxStalledCount: 2,

@@ -36,7 +36,8 @@ local last = tonumber(redis.call('GET', KEYS[3]) or '0')
 local p = math.max(last + 1, now + 1)
 if p > tonumber(ARGV[3]) then p = tonumber(ARGV[3]) end
 redis.call('SET', KEYS[3], p, 'EX', ARGV[4])
-local ahead = redis.call('ZCOUNT', KEYS[4], '-inf', '(' .. tostring(p * 4294967296))
+-- Jobs of a lower or the same priority were queued earlier, so they start first.
+local ahead = redis.call('ZCOUNT', KEYS[4], '-inf', '(' .. string.format('%.0f', (p + 1) * 4294967296))
 ahead = ahead + redis.call('LLEN', KEYS[5])
 redis.call('ZADD', KEYS[6], ARGV[1], ARGV[5])
 redis.call('ZREMRANGEBYRANK', KEYS[6], 0, -101)
@@ -98,4 +99,29 @@ export async function advanceFairClock(redis: Redis, nowKey: string, priority: n
 /** Backoff for everyone after the n-th consecutive gateway fault: doubling from `baseMs`, capped. */
 export function backoffMs(baseMs: number, consecutive: number, capMs = 60_000): number {
   return Math.min(capMs, baseMs * 2 ** Math.max(0, consecutive - 1));
+}
+
+/**
+ * Pauses every worker for at least `ms`. Same effect as `worker.rateLimit(ms)` (the limiter key set to "full"
+ * with that expiry), except it never SHORTENS the current window: rateLimit(20) in a 60 s window would
+ * start a fresh window, and a fresh full quota, 20 ms later.
+ */
+const PAUSE = `
+local left = redis.call('PTTL', KEYS[1])
+local ms = tonumber(ARGV[1])
+if left > ms then return left end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ms)
+return ms
+`;
+
+export async function pauseAllWorkers(redis: Redis, limiterKey: string, ms: number): Promise<number> {
+  return Number(
+    await redis.eval(
+      PAUSE,
+      1,
+      limiterKey,
+      String(Math.max(1, Math.round(ms))),
+      String(Number.MAX_SAFE_INTEGER),
+    ),
+  );
 }
