@@ -1,0 +1,104 @@
+/** The ack benchmark's figures and the lines it prints. */
+import type { Usage } from './ack-ipc.js';
+import { percentile } from './ack-load.js';
+
+export const P99_RATIO_GOAL = 1.2;
+
+export interface AckFigures {
+  bare: { p50: number; p99: number };
+  bot: { p50: number; p99: number };
+  p99Ratio: number;
+  p50Ratio: number;
+  /** p99 of each measured round, for spotting a noisy round. */
+  rounds: Array<{ bot: number; bare: number }>;
+  answers: {
+    help: { p50: number; p99: number; n: number };
+    keywords: { p50: number; p99: number; n: number };
+  };
+  /** Requests not acked with 200 (all phases). */
+  errors: number;
+  /** CPU time per command, ms (the bot's includes answering it). */
+  cpuPerCommandMs: { bot: number; bare: number };
+  /** Worst p99 of event-loop delay over the measured rounds, ms. */
+  loopDelayP99Ms: { bot: number; bare: number };
+  /** Sampled commands whose answer never came or was an error. */
+  answerFailures: number;
+  ok: boolean;
+  summary: string;
+}
+
+export interface AckMeasurements {
+  bot: Float64Array;
+  bare: Float64Array;
+  botRounds: Float64Array[];
+  bareRounds: Float64Array[];
+  errors: number;
+  answerFailures: number;
+  answerMs: { help: number[]; keywords: number[] };
+  /** Per bot round: how long after its last ack the bot's last answer arrived. */
+  drainMs: number[];
+  /** Each measured round's CPU and event-loop delay, per target (the bot's includes its drain). */
+  usage: { bot: Usage[]; bare: Usage[] };
+  perRound: number;
+  inFlight: number;
+  samples: number;
+  sampleInFlight: number;
+}
+
+const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(v >= 10 ? 1 : 2));
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+const spread = (values: ArrayLike<number>) => ({ p50: percentile(values, 50), p99: percentile(values, 99) });
+
+export function summarize(m: AckMeasurements): AckFigures {
+  const bare = spread(m.bare);
+  const bot = spread(m.bot);
+  const p99Ratio = bot.p99 / bare.p99;
+  const p50Ratio = bot.p50 / bare.p50;
+  const rounds = m.botRounds.map((b, i) => ({
+    bot: percentile(b, 99),
+    bare: percentile(m.bareRounds[i] ?? new Float64Array(), 99),
+  }));
+  const help = { ...spread(m.answerMs.help), n: m.answerMs.help.length };
+  const keywords = { ...spread(m.answerMs.keywords), n: m.answerMs.keywords.length };
+  const cpuPerCommandMs = {
+    bot: sum(m.usage.bot.map((u) => u.cpuMs)) / m.bot.length,
+    bare: sum(m.usage.bare.map((u) => u.cpuMs)) / m.bare.length,
+  };
+  const loopDelayP99Ms = {
+    bot: Math.max(...m.usage.bot.map((u) => u.loopDelayP99Ms)),
+    bare: Math.max(...m.usage.bare.map((u) => u.loopDelayP99Ms)),
+  };
+  const ok = p99Ratio <= P99_RATIO_GOAL && m.errors === 0 && m.answerFailures === 0;
+  const lines = [
+    `ack p50/p99: bare ${ms(bare.p50)}/${ms(bare.p99)} ms, bot ${ms(bot.p50)}/${ms(bot.p99)} ms; ` +
+      `p99 ratio ${p99Ratio.toFixed(2)} (goal <= ${P99_RATIO_GOAL}${p99Ratio <= P99_RATIO_GOAL ? ', met' : ', MISSED'}); ` +
+      `p50 ratio ${p50Ratio.toFixed(2)}`,
+    `  ${m.bot.length} commands each (half help, half keywords) at ${m.inFlight} in flight, ` +
+      `${m.botRounds.length} alternating rounds of ${m.perRound}; per-round p99 bot/bare: ` +
+      rounds.map((r) => `${ms(r.bot)}/${ms(r.bare)}`).join(', ') +
+      ` ms; bot's last answer ${m.drainMs.map((d) => ms(d)).join(', ')} ms after its round's last ack`,
+    `  CPU per command: bot ${ms(cpuPerCommandMs.bot)} ms (ack + answer), bare ${ms(cpuPerCommandMs.bare)} ms; ` +
+      `event-loop delay p99: bot ${ms(loopDelayP99Ms.bot)} ms, bare ${ms(loopDelayP99Ms.bare)} ms`,
+    `answer p50: help ${ms(help.p50)} ms, keywords ${ms(keywords.p50)} ms ` +
+      `(p99 ${ms(help.p99)} / ${ms(keywords.p99)} ms; ${help.n + keywords.n} of ${m.samples} commands ` +
+      `at ${m.sampleInFlight} in flight, send → answer recorded by the Slack stand-in)`,
+  ];
+  if (m.errors || m.answerFailures)
+    lines.push(
+      `errors: ${m.errors} requests not acked with 200, ${m.answerFailures} answers missing or wrong`,
+    );
+  return {
+    bare,
+    bot,
+    p99Ratio,
+    p50Ratio,
+    rounds,
+    answers: { help, keywords },
+    errors: m.errors,
+    answerFailures: m.answerFailures,
+    cpuPerCommandMs,
+    loopDelayP99Ms,
+    ok,
+    summary: lines.join('\n'),
+  };
+}

@@ -1,0 +1,266 @@
+/**
+ * Ack benchmark: signed `/gateway help` and `/gateway keywords` commands (half each, interleaved) at 50 in
+ * flight, to the real bot and to a bare Bolt app that only acks, alternating rounds in one run. Prints the
+ * p50 and p99 ack latency of each and their ratios (goal: bot p99 within 1.2× of the bare app's), then the
+ * time from sending a command to its answer reaching the local Slack stand-in, in a paced run.
+ *
+ * Run: npx tsx bench/ack.ts [--quick] [--cpu-prof=<dir>]
+ *   --quick           a smaller run (smoke test of the wiring)
+ *   --cpu-prof=<dir>  writes a V8 CPU profile of the bot process into <dir> (open it in Chrome DevTools)
+ * Exits non-zero only when something failed (a request not acked with 200, an answer missing), never for a
+ * missed goal.
+ *
+ * Processes (see bench/ack-roles.ts): this one only sends and times; the bot, the bare app and the "world"
+ * (local Slack stand-in + sandbox gateway) run in children of their own, so each target's event loop holds
+ * its own work and nothing else.
+ */
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Pool } from 'undici';
+import { SANDBOX_KEYS } from '../src/gateway/spec.js';
+import { createRedis, deleteByPrefix } from '../src/redis.js';
+import { ensureRedis } from '../src/redis-local.js';
+import { BindingStore } from '../src/store/bindings.js';
+import { forkRole, type RoleChild, type Usage } from './ack-ipc.js';
+import {
+  type CommandTarget,
+  openPool,
+  type SignedCommand,
+  sendClosedLoop,
+  signCommand,
+  type Workspace,
+} from './ack-load.js';
+import { type AckFigures, summarize } from './ack-report.js';
+import type { WorldInfo } from './ack-roles.js';
+import type { Answer, WatchedChannel } from './ack-watch.js';
+
+const SIGNING_SECRET = 'bench-ack-signing-secret';
+const ADMIN = 'UADMIN';
+const MEMBER = 'UMEMBER';
+const LOAD_CHANNEL = 'CACKLOAD';
+const CLIENT_ID = 'acme-plumbing';
+const IN_FLIGHT = 50;
+
+export interface AckBenchOptions {
+  rounds?: number;
+  perRound?: number;
+  warmup?: number;
+  samples?: number;
+  sampleInFlight?: number;
+  cpuProfDir?: string;
+}
+
+type Pools = { bot: Pool; bare: Pool };
+type Text = Pick<CommandTarget, 'text' | 'user' | 'channel'>;
+
+const loadTexts = (n: number): Text[] =>
+  Array.from({ length: n }, (_, i) => ({
+    text: i % 2 === 0 ? 'help' : 'keywords',
+    user: MEMBER,
+    channel: LOAD_CHANNEL,
+  }));
+
+const sampleChannel = (i: number) => `${i % 2 === 0 ? 'CACKH' : 'CACKK'}${String(i).padStart(4, '0')}`;
+
+export async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
+  const rounds = options.rounds ?? 2;
+  const perRound = options.perRound ?? 2_500;
+  const warmup = options.warmup ?? 200;
+  const samples = options.samples ?? 200;
+  const sampleInFlight = options.sampleInFlight ?? 10;
+  const redisHandle = await ensureRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const redis = createRedis(redisHandle.url);
+  const prefix = `bench-ack-${randomUUID().slice(0, 8)}`;
+  const roles = fileURLToPath(new URL('./ack-roles.ts', import.meta.url));
+  const profile = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [];
+  const world = forkRole(roles, 'world');
+  const bot = forkRole(roles, 'bot', profile);
+  const bare = forkRole(roles, 'bare');
+  const pools: Partial<Pools> = {};
+  try {
+    const info = await world.call<WorldInfo>('start');
+    const [botPort, barePort] = await Promise.all([
+      bot.call<number>('start', {
+        SLACK_BOT_TOKEN: info.botToken,
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: info.apiUrl,
+        PORT: '0',
+        REDIS_URL: redisHandle.url,
+        REDIS_PREFIX: prefix,
+        GATEWAY_ADMINS: ADMIN,
+        GATEWAY_BASE_URL: info.sandboxUrl,
+        GATEWAY_API_KEY: SANDBOX_KEYS.full,
+      }),
+      bare.call<number>('start', {
+        botToken: info.botToken,
+        apiUrl: info.apiUrl,
+        signingSecret: SIGNING_SECRET,
+      }),
+    ]);
+    pools.bot = openPool(botPort, IN_FLIGHT);
+    pools.bare = openPool(barePort, IN_FLIGHT);
+    const ws: Workspace = info;
+    const sign = async (texts: Text[]): Promise<SignedCommand[]> => {
+      const minted = await world.call<Array<[string, string]>>(
+        'mint',
+        texts.map((t) => [t.channel, t.user]),
+      );
+      return texts.map((t, i) => {
+        const [responseUrl, triggerId] = minted[i]!;
+        return signCommand(SIGNING_SECRET, ws, { ...t, responseUrl, triggerId });
+      });
+    };
+    // Every bot command is answered once (a response_url post or a channel post); count them to drain.
+    let expected = 0;
+    const drain = () => waitForAnswers(world, expected);
+
+    // Bind the load channel and every keywords sample channel, as an admin would.
+    const keywordChannels = Array.from({ length: samples }, (_, i) => sampleChannel(i)).filter(
+      (_, i) => i % 2,
+    );
+    const binds = [LOAD_CHANNEL, ...keywordChannels].map((channel) => ({
+      text: `use ${CLIENT_ID}`,
+      user: ADMIN,
+      channel,
+    }));
+    const bound = await sendClosedLoop(pools.bot, await sign(binds), 10);
+    expected += binds.length;
+    if (bound.errors) throw new Error(`${bound.errors} of the binding commands were not acked`);
+    await waitForBindings(new BindingStore(redis, prefix), [LOAD_CHANNEL, ...keywordChannels]).catch(
+      async (error: Error) => {
+        const said = await world.call<string[]>('replies', LOAD_CHANNEL);
+        throw new Error(`${error.message}; the bot replied: ${said.join(' | ') || '(nothing)'}`);
+      },
+    );
+
+    // Warm-up: JIT, connections, Bolt's auth.test, the gateway client's discovery cache.
+    await sendClosedLoop(pools.bare, await sign(loadTexts(warmup)), IN_FLIGHT);
+    await sendClosedLoop(pools.bot, await sign(loadTexts(warmup)), IN_FLIGHT);
+    expected += warmup;
+    await drain();
+
+    const measured = { bot: [] as Float64Array[], bare: [] as Float64Array[] };
+    const usage = { bot: [] as Usage[], bare: [] as Usage[] };
+    const children = { bot, bare };
+    let errors = 0;
+    const drainMs: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      // Alternate which goes first so drift (other load on the machine, GC) does not favour one side.
+      const order: Array<keyof Pools> = round % 2 === 0 ? ['bare', 'bot'] : ['bot', 'bare'];
+      for (const side of order) {
+        const commands = await sign(loadTexts(perRound));
+        await children[side].call('usage');
+        const result = await sendClosedLoop(pools[side]!, commands, IN_FLIGHT);
+        measured[side].push(result.latencies);
+        errors += result.errors;
+        if (side === 'bot') {
+          // Let the bot finish its answers before the next round, so the bare app is not measured
+          // while the bot process still competes for the CPU.
+          expected += perRound;
+          const started = performance.now();
+          await drain();
+          drainMs.push(performance.now() - started);
+        }
+        // After the drain: the bot's CPU per command includes the answer it owes.
+        usage[side].push(await children[side].call<Usage>('usage'));
+      }
+    }
+
+    // Answers: a paced run (few in flight, so queueing does not dominate), each in a channel of its own.
+    await world.call('reset');
+    const sampleTexts: Text[] = Array.from({ length: samples }, (_, i) => ({
+      text: i % 2 === 0 ? 'help' : 'keywords',
+      user: MEMBER,
+      channel: sampleChannel(i),
+    }));
+    const watched: WatchedChannel[] = sampleTexts.map((t) => ({
+      channel: t.channel,
+      kind: t.text as WatchedChannel['kind'],
+    }));
+    await world.call('watch', watched);
+    const paced = await sendClosedLoop(pools.bot, await sign(sampleTexts), sampleInFlight);
+    const answers = await world.call<Answer[]>('collect', 15_000);
+    errors += paced.errors;
+    const sentAt = new Map(sampleTexts.map((t, i) => [t.channel, paced.sentAt[i]!]));
+    const answerMs = { help: [] as number[], keywords: [] as number[] };
+    let answerFailures = 0;
+    for (const a of answers) {
+      if (!a.ok || a.at === undefined) answerFailures++;
+      else answerMs[a.kind].push(a.at - sentAt.get(a.channel)!);
+    }
+    return summarize({
+      bot: concat(measured.bot),
+      bare: concat(measured.bare),
+      botRounds: measured.bot,
+      bareRounds: measured.bare,
+      errors,
+      answerFailures,
+      answerMs,
+      drainMs,
+      usage,
+      perRound,
+      inFlight: IN_FLIGHT,
+      samples,
+      sampleInFlight,
+    });
+  } finally {
+    await Promise.all([pools.bot?.close(), pools.bare?.close()]);
+    await Promise.all([bot.stop(), bare.stop()]);
+    await world.stop();
+    await deleteByPrefix(redis, prefix).catch(() => 0);
+    await redis.quit().catch(() => redis.disconnect());
+    await redisHandle.stop();
+  }
+}
+
+function concat(parts: Float64Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+async function waitForAnswers(world: RoleChild, expected: number, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { answered, failed } = await world.call<{ answered: number; failed: number }>('answers');
+    if (failed > 0) throw new Error(`${failed} of the bot's answers were refused by the Slack stand-in`);
+    if (answered >= expected) return;
+    if (Date.now() > deadline) throw new Error(`the bot answered ${answered} of ${expected} commands`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function waitForBindings(store: BindingStore, channels: string[], timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const channel of channels) {
+    while ((await store.get(channel))?.clientId !== CLIENT_ID) {
+      if (Date.now() > deadline) throw new Error(`channel ${channel} was not bound to ${CLIENT_ID}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+/** Entry for `npx tsx bench/ack.ts` and for bench/run-all.ts. */
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<AckFigures> {
+  const quick = argv.includes('--quick');
+  const cpuProfDir = argv.find((a) => a.startsWith('--cpu-prof='))?.slice('--cpu-prof='.length);
+  const figures = await runAckBench(
+    quick ? { rounds: 2, perRound: 500, warmup: 100, samples: 40, cpuProfDir } : { cpuProfDir },
+  );
+  console.log(figures.summary);
+  if (figures.errors > 0 || figures.answerFailures > 0) process.exitCode = 1;
+  return figures;
+}
+
+const invokedDirectly =
+  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (invokedDirectly) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}
