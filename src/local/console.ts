@@ -1,0 +1,293 @@
+import { type ButtonTarget, ConsoleFeed } from './console-feed.js';
+import { type IdleOptions, type LineSource, waitForIdle } from './console-input.js';
+import { describeModal, parseFill } from './console-modal.js';
+import { fillModalInteractively } from './console-prompts.js';
+import type { RenderNames } from './console-render.js';
+import type { SlackDriver } from './driver.js';
+import type { FakeSlack, FakeView } from './fake-slack/index.js';
+import { DEFAULT_USERS } from './fake-slack/state.js';
+import type { InputValues } from './view-state.js';
+
+/**
+ * The demo console: a person (or a script) types `/gateway …` lines as a Slack user in a channel, sees what
+ * the channel shows, presses numbered buttons and answers modals. It drives the bot only through the local
+ * Slack stand-in (signed requests), exactly as Slack would.
+ */
+
+export const CONSOLE_HELP = [
+  'Console commands:',
+  '  /gateway <command>     send a slash command (try /gateway help)',
+  '  press N  (or just N)   press button [N] of the last message shown with buttons',
+  '  press <label>          press the button with that label (press Next)',
+  '  fill name=value …      answer the open modal’s fields (quotes for spaces), then: submit',
+  '  submit | cancel        submit or close the open modal',
+  '  as <user>              switch user: alice (admin), bob, carol',
+  '  channel #name          switch channel (#seo is bound in the sample session)',
+  '  wait                   wait until the bot has finished its work',
+  '  help | quit',
+];
+
+export interface ConsoleOptions {
+  slack: FakeSlack;
+  driver: SlackDriver;
+  /** A person at a terminal: modals are asked field by field, and output arrives as it happens. */
+  interactive: boolean;
+  /** True while action jobs are waiting or running. */
+  busy: () => Promise<boolean>;
+  /** How long to wait after each line; scripts wait for jobs too. */
+  idle?: Partial<IdleOptions>;
+  user?: string;
+  channel?: string;
+}
+
+export interface ConsoleOutcome {
+  /** The bot stopped answering or answered with a server error. */
+  crashed: boolean;
+  /** Lines the console could not carry out (unknown command, no such button, no open modal). */
+  problems: number;
+}
+
+class ConsoleProblem extends Error {}
+
+export class DemoConsole {
+  user: string;
+  channel: string;
+  private readonly feed: ConsoleFeed;
+  private readonly channelNames = new Map<string, string>([['CSEO', 'seo']]);
+  private readonly modalValues = new Map<string, InputValues>();
+  private buttons: ButtonTarget[] = [];
+  /** Slack's call count before the last request that the bot answers visibly (a command, a click). */
+  private answerAfter: number | undefined;
+  private out: LineSource | undefined;
+  private outcome: ConsoleOutcome = { crashed: false, problems: 0 };
+
+  constructor(private readonly opts: ConsoleOptions) {
+    this.user = opts.user ?? 'UADMIN';
+    this.channel = opts.channel ?? 'CSEO';
+    this.feed = new ConsoleFeed(opts.slack, this.names);
+    this.feed.watch(this.channel);
+  }
+
+  readonly names: RenderNames = {
+    user: (id) => this.opts.slack.userName(id),
+    channel: (id) => this.channelNames.get(id) ?? this.opts.slack.channelName(id),
+  };
+
+  prompt(): string {
+    return `${this.names.user(this.user)} in #${this.names.channel(this.channel)}> `;
+  }
+
+  /** Prints what changed in Slack since the last look; the demo also calls it on a timer. */
+  flush(): void {
+    const batch = this.feed.collect(this.user);
+    const lines = [...batch.lines];
+    if (batch.buttons.length) this.buttons = batch.buttons;
+    if (batch.view && !this.opts.interactive) lines.push(...this.modalLines(batch.view));
+    this.out?.print(lines);
+  }
+
+  /** Runs lines until the source ends or `quit`. */
+  async run(source: LineSource): Promise<ConsoleOutcome> {
+    this.out = source;
+    for (;;) {
+      const line = await source.next(this.prompt());
+      if (line === undefined) break;
+      if ((await this.handle(line)) === 'quit') break;
+      if (this.outcome.crashed && !this.opts.interactive) break;
+    }
+    this.flush();
+    return this.outcome;
+  }
+
+  /** One line. Problems are printed and counted; a script goes on with its next line. */
+  async handle(raw: string): Promise<'quit' | undefined> {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) return undefined;
+    try {
+      const result = await this.dispatch(line);
+      if (result === 'quit') return 'quit';
+      await this.settle();
+      if (this.opts.interactive && this.out && this.openModal()) {
+        const ended = await fillModalInteractively(this, this.out);
+        if (ended === 'eof') return 'quit';
+      }
+    } catch (error) {
+      this.report(error);
+    }
+    return undefined;
+  }
+
+  private async dispatch(line: string): Promise<'quit' | undefined> {
+    const [word = '', ...rest] = line.split(/\s+/);
+    const arg = rest.join(' ');
+    const lower = word.toLowerCase();
+    if (lower === '/gateway' || lower.startsWith('/gateway')) {
+      const text = line.replace(/^\/gateway\s*/i, '');
+      this.answerAfter = this.opts.slack.calls.length;
+      await this.request(() => this.opts.driver.command(text, { user: this.user, channel: this.channel }));
+    } else if (lower === 'press' || /^\d+$/.test(word)) {
+      await this.press(lower === 'press' ? arg : word);
+    } else if (lower === 'fill') {
+      this.fill(parseFill(line.slice(word.length)));
+    } else if (lower === 'submit') {
+      await this.submit();
+    } else if (lower === 'cancel' || lower === 'close') {
+      await this.closeModal();
+    } else if (lower === 'as') {
+      this.switchUser(arg);
+    } else if (lower === 'channel') {
+      this.switchChannel(arg);
+    } else if (lower === 'wait') {
+      await this.settle(true);
+    } else if (lower === 'help' || lower === '?') {
+      this.out?.print(CONSOLE_HELP);
+    } else if (lower === 'quit' || lower === 'exit') {
+      return 'quit';
+    } else {
+      throw new ConsoleProblem(
+        `“${word}” is not a console command. Slash commands start with /gateway; type help.`,
+      );
+    }
+    return undefined;
+  }
+
+  /** Waits for the bot to go quiet and prints what it did. Scripts also wait for queued jobs to finish. */
+  async settle(forJobs = !this.opts.interactive): Promise<void> {
+    const idle = this.opts.idle ?? {};
+    const answerAfter = this.answerAfter;
+    this.answerAfter = undefined;
+    await waitForIdle(this.opts.slack, {
+      quietMs: idle.quietMs ?? (forJobs ? 500 : 250),
+      maxMs: idle.maxMs ?? (forJobs ? 20_000 : 5_000),
+      ...(forJobs ? { busy: idle.busy ?? this.opts.busy } : {}),
+      ...(answerAfter === undefined ? {} : { answerAfter }),
+    });
+    this.flush();
+  }
+
+  private async press(which: string): Promise<void> {
+    const wanted = which.trim().replace(/^\[|\]$/g, '');
+    if (!wanted) throw new ConsoleProblem('press which button? e.g. press 1');
+    const target = /^\d+$/.test(wanted)
+      ? this.buttons.find((b) => b.number === Number(wanted))
+      : this.buttons.find((b) => b.text.toLowerCase() === wanted.toLowerCase());
+    if (!target) {
+      const shown = this.buttons.map((b) => `[${b.number}] ${b.text}`).join('  ') || 'none';
+      throw new ConsoleProblem(`no button “${wanted}” is shown (buttons: ${shown})`);
+    }
+    this.out?.print([`(pressed [${target.number}] ${target.text})`]);
+    this.answerAfter = this.opts.slack.calls.length;
+    await this.request(() => this.opts.driver.click(target.message, target.query, { user: this.user }));
+  }
+
+  /** The modal on top of the current user's stack. */
+  openModal(): FakeView | undefined {
+    return this.opts.slack.views(this.user).at(-1);
+  }
+
+  valuesFor(view: FakeView): InputValues {
+    let values = this.modalValues.get(view.id);
+    if (!values) {
+      values = {};
+      this.modalValues.set(view.id, values);
+    }
+    return values;
+  }
+
+  modalLines(view: FakeView): string[] {
+    return [
+      ...describeModal(view, this.names),
+      ...(this.opts.interactive ? [] : ['(answer with: fill name=value …, then submit; or cancel)']),
+    ];
+  }
+
+  private fill(values: InputValues): void {
+    const view = this.openModal();
+    if (!view) throw new ConsoleProblem('no modal is open: fill answers a modal the bot opened');
+    Object.assign(this.valuesFor(view), values);
+    this.out?.print([`(filled ${Object.keys(values).join(', ')})`]);
+  }
+
+  /** Submits the open modal with what was filled; field errors come back onto the modal and are printed. */
+  async submit(): Promise<void> {
+    const view = this.openModal();
+    if (!view) throw new ConsoleProblem('no modal is open: nothing to submit');
+    const before = this.opts.slack.calls.length;
+    await this.request(() => this.opts.driver.submit(view, this.valuesFor(view), { user: this.user }));
+    const after = this.opts.slack.getView(view.id);
+    if (after?.errors) {
+      const problems = Object.entries(after.errors).map(([field, message]) => `  ✗ ${field}: ${message}`);
+      this.out?.print(['(the modal answered with errors)', ...problems]);
+    } else if (!after) {
+      this.out?.print(['(modal submitted)']);
+      // A submission that closed the modal is answered in the channel (the job's message, or a refusal).
+      this.answerAfter = before;
+    }
+  }
+
+  async closeModal(): Promise<void> {
+    const view = this.openModal();
+    if (!view) throw new ConsoleProblem('no modal is open');
+    await this.request(() => this.opts.driver.close(view, { user: this.user }));
+    this.out?.print(['(modal closed)']);
+  }
+
+  private switchUser(name: string): void {
+    const wanted = name.trim().replace(/^@/, '').toLowerCase();
+    const user = DEFAULT_USERS.find((u) => u.name === wanted || u.id.toLowerCase() === wanted);
+    if (!user) {
+      const known = DEFAULT_USERS.map((u) => `${u.name}${u.is_admin ? ' (admin)' : ''}`).join(', ');
+      throw new ConsoleProblem(`no user “${name}”; users: ${known}`);
+    }
+    this.flush();
+    this.user = user.id;
+    this.buttons = [];
+    this.out?.print([`(you are now ${user.name}${user.is_admin ? ', an admin' : ''})`]);
+  }
+
+  private switchChannel(name: string): void {
+    const clean = name.trim().replace(/^#/, '');
+    if (!/^[a-z0-9][a-z0-9_-]{0,79}$/i.test(clean))
+      throw new ConsoleProblem('channel takes a name: channel #seo');
+    const known = [...this.channelNames].find(([, n]) => n === clean.toLowerCase());
+    const id =
+      known?.[0] ??
+      (/^[CG][A-Z0-9]{2,}$/.test(clean) ? clean : `C${clean.toUpperCase().replace(/[^A-Z0-9]/g, '')}`);
+    if (!known && !/^[CG][A-Z0-9]{2,}$/.test(clean)) this.channelNames.set(id, clean.toLowerCase());
+    this.flush();
+    this.channel = id;
+    this.feed.watch(id);
+    this.out?.print([`(you are now in #${this.names.channel(id)})`]);
+  }
+
+  /**
+   * One request to the bot. The driver refuses what Slack's client would not send (an empty required field,
+   * a button that is gone): that is the person's mistake. Any other throw means the bot did not answer.
+   */
+  private async request(send: () => Promise<{ status: number; body: string } | undefined>): Promise<void> {
+    let sent: { status: number; body: string } | undefined;
+    try {
+      sent = await send();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (message.startsWith('driver:')) throw new ConsoleProblem(message.replace(/^driver:\s*/, ''));
+      this.outcome.crashed = true;
+      throw new ConsoleProblem(`the bot did not answer: ${message}`);
+    }
+    if (sent) this.expectOk(sent);
+  }
+
+  private expectOk(sent: { status: number; body: string }): void {
+    if (sent.status >= 500) {
+      this.outcome.crashed = true;
+      throw new ConsoleProblem(`the bot answered HTTP ${sent.status}: ${sent.body.slice(0, 200)}`);
+    }
+    if (sent.status !== 200) throw new ConsoleProblem(`the bot answered HTTP ${sent.status}`);
+  }
+
+  private report(error: unknown): void {
+    this.answerAfter = undefined;
+    if (!this.outcome.crashed) this.outcome.problems += 1;
+    this.out?.print([`! ${error instanceof Error ? error.message : String(error)}`]);
+  }
+}

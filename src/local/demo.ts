@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { type Config, ConfigError, loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { createRedis, deleteByPrefix } from '../redis.js';
+import { ensureRedis, type PrivateRedis } from '../redis-local.js';
+import { type Runtime, startRuntime } from '../runtime.js';
+import { DemoConsole } from './console.js';
+import { type LineSource, scriptSource, terminalSource } from './console-input.js';
+import { SlackDriver } from './driver.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
+
+/**
+ * `npm run demo`: the whole bot with no configuration. The built-in sandbox gateway, the local Slack
+ * stand-in, Redis (a private redis-server when none answers), the bot and its workers, and a console in
+ * which a person plays a Slack user. `--script FILE` (or a pipe) runs lines and exits when the work is done.
+ */
+
+const USAGE = `Usage: npm run demo [-- --script FILE]
+  Without a script: an interactive console (type help).
+  --script FILE, or lines on stdin: runs them, waits for the bot after each, prints the transcript, exits.`;
+
+const ADMIN = 'UADMIN';
+
+/** Redis URL as it may be printed: a password is hidden. */
+function printableRedisUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return 'redis (unparseable URL)';
+  }
+}
+
+/**
+ * The demo's configuration: the environment for what a person may tune (LOG_LEVEL, rates, sandbox knobs,
+ * REDIS_URL), and the demo's own parts over it; Slack and the gateway are always the local ones.
+ */
+function demoConfig(
+  env: NodeJS.ProcessEnv,
+  parts: { slack: FakeSlack; signingSecret: string; redisUrl: string; prefix: string },
+): Config {
+  return loadConfig({
+    LOG_LEVEL: 'warn',
+    ...env,
+    SLACK_BOT_TOKEN: parts.slack.botToken,
+    SLACK_SIGNING_SECRET: parts.signingSecret,
+    SLACK_APP_TOKEN: '',
+    SLACK_API_URL: parts.slack.apiUrl,
+    PORT: '0',
+    GATEWAY_BASE_URL: '',
+    GATEWAY_API_KEY: '',
+    REDIS_URL: parts.redisUrl,
+    REDIS_PREFIX: parts.prefix,
+    ROLE: 'all',
+    GATEWAY_ADMINS: ADMIN,
+  });
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const LEVELS: Record<string, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+function levelOf(line: string): number {
+  try {
+    return LEVELS[String((JSON.parse(line) as { level?: unknown }).level)] ?? 40;
+  } catch {
+    return 40;
+  }
+}
+
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: { script: { type: 'string', short: 's' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    print(USAGE);
+    return 0;
+  }
+  const script = values.script
+    ? readFileSync(values.script, 'utf8')
+    : process.stdin.isTTY
+      ? undefined
+      : await readStdin();
+
+  // Validates the environment once, before anything starts, and names the Redis to use.
+  const wantedRedis = loadConfig({ ...process.env, SLACK_BOT_TOKEN: '', SLACK_APP_TOKEN: '' }).redis.url;
+  let privateRedis: PrivateRedis;
+  try {
+    privateRedis = await ensureRedis(wantedRedis);
+  } catch (error) {
+    process.stderr.write(`demo: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  const prefix = `demo-${randomBytes(4).toString('hex')}`;
+  let slack: FakeSlack | undefined;
+  let runtime: Runtime | undefined;
+  let source: LineSource | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopping: Promise<void> | undefined;
+
+  const stop = () => {
+    stopping ??= (async () => {
+      if (timer) clearInterval(timer);
+      source?.close();
+      await runtime?.stop(5_000).catch(() => {});
+      await slack?.close().catch(() => {});
+      const redis = createRedis(privateRedis.url);
+      redis.on('error', () => {});
+      await deleteByPrefix(redis, prefix).catch(() => {});
+      await redis.quit().catch(() => redis.disconnect());
+      await privateRedis.stop();
+    })();
+    return stopping;
+  };
+  const interrupt = () => {
+    print('\n(stopping…)');
+    void stop().then(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+
+  try {
+    slack = await startFakeSlack();
+    const signingSecret = randomBytes(16).toString('hex');
+    const config = demoConfig(process.env, { slack, signingSecret, redisUrl: privateRedis.url, prefix });
+    const logger = createLogger({
+      level: config.logLevel,
+      secrets: [signingSecret, slack.botToken],
+      // Bolt resets an injected logger's level to info, so the demo filters here too: the console is for Slack.
+      write: (line) => {
+        if (levelOf(line) >= (LEVELS[config.logLevel] ?? 0)) process.stderr.write(`${line}\n`);
+      },
+    });
+    runtime = await startRuntime(config, logger);
+    const queue = runtime.services.queue.queue;
+    const driver = new SlackDriver({
+      eventsUrl: `http://127.0.0.1:${runtime.port}/slack/events`,
+      signingSecret,
+      slack,
+    });
+    const interactive = script === undefined;
+    const demo = new DemoConsole({
+      slack,
+      driver,
+      interactive,
+      busy: async () => {
+        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+        return Object.values(counts).some((n) => n > 0);
+      },
+    });
+    const own = privateRedis.url === wantedRedis ? '' : ', a private redis-server';
+    print(
+      `demo: sandbox gateway ${runtime.sandbox?.url ?? '(none)'} · fake Slack ${slack.apiUrl} · ` +
+        `Redis ${printableRedisUrl(privateRedis.url)} (keys under ${prefix}${own}) · bot on port ${runtime.port}`,
+    );
+    print(
+      'You are alice (an admin) in #seo. Type /gateway help to start, help for the console, quit to leave.',
+    );
+    source = interactive
+      ? terminalSource(process.stdin, process.stdout, interrupt)
+      : scriptSource(script, (chunk) => process.stdout.write(chunk));
+    if (interactive) timer = setInterval(() => demo.flush(), 200);
+    const outcome = await demo.run(source);
+    if (outcome.crashed) return 1;
+    return outcome.problems > 0 && !interactive ? 2 : 0;
+  } catch (error) {
+    const message =
+      error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error);
+    process.stderr.write(`demo: ${message}\n`);
+    return 1;
+  } finally {
+    await stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`demo: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);
