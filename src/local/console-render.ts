@@ -69,7 +69,9 @@ function controlText(inner: string, names: RenderNames): string {
   if (target.startsWith('!')) return `@${target.slice(1)}`;
   const url = decodeEntities(target);
   if (url.startsWith('mailto:')) return label ?? url.slice('mailto:'.length);
-  if (!label || label === url) return url;
+  // A label that is only the address without its scheme says nothing the address does not.
+  const bare = url.replace(/^https?:\/\//i, '').replace(/\/$/, '');
+  if (!label || label === url || label.replace(/\/$/, '') === bare) return url;
   return `${label} (${url})`;
 }
 
