@@ -1,6 +1,7 @@
 import { WebClient } from '@slack/web-api';
 import { buildCatalogue, type Catalogue } from './actions/catalogue.js';
 import { type Bot, createBot } from './app.js';
+import { AnswerQueue } from './commands/answer-queue.js';
 import type { Config } from './config.js';
 import { GatewayClient } from './gateway/client.js';
 import { SANDBOX_KEYS } from './gateway/spec.js';
@@ -89,6 +90,7 @@ export async function startRuntime(
     bindings: new BindingStore(redis, config.redis.prefix),
     queue,
     metrics,
+    answers: new AnswerQueue(),
   };
 
   const runs = (role: string) => config.role === role || config.role === 'all';
@@ -133,6 +135,7 @@ export async function startRuntime(
       const bounded = <T>(p: Promise<T>) =>
         Promise.race([p, new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref())]);
       await bounded(bot?.stop() ?? Promise.resolve()).catch((e: unknown) => logger.warn('web stop', e));
+      await bounded(services.answers.drain());
       await bounded(workers?.close() ?? Promise.resolve()).catch((e: unknown) =>
         logger.warn('worker stop', e),
       );

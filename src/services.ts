@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Catalogue } from './actions/catalogue.js';
+import type { AnswerQueue } from './commands/answer-queue.js';
 import type { Config } from './config.js';
 import type { GatewayClient } from './gateway/client.js';
 import type { ActionQueue } from './jobs/queue.js';
@@ -18,4 +19,6 @@ export interface BotServices {
   bindings: BindingStore;
   queue: ActionQueue;
   metrics: Metrics;
+  /** Command answers after the ack, a few at a time (the ack never waits behind them). */
+  answers: AnswerQueue;
 }

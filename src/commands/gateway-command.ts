@@ -52,6 +52,22 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     logger,
   }: CommandArgs): Promise<void> {
     await ack();
+    const queued = services.answers.offer(() => answer({ command, respond, client, logger }));
+    if (!queued) {
+      services.metrics.inc('commands_total', { command: 'busy', outcome: 'refused' });
+      await respond({
+        response_type: 'ephemeral',
+        text: ':hourglass: I am very busy right now. Try again in a minute.',
+      });
+    }
+  };
+
+  async function answer({
+    command,
+    respond,
+    client,
+    logger,
+  }: Omit<CommandArgs, 'ack' | 'next' | 'context' | 'body' | 'payload' | 'say'>): Promise<void> {
     const started = Date.now();
     const log = services.logger.child({
       command: 'gateway',
@@ -134,5 +150,5 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     } finally {
       services.metrics.observe('command_duration_ms', Date.now() - started, {}, 'From ack to the answer');
     }
-  };
+  }
 }

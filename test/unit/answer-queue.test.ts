@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { AnswerQueue } from '../../src/commands/answer-queue.js';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('AnswerQueue', () => {
+  it('runs at most `concurrency` answers at once and all of them in the end', async () => {
+    const queue = new AnswerQueue(2, 10);
+    let running = 0;
+    let peak = 0;
+    const done: number[] = [];
+    const releases: Array<() => void> = [];
+    for (let i = 0; i < 5; i++) {
+      queue.offer(async () => {
+        running += 1;
+        peak = Math.max(peak, running);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        running -= 1;
+        done.push(i);
+      });
+    }
+    for (let i = 0; i < 20 && done.length < 5; i++) {
+      await tick();
+      releases.shift()?.();
+    }
+    await queue.drain();
+    expect(peak).toBe(2);
+    expect(done.sort()).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('refuses work beyond its cap instead of growing without bound', () => {
+    const queue = new AnswerQueue(1, 2);
+    const never = () => new Promise<void>(() => {});
+    expect(queue.offer(never)).toBe(true);
+    expect(queue.offer(never)).toBe(true);
+    expect(queue.offer(never)).toBe(false);
+  });
+
+  it('keeps going after a task fails', async () => {
+    const queue = new AnswerQueue(1, 5);
+    const seen: string[] = [];
+    queue.offer(async () => {
+      throw new Error('boom');
+    });
+    queue.offer(async () => {
+      seen.push('second');
+    });
+    await queue.drain();
+    expect(seen).toEqual(['second']);
+  });
+});
