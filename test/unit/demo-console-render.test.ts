@@ -57,7 +57,7 @@ describe('Block Kit as lines', () => {
     const { lines, buttons } = renderBlocks(
       [
         header('Jobs'),
-        section('*Audit* of <https://a.example|a.example>'),
+        section('*Audit* of <https://a.example/x|the site>'),
         fields('*Score:*\n91', '*Issues:*\n13'),
         context('Record `audit_1`', 'by <@UADMIN>'),
         divider(),
@@ -72,7 +72,7 @@ describe('Block Kit as lines', () => {
     );
     expect(lines).toEqual([
       '== Jobs ==',
-      'Audit of a.example (https://a.example)',
+      'Audit of the site (https://a.example/x)',
       'Score: 91',
       'Issues: 13',
       'Record `audit_1` · by @alice',
