@@ -102,26 +102,18 @@ export function backoffMs(baseMs: number, consecutive: number, capMs = 60_000): 
 }
 
 /**
- * Pauses every worker for at least `ms`. Same effect as `worker.rateLimit(ms)` (the limiter key set to "full"
- * with that expiry), except it never SHORTENS the current window: rateLimit(20) in a 60 s window would
- * start a fresh window, and a fresh full quota, 20 ms later.
+ * Pauses every worker for at least `ms`: the limiter key is marked full (as `worker.rateLimit(ms)` does) for
+ * max(ms, what is left of the current window). Unlike rateLimit it never SHORTENS the window: rateLimit(20)
+ * in a 60 s window would open a fresh window, and a fresh full quota, 20 ms later.
  */
 const PAUSE = `
 local left = redis.call('PTTL', KEYS[1])
-local ms = tonumber(ARGV[1])
-if left > ms then return left end
+local ms = math.max(tonumber(ARGV[1]), left)
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ms)
 return ms
 `;
 
 export async function pauseAllWorkers(redis: Redis, limiterKey: string, ms: number): Promise<number> {
-  return Number(
-    await redis.eval(
-      PAUSE,
-      1,
-      limiterKey,
-      String(Math.max(1, Math.round(ms))),
-      String(Number.MAX_SAFE_INTEGER),
-    ),
-  );
+  const pause = String(Math.max(1, Math.round(ms)));
+  return Number(await redis.eval(PAUSE, 1, limiterKey, pause, String(Number.MAX_SAFE_INTEGER)));
 }

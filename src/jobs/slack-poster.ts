@@ -21,11 +21,19 @@ export interface SlackPoster {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * How long to wait before calling again after a 429, or undefined when the error is not a 429. With
+ * `rejectRateLimitedCalls` the client hands the wait over (`retryAfter`); otherwise it has already waited
+ * Retry-After itself and only gives up because its own retries ran out, so calling again at once is right.
+ */
 function retryAfterMs(error: unknown): number | undefined {
   if (!error || typeof error !== 'object') return undefined;
-  const e = error as { code?: string; retryAfter?: number };
-  if (e.code !== 'slack_webapi_rate_limited') return undefined;
-  return Math.max(1, e.retryAfter ?? 1) * 1_000;
+  const e = error as { code?: string; retryAfter?: number; original?: { message?: string } };
+  if (e.code === 'slack_webapi_rate_limited') return Math.max(1, e.retryAfter ?? 1) * 1_000;
+  if (e.code === 'slack_webapi_request_error' && /rate limit was exceeded/i.test(e.original?.message ?? '')) {
+    return 0;
+  }
+  return undefined;
 }
 
 async function withRateLimitWait<T>(call: () => Promise<T>, maxWaits: number): Promise<T> {

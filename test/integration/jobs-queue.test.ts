@@ -112,6 +112,30 @@ describe('action queue', () => {
     expect(await h.queue.channelJobs('C0EMPTY', 5)).toEqual([]);
   });
 
+  it('waits out a Slack 429 on the thread reply instead of spinning, and still replies once', async () => {
+    const posted = await h.web.chat.postMessage({ channel: CHANNEL, text: 'queued: audit' });
+    // The harness's WebClient makes no retries of its own: the wait is the poster's doing.
+    h.slack.simulate.ratelimit('chat.postMessage', 1, 1);
+    const data = h.jobData(
+      'seo_audit',
+      { url: 'https://acmeplumbing.example/slow' },
+      { statusTs: String(posted.ts) },
+    );
+    await h.queue.enqueue(data);
+    const { state, job } = await h.settled(data.jobKey);
+    expect(state).toBe('completed');
+    // No failed attempt: the poster waited, not a BullMQ retry.
+    expect(job.stacktrace).toEqual([]);
+    const replies = h.slack.calls.filter(
+      (c) => c.method === 'chat.postMessage' && c.args.thread_ts === posted.ts,
+    );
+    expect(replies.map((c) => c.ok)).toEqual([false, true]);
+    expect(replies[1]!.at - replies[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(h.slack.thread(CHANNEL, String(posted.ts))).toHaveLength(1);
+    expect(created(h.sandbox, 'seo_audit')).toBeLessThanOrEqual(1);
+    expect(h.sandbox.requests().filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
+
   it('claims a dedupe key once within its TTL', async () => {
     expect(await claimOnce(h.redis, h.prefix, 'click:U1:a:1', 5)).toBe(true);
     expect(await claimOnce(h.redis, h.prefix, 'click:U1:a:1', 5)).toBe(false);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { pauseAllWorkers } from '../../src/jobs/rate-limit.js';
 import { type JobsHarness, startJobsHarness } from '../fixtures/jobs-harness.js';
 
 /** The POST rate is global across workers, and a busy client cannot starve the others. */
@@ -89,5 +90,27 @@ describe('action rate limits', () => {
     const order = postTimes(h).map((p) => p.clientId);
     expect(order).toHaveLength(12);
     expect(order.slice(0, 4)).toEqual(['acme-plumbing', 'bright-dental', 'acme-plumbing', 'bright-dental']);
+  });
+
+  it('backs every worker off after a gateway 500, never shortening a window already running', async () => {
+    h = await startJobsHarness('jobs-pause', { workers: { backoffMs: 400, concurrency: 1 } });
+    h.sandbox.failNext('500', { method: 'POST', action: 'seo_audit' });
+    const jobs = ['x', 'y'].map((p) => h!.jobData('seo_audit', { url: `https://acmeplumbing.example/${p}` }));
+    for (const job of jobs) await h.queue.enqueue(job);
+    for (const job of jobs) expect((await h.settled(job.jobKey)).state).toBe('completed');
+    const posts = h.sandbox.requests().filter((r) => r.method === 'POST');
+    expect(posts.map((r) => r.status)).toEqual([500, 200, 200]);
+    // Both the retry and the other job waited out the pause.
+    const failedAt = Date.parse(posts[0]!.at);
+    expect(Date.parse(posts[1]!.at) - failedAt).toBeGreaterThanOrEqual(350);
+
+    const limiter = `${h.prefix}:actions:limiter`;
+    expect(await pauseAllWorkers(h.redis, limiter, 5_000)).toBe(5_000);
+    expect(await pauseAllWorkers(h.redis, limiter, 100)).toBeGreaterThan(4_000);
+    expect(await h.redis.pttl(limiter)).toBeGreaterThan(4_000);
+    // A window with room left is marked full for the rest of it.
+    await h.redis.set(limiter, '1', 'PX', 3_000);
+    expect(await pauseAllWorkers(h.redis, limiter, 100)).toBeGreaterThan(2_000);
+    expect(Number(await h.redis.get(limiter))).toBe(Number.MAX_SAFE_INTEGER);
   });
 });
