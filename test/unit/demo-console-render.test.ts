@@ -25,7 +25,9 @@ describe('mrkdwn as terminal text', () => {
     expect(mrkdwnToText('by <@UADMIN> in <#CSEO> for <!here>', names)).toBe('by @alice in #seo for @here');
     expect(mrkdwnToText('<@UMEMBER|robert> and <#CX|marketing>', names)).toBe('@robert and #marketing');
     expect(mrkdwnToText('<mailto:ed@x.example|ed@x.example>', names)).toBe('ed@x.example');
-    expect(mrkdwnToText('<https://a.example/plumber|a.example/plumber>', names)).toBe('https://a.example/plumber');
+    expect(mrkdwnToText('<https://a.example/plumber|a.example/plumber>', names)).toBe(
+      'https://a.example/plumber',
+    );
   });
 
   it('gives back escaped characters without letting them form links or mentions', () => {
