@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, buildReceiverRoutes, HTTPReceiver } from '@slack/bolt';
+import { App, buildReceiverRoutes, HTTPReceiver, type LogLevel } from '@slack/bolt';
 import { register as registerCommands } from './commands/index.js';
 import { healthRoutes } from './http/health-routes.js';
 import { register as registerInteractions } from './interactions/index.js';
@@ -30,6 +30,8 @@ export function createBot(services: BotServices): Bot {
     // A 429 from chat.postMessage waits for Retry-After inside the client instead of failing the request.
     retryConfig: { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 10_000 },
   };
+  // Bolt resets an injected logger's level to its own default unless told the configured one.
+  const logLevel = config.logLevel as LogLevel;
   let healthServer: Server | undefined;
   let app: App;
   let receiver: HTTPReceiver | undefined;
@@ -39,6 +41,7 @@ export function createBot(services: BotServices): Bot {
       appToken: config.slack.appToken,
       socketMode: true,
       logger,
+      logLevel,
       clientOptions,
     });
   } else {
@@ -49,7 +52,7 @@ export function createBot(services: BotServices): Bot {
       logger,
       unhandledRequestTimeoutMillis: 2_900,
     });
-    app = new App({ token: config.slack.botToken, receiver, logger, clientOptions });
+    app = new App({ token: config.slack.botToken, receiver, logger, logLevel, clientOptions });
   }
   registerCommands(app, services);
   registerInteractions(app, services);

@@ -5,6 +5,7 @@ import { claimOnce } from '../store/dedupe.js';
 import type { CommandContext, CommandSpec, Message } from './context.js';
 import { requireBinding } from './context.js';
 import { describeError } from './describe-error.js';
+import { postToResponseUrl } from './respond.js';
 import { closestCommand, splitCommand, type Token } from './tokenizer.js';
 import { UserError, UserErrorCode } from './user-error.js';
 
@@ -44,30 +45,23 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
   }
   const admins = new Set(services.config.admins);
 
-  return async function handleGatewayCommand({
-    command,
-    ack,
-    respond,
-    client,
-    logger,
-  }: CommandArgs): Promise<void> {
+  return async function handleGatewayCommand({ command, ack, client, logger }: CommandArgs): Promise<void> {
     await ack();
-    const queued = services.answers.offer(() => answer({ command, respond, client, logger }));
+    const queued = services.answers.offer(() => answer({ command, client, logger }));
     if (!queued) {
       services.metrics.inc('commands_total', { command: 'busy', outcome: 'refused' });
-      await respond({
+      await postToResponseUrl(command.response_url, {
         response_type: 'ephemeral',
         text: ':hourglass: I am very busy right now. Try again in a minute.',
-      });
+      }).catch((error: unknown) => logger.error('could not say the bot is busy', error));
     }
   };
 
   async function answer({
     command,
-    respond,
     client,
     logger,
-  }: Omit<CommandArgs, 'ack' | 'next' | 'context' | 'body' | 'payload' | 'say'>): Promise<void> {
+  }: Pick<CommandArgs, 'command' | 'client' | 'logger'>): Promise<void> {
     const started = Date.now();
     const log = services.logger.child({
       command: 'gateway',
@@ -75,7 +69,11 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
       channel: command.channel_id,
     });
     const reply = async (message: Message) => {
-      await respond({ response_type: 'ephemeral', text: message.text, blocks: message.blocks });
+      await postToResponseUrl(command.response_url, {
+        response_type: 'ephemeral',
+        text: message.text,
+        blocks: message.blocks,
+      });
     };
     let name = 'unknown';
     try {
