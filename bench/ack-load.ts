@@ -101,6 +101,39 @@ export async function sendClosedLoop(
   return { latencies, sentAt, errors, elapsedMs: performance.now() - started };
 }
 
+/**
+ * Sends command i at `i * gapMs` after the start whatever the others are doing (an open loop), so the time to
+ * an answer is not inflated by a queue the benchmark itself built.
+ */
+export async function sendPaced(pool: Pool, commands: SignedCommand[], gapMs: number): Promise<LoadResult> {
+  const latencies = new Float64Array(commands.length);
+  const sentAt = new Float64Array(commands.length);
+  let errors = 0;
+  const started = performance.now();
+  await Promise.all(
+    commands.map(async (command, i) => {
+      const wait = started + i * gapMs - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      sentAt[i] = epochMs();
+      const t0 = performance.now();
+      try {
+        const res = await pool.request({
+          method: 'POST',
+          path: '/slack/events',
+          headers: command.headers,
+          body: command.body,
+        });
+        await res.body.dump();
+        if (res.statusCode !== 200) errors++;
+      } catch {
+        errors++;
+      }
+      latencies[i] = performance.now() - t0;
+    }),
+  );
+  return { latencies, sentAt, errors, elapsedMs: performance.now() - started };
+}
+
 /** Nearest-rank percentile (p in 0..100) of unsorted values. */
 export function percentile(values: ArrayLike<number>, p: number): number {
   const sorted = Float64Array.from(values).sort();

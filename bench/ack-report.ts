@@ -42,7 +42,7 @@ export interface AckMeasurements {
   perRound: number;
   inFlight: number;
   samples: number;
-  sampleInFlight: number;
+  sampleGapMs: number;
 }
 
 const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(v >= 10 ? 1 : 2));
@@ -81,7 +81,7 @@ export function summarize(m: AckMeasurements): AckFigures {
       `event-loop delay p99: bot ${ms(loopDelayP99Ms.bot)} ms, bare ${ms(loopDelayP99Ms.bare)} ms`,
     `answer p50: help ${ms(help.p50)} ms, keywords ${ms(keywords.p50)} ms ` +
       `(p99 ${ms(help.p99)} / ${ms(keywords.p99)} ms; ${help.n + keywords.n} of ${m.samples} commands ` +
-      `at ${m.sampleInFlight} in flight, send → answer recorded by the Slack stand-in)`,
+      `paced one every ${m.sampleGapMs} ms, send → answer recorded by the Slack stand-in)`,
   ];
   if (m.errors || m.answerFailures)
     lines.push(

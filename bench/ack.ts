@@ -27,6 +27,7 @@ import {
   openPool,
   type SignedCommand,
   sendClosedLoop,
+  sendPaced,
   signCommand,
   type Workspace,
 } from './ack-load.js';
@@ -40,13 +41,14 @@ const MEMBER = 'UMEMBER';
 const LOAD_CHANNEL = 'CACKLOAD';
 const CLIENT_ID = 'acme-plumbing';
 const IN_FLIGHT = 50;
+/** 40 commands a second: a busy agency, far below saturation. */
+const SAMPLE_GAP_MS = 25;
 
 export interface AckBenchOptions {
   rounds?: number;
   perRound?: number;
   warmup?: number;
   samples?: number;
-  sampleInFlight?: number;
   cpuProfDir?: string;
 }
 
@@ -67,7 +69,6 @@ export async function runAckBench(options: AckBenchOptions = {}): Promise<AckFig
   const perRound = options.perRound ?? 2_500;
   const warmup = options.warmup ?? 200;
   const samples = options.samples ?? 200;
-  const sampleInFlight = options.sampleInFlight ?? 10;
   const redisHandle = await ensureRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const redis = createRedis(redisHandle.url);
   const prefix = `bench-ack-${randomUUID().slice(0, 8)}`;
@@ -166,7 +167,8 @@ export async function runAckBench(options: AckBenchOptions = {}): Promise<AckFig
       }
     }
 
-    // Answers: a paced run (few in flight, so queueing does not dominate), each in a channel of its own.
+    // Answers: a paced run (one command every SAMPLE_GAP_MS, so queueing does not dominate), each in a channel
+    // of its own.
     await world.call('reset');
     const sampleTexts: Text[] = Array.from({ length: samples }, (_, i) => ({
       text: i % 2 === 0 ? 'help' : 'keywords',
@@ -178,7 +180,7 @@ export async function runAckBench(options: AckBenchOptions = {}): Promise<AckFig
       kind: t.text as WatchedChannel['kind'],
     }));
     await world.call('watch', watched);
-    const paced = await sendClosedLoop(pools.bot, await sign(sampleTexts), sampleInFlight);
+    const paced = await sendPaced(pools.bot, await sign(sampleTexts), SAMPLE_GAP_MS);
     const answers = await world.call<Answer[]>('collect', 15_000);
     errors += paced.errors;
     const sentAt = new Map(sampleTexts.map((t, i) => [t.channel, paced.sentAt[i]!]));
@@ -201,7 +203,7 @@ export async function runAckBench(options: AckBenchOptions = {}): Promise<AckFig
       perRound,
       inFlight: IN_FLIGHT,
       samples,
-      sampleInFlight,
+      sampleGapMs: SAMPLE_GAP_MS,
     });
   } finally {
     await Promise.all([pools.bot?.close(), pools.bare?.close()]);

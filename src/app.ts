@@ -43,6 +43,7 @@ export function createBot(services: BotServices): Bot {
       logger,
       logLevel,
       clientOptions,
+      convoStore: false,
     });
   } else {
     receiver = new HTTPReceiver({
@@ -52,7 +53,15 @@ export function createBot(services: BotServices): Bot {
       logger,
       unhandledRequestTimeoutMillis: 2_900,
     });
-    app = new App({ token: config.slack.botToken, receiver, logger, logLevel, clientOptions });
+    // No conversation store: nothing reads it, and it is middleware work on every request before the ack.
+    app = new App({
+      token: config.slack.botToken,
+      receiver,
+      logger,
+      logLevel,
+      clientOptions,
+      convoStore: false,
+    });
   }
   registerCommands(app, services);
   registerInteractions(app, services);

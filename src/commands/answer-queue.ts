@@ -10,7 +10,7 @@ export class AnswerQueue {
   private readonly drained: Array<() => void> = [];
 
   constructor(
-    private readonly concurrency = 8,
+    private readonly concurrency = 16,
     private readonly cap = 1_000,
   ) {}
 
