@@ -1,0 +1,19 @@
+/**
+ * `npm run bench`: every benchmark, one after the other, each printing its figures against its baseline in the
+ * same run. Not part of `npm test` (figures belong here, not in timed tests).
+ */
+import { main as ackBench } from './ack.js';
+import { main as paginationBench } from './pagination.js';
+import { main as queueBench } from './queue.js';
+
+const benches: Array<[name: string, run: (argv: readonly string[]) => Promise<unknown>]> = [
+  ['pagination (issue 2)', paginationBench],
+  ['ack latency (issue 3)', ackBench],
+  ['queue (issue 4)', queueBench],
+];
+
+for (const [name, run] of benches) {
+  console.log(`\n=== ${name}`);
+  await run(process.argv.slice(2));
+}
+process.exit(0);
