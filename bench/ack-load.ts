@@ -65,6 +65,23 @@ export function openPool(port: number, connections: number): Pool {
   });
 }
 
+/** One signed command; its ack latency and whether it was acked with 200. */
+async function sendOne(pool: Pool, command: SignedCommand): Promise<{ ms: number; ok: boolean }> {
+  const started = performance.now();
+  try {
+    const res = await pool.request({
+      method: 'POST',
+      path: '/slack/events',
+      headers: command.headers,
+      body: command.body,
+    });
+    await res.body.dump();
+    return { ms: performance.now() - started, ok: res.statusCode === 200 };
+  } catch {
+    return { ms: performance.now() - started, ok: false };
+  }
+}
+
 /** Sends every command with exactly `inFlight` outstanding until the list runs out. */
 export async function sendClosedLoop(
   pool: Pool,
@@ -78,22 +95,10 @@ export async function sendClosedLoop(
   const lane = async () => {
     while (next < commands.length) {
       const i = next++;
-      const command = commands[i]!;
       sentAt[i] = epochMs();
-      const started = performance.now();
-      try {
-        const res = await pool.request({
-          method: 'POST',
-          path: '/slack/events',
-          headers: command.headers,
-          body: command.body,
-        });
-        await res.body.dump();
-        if (res.statusCode !== 200) errors++;
-      } catch {
-        errors++;
-      }
-      latencies[i] = performance.now() - started;
+      const sent = await sendOne(pool, commands[i]!);
+      latencies[i] = sent.ms;
+      if (!sent.ok) errors++;
     }
   };
   const started = performance.now();
@@ -115,20 +120,9 @@ export async function sendPaced(pool: Pool, commands: SignedCommand[], gapMs: nu
       const wait = started + i * gapMs - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       sentAt[i] = epochMs();
-      const t0 = performance.now();
-      try {
-        const res = await pool.request({
-          method: 'POST',
-          path: '/slack/events',
-          headers: command.headers,
-          body: command.body,
-        });
-        await res.body.dump();
-        if (res.statusCode !== 200) errors++;
-      } catch {
-        errors++;
-      }
-      latencies[i] = performance.now() - t0;
+      const sent = await sendOne(pool, command);
+      latencies[i] = sent.ms;
+      if (!sent.ok) errors++;
     }),
   );
   return { latencies, sentAt, errors, elapsedMs: performance.now() - started };
