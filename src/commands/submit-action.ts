@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import type { ActionEntry } from '../actions/catalogue.js';
 import { findEarlierRecord } from '../actions/duplicate-guard.js';
+import type { Row } from '../gateway/types.js';
 import type { BotServices } from '../services.js';
 import type { ChannelBinding } from '../store/bindings.js';
+import { ActionLedger, actionFingerprint } from '../store/ledger.js';
 import { buildDuplicatePrompt } from '../views/duplicate-prompt.js';
 import { buildJobStatus, subjectOf } from '../views/job-status.js';
 import type { Message } from './context.js';
@@ -41,6 +43,33 @@ export function guardedRefusal(entry: ActionEntry): UserError {
 }
 
 /**
+ * An earlier successful request with the same key fields (§4.4 rule 1): our own ledger first (it also knows
+ * actions whose records the gateway cannot list), then the resource the action writes to.
+ */
+async function findEarlier(
+  services: BotServices,
+  entry: ActionEntry,
+  clientId: string,
+  fields: Record<string, unknown>,
+): Promise<Row | undefined> {
+  const ledger = new ActionLedger(services.redis, services.config.redis.prefix);
+  const [mine] = await ledger.findByFingerprint(
+    clientId,
+    entry.action,
+    actionFingerprint(entry, clientId, fields),
+    1,
+  );
+  if (mine) {
+    return {
+      ...mine.fields,
+      ...(mine.recordId ? { id: mine.recordId } : {}),
+      created_at: new Date(mine.at).toISOString(),
+    };
+  }
+  return findEarlierRecord(services.gateway, entry, clientId, fields);
+}
+
+/**
  * The web role's whole part in running an action (DESIGN §1): validate, check for an earlier identical record
  * (§4.4 rule 1), post the status message in the channel, enqueue. The worker does the POST.
  */
@@ -53,7 +82,7 @@ export async function submitAction(
   const { entry, fields, binding } = request;
   if (entry.guarded) throw guardedRefusal(entry);
   if (!request.confirmedDuplicate && entry.sameFields.length > 0) {
-    const earlier = await findEarlierRecord(services.gateway, entry, binding.clientId, fields);
+    const earlier = await findEarlier(services, entry, binding.clientId, fields);
     if (earlier) {
       const id = randomUUID();
       const { entry: _entry, ...rest } = request;

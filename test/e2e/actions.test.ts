@@ -228,6 +228,19 @@ describe('duplicates and double clicks', () => {
     expect(posts('generate_blog').length).toBe(before + 1);
   });
 
+  it('asks before repeating an action the gateway cannot list, from the bot’s own ledger', async () => {
+    await runAction('ideas seed="living will" location="Cambridge, MA"');
+    await settled('living will', /done|:white_check_mark:/);
+    const before = posts('generate_keywords').length;
+    await runAction('ideas seed="Living Will" location="Cambridge, MA"');
+    const prompt = await h.ephemeral(
+      (m) => textOf(m).includes('already exists') && textOf(m).includes('iving'),
+    );
+    expect(textOf(prompt)).toContain('duplicate_confirm');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(posts('generate_keywords').length).toBe(before);
+  });
+
   it('"Cancel" on the duplicate prompt generates nothing', async () => {
     await runAction('blog "probate timeline" tone=plain');
     await settled('probate timeline', /done|:white_check_mark:/);
