@@ -70,11 +70,27 @@ export async function startRuntime(
   const metrics = new Metrics();
   let catalogue: Catalogue = buildCatalogue(undefined, { guardedActions: config.guardedActions });
   let catalogueSource: unknown;
-  const refreshCatalogue = async (): Promise<Catalogue> => {
-    const discovery = await gateway.discover();
-    if (discovery !== catalogueSource) {
-      catalogue = buildCatalogue(discovery, { guardedActions: config.guardedActions });
-      catalogueSource = discovery;
+  let refreshing: Promise<void> | undefined;
+  const refresh = (): Promise<void> => {
+    refreshing ??= gateway
+      .discover()
+      .then((discovery) => {
+        if (discovery === catalogueSource) return;
+        catalogue = buildCatalogue(discovery, { guardedActions: config.guardedActions });
+        catalogueSource = discovery;
+      })
+      .catch((error: unknown) => logger.warn('discovery failed; keeping the last known actions', error))
+      .finally(() => {
+        refreshing = undefined;
+      });
+    return refreshing;
+  };
+  // Modal submissions read the catalogue before their ack (3 s): once one is known, a refresh never holds
+  // them up; before that, a slow gateway gets 1.5 s and then the spec's own actions stand in.
+  const currentCatalogue = async (): Promise<Catalogue> => {
+    const pending = refresh();
+    if (catalogueSource === undefined) {
+      await Promise.race([pending, new Promise((resolve) => setTimeout(resolve, 1_500).unref())]);
     }
     return catalogue;
   };
@@ -86,7 +102,7 @@ export async function startRuntime(
     logger,
     redis,
     gateway,
-    catalogue: refreshCatalogue,
+    catalogue: currentCatalogue,
     bindings: new BindingStore(redis, config.redis.prefix),
     queue,
     metrics,
@@ -98,16 +114,14 @@ export async function startRuntime(
   let port: number | undefined;
   let workers: ActionWorkers | undefined;
   if (runs('worker')) {
-    await refreshCatalogue().catch((error: unknown) =>
-      logger.warn('discovery failed; using the spec’s actions', error),
-    );
+    await refresh();
     workers = startActionWorkers({
       connection: config.redis.url,
       prefix: config.redis.prefix,
       gateway,
       slack: new WebClient(botToken, { slackApiUrl: config.slack.apiUrl, logger }),
       catalogue: () => {
-        void refreshCatalogue().catch(() => {});
+        void refresh();
         return catalogue;
       },
       rate: config.gateway.actionRate,
