@@ -23,7 +23,11 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
     group: 'Setup',
     async run(ctx) {
       const catalogue = await ctx.services.catalogue();
-      const entries = [...commands().map(toEntry), ...actionHelpEntries(catalogue)];
+      const actions = actionHelpEntries(catalogue).map((e) => ({
+        ...e,
+        usage: e.usage.startsWith('/') ? e.usage : `/gateway ${e.usage}`,
+      }));
+      const entries = [...commands().map(toEntry), ...actions];
       const wanted = ctx.args
         .filter((t) => t.kind === 'word')
         .map((t) => t.value.toLowerCase())
