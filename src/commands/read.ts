@@ -24,7 +24,7 @@ const getCommand: CommandSpec = {
   group: 'Read',
   async run(ctx) {
     const [first, ...rest] = ctx.args;
-    if (!first || first.kind !== 'word') {
+    if (first?.kind !== 'word') {
       throw new UserError(UserErrorCode.BadArguments, 'Which resource? `get` needs one.', {
         usage: this.usage,
       });

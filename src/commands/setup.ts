@@ -31,7 +31,7 @@ const useCommand: CommandSpec = {
   async run(ctx) {
     if (!ctx.isAdmin()) throw notAdminError('bind a channel to a client');
     const [first] = ctx.args;
-    if (!first || first.kind !== 'word' || ctx.args.length > 1) {
+    if (first?.kind !== 'word' || ctx.args.length > 1) {
       throw new UserError(UserErrorCode.BadArguments, '`use` takes one client id.', {
         usage: this.usage,
         hint: '`/gateway clients` lists the ids.',
