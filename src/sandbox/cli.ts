@@ -3,6 +3,10 @@ import { SAMPLE_KEY_TABLE } from './auth.js';
 import { SAMPLE_CLIENTS } from './clients.js';
 import { startSandbox } from './server.js';
 
+// A CLI's own output: the banner a person reads, not log lines (those go through the injected logger).
+const say = (text: string) => process.stdout.write(`${text}\n`);
+const sayError = (text: string) => process.stderr.write(`${text}\n`);
+
 /** `npm run sandbox`: the built-in gateway alone, configured from SANDBOX_* variables. */
 
 async function main(): Promise<void> {
@@ -18,22 +22,22 @@ async function main(): Promise<void> {
       statusErrorRate: config.sandbox.statusErrorRate,
     },
   });
-  console.log(`Sandbox gateway listening at ${sandbox.url}`);
-  console.log(`  clients: ${SAMPLE_CLIENTS.map((c) => c.id).join(', ')}`);
-  console.log('  keys (send as "Authorization: Bearer <key>"):');
+  say(`Sandbox gateway listening at ${sandbox.url}`);
+  say(`  clients: ${SAMPLE_CLIENTS.map((c) => c.id).join(', ')}`);
+  say('  keys (send as "Authorization: Bearer <key>"):');
   for (const row of SAMPLE_KEY_TABLE)
-    console.log(`    ${row.key.padEnd(18)} scopes: ${row.scopes.padEnd(14)} clients: ${row.clients}`);
-  console.log('  introspection:');
-  console.log(`    GET  ${sandbox.origin}/__sandbox/counts      records created and requests seen`);
-  console.log(`    POST ${sandbox.origin}/__sandbox/knobs       {"latencyMs":200,"errorRate":0.1,...}`);
-  console.log(
+    say(`    ${row.key.padEnd(18)} scopes: ${row.scopes.padEnd(14)} clients: ${row.clients}`);
+  say('  introspection:');
+  say(`    GET  ${sandbox.origin}/__sandbox/counts      records created and requests seen`);
+  say(`    POST ${sandbox.origin}/__sandbox/knobs       {"latencyMs":200,"errorRate":0.1,...}`);
+  say(
     `    POST ${sandbox.origin}/__sandbox/fail-next   {"fault":"drop_after_action","action":"generate_blog"}`,
   );
-  console.log(`    POST ${sandbox.origin}/__sandbox/reset`);
-  console.log(`  try: curl -H 'Authorization: Bearer sandbox-key' '${sandbox.url}?resource=clients'`);
+  say(`    POST ${sandbox.origin}/__sandbox/reset`);
+  say(`  try: curl -H 'Authorization: Bearer sandbox-key' '${sandbox.url}?resource=clients'`);
 
   const stop = (signal: string) => {
-    console.log(`${signal}: stopping the sandbox`);
+    say(`${signal}: stopping the sandbox`);
     sandbox.close().then(
       () => process.exit(0),
       () => process.exit(1),
@@ -44,7 +48,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(
+  sayError(
     error instanceof ConfigError ? error.message : `Sandbox failed to start: ${(error as Error).message}`,
   );
   process.exit(1);
