@@ -7,8 +7,8 @@ import {
   UnknownOutcomeError,
 } from '../gateway/errors.js';
 import { buildActionFailed, buildActionGaveUp, buildActionRejected } from '../views/action-result.js';
-import { checkpoint, type JobRun, reconcileAfterUnknown } from './action-job.js';
-import { JobErrorCode, RetryableJobError } from './job-errors.js';
+import { backOffQuietly, checkpoint, type JobRun, reconcileAfterUnknown } from './action-job.js';
+import { JobErrorCode, markReported, RetryableJobError } from './job-errors.js';
 import type { ActionJobOutcome } from './queue.js';
 
 /**
@@ -18,30 +18,35 @@ import type { ActionJobOutcome } from './queue.js';
  * - 429 → everyone waits, the job goes back to the queue without spending an attempt;
  * - unknown outcome (5xx, timeout, dropped) → everyone backs off, then reconcile; never a blind re-POST;
  * - connection refused before sending → a plain retry.
+ * A final answer stays final whatever happens while telling the channel: a Slack or Redis fault there is
+ * logged, and the job still ends unrecoverable (else BullMQ would retry, and POST, a final failure).
  */
 export async function handleActionError(run: JobRun, error: unknown): Promise<ActionJobOutcome> {
   const label = run.entry.label;
   if (error instanceof ActionFailedError) {
-    await checkpoint(run, { step: 'queued' });
-    await run.status('failed', `the gateway reported status_code ${error.statusCode ?? 'unknown'}`);
-    await run.reply(
-      buildActionFailed({
-        label,
-        statusCode: error.statusCode,
-        message: error.message,
-        jobKey: run.data.jobKey,
-      }),
-    );
-    throw new UnrecoverableError(`${error.code}: ${error.message}`);
+    return endFinally(run, error, async () => {
+      await checkpoint(run, { step: 'queued' });
+      await run.status('failed', `the gateway reported status_code ${error.statusCode ?? 'unknown'}`);
+      await run.reply(
+        buildActionFailed({
+          label,
+          statusCode: error.statusCode,
+          message: error.message,
+          jobKey: run.data.jobKey,
+        }),
+      );
+    });
   }
   if (error instanceof RateLimitedError) {
     await checkpoint(run, { step: 'queued' });
-    await run.deps.backOff('gateway 429');
+    await backOffQuietly(run, 'gateway 429');
     throw BullWorker.RateLimitError();
   }
   if (error instanceof UnknownOutcomeError) {
     run.log.warn(`unknown outcome (${error.underlying.code}); reconciling`);
-    await run.deps.backOff(`gateway ${error.underlying.code}`);
+    // The POST is over on our side: a later run need not wait for it to end before it reconciles.
+    await checkpoint(run, { answeredAt: Date.now() }).catch((e) => run.log.warn('checkpoint failed', e));
+    await backOffQuietly(run, `gateway ${error.underlying.code}`);
     if (run.entry.safeToRepeat) {
       return retryOrGiveUp(
         run,
@@ -62,27 +67,49 @@ export async function handleActionError(run: JobRun, error: unknown): Promise<Ac
     );
   }
   if (error instanceof GatewayError) {
-    await run.status('failed', error.message);
-    const advice = error.advice ? { advice: error.advice } : {};
-    await run.reply(buildActionRejected({ label, status: error.status, message: error.message, ...advice }));
-    throw new UnrecoverableError(`${error.code}: ${error.message}`);
+    return endFinally(run, error, async () => {
+      await checkpoint(run, { step: 'queued' });
+      await run.status('failed', error.message);
+      const advice = error.advice ? { advice: error.advice } : {};
+      await run.reply(
+        buildActionRejected({ label, status: error.status, message: error.message, ...advice }),
+      );
+    });
   }
   throw error;
+}
+
+/** Tells the channel (best effort) and ends the job for good. */
+async function endFinally(run: JobRun, error: GatewayError, tell: () => Promise<void>): Promise<never> {
+  const final = new UnrecoverableError(`${error.code}: ${error.message}`);
+  try {
+    await tell();
+    markReported(final);
+  } catch (telling) {
+    // Not marked: the worker's final-failure report tries once more.
+    run.log.warn('could not tell the channel about a final failure', telling);
+  }
+  throw final;
 }
 
 /** Throws the retryable error, after telling the channel when this was the last attempt. */
 async function retryOrGiveUp(run: JobRun, error: unknown): Promise<never> {
   if (run.isLastAttempt && !(error instanceof UnrecoverableError)) {
     const message = error instanceof Error ? error.message : String(error);
-    await run.status('failed', 'gave up after repeated gateway faults');
-    await run.reply(
-      buildActionGaveUp({
-        label: run.entry.label,
-        message,
-        at: new Date().toISOString(),
-        jobKey: run.data.jobKey,
-      }),
-    );
+    try {
+      await run.status('failed', 'gave up after repeated gateway faults');
+      await run.reply(
+        buildActionGaveUp({
+          label: run.entry.label,
+          message,
+          at: new Date().toISOString(),
+          jobKey: run.data.jobKey,
+        }),
+      );
+      if (typeof error === 'object' && error !== null) markReported(error);
+    } catch (telling) {
+      run.log.warn('could not tell the channel the job gave up', telling);
+    }
   }
   throw error;
 }

@@ -1,56 +1,32 @@
-import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
-import type { Redis } from 'ioredis';
-import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
+import { DelayedError, UnrecoverableError } from 'bullmq';
 import type { GatewayClient } from '../gateway/client.js';
-import type { AppLogger } from '../logger.js';
-import { type ActionLedger, actionFingerprint } from '../store/ledger.js';
+import { GatewayError } from '../gateway/errors.js';
+import { actionFingerprint } from '../store/ledger.js';
 import { buildActionResult, buildOutcomeUnknown } from '../views/action-result.js';
-import { buildJobStatus, type JobStatusState, subjectOf } from '../views/job-status.js';
 import { handleActionError } from './action-failure.js';
 import { JobErrorCode, RetryableJobError } from './job-errors.js';
-import { acquireLease, leaseKey } from './lease.js';
+import {
+  type ActionJob,
+  type ActionJobDeps,
+  checkpoint,
+  createRun,
+  type JobRun,
+  jobHashKey,
+  storedData,
+} from './job-run.js';
+import { acquireLease, type Lease, leaseKey } from './lease.js';
 import type { ActionJobData, ActionJobOutcome } from './queue.js';
 import { reconcile } from './reconcile.js';
-import type { SlackMessage, SlackPoster } from './slack-poster.js';
 
 /**
- * One action job, start to finish (DESIGN §7, §8): status "running" → lease → (reconcile if an earlier run
- * got as far as the POST) → checkpoint → POST → ledger → status and thread reply. A POST is repeated only
- * when reconciliation proved the earlier one created nothing, or the action is safe to repeat.
+ * One action job, start to finish (DESIGN §7, §8): lease → the job's data as stored (not as this run first
+ * read it) → (reconcile if an earlier run got as far as the POST) → checkpoint under the lease → POST →
+ * ledger → status and thread reply. A POST is repeated only when reconciliation proved the earlier one
+ * created nothing (and could no longer be in flight), or the action is safe to repeat.
  */
 
-export interface ActionJobDeps {
-  redis: Redis;
-  prefix: string;
-  gateway: GatewayClient;
-  poster: SlackPoster;
-  ledger: ActionLedger;
-  catalogue: () => Catalogue;
-  actionTimeoutMs: number;
-  leaseMs: number;
-  reconcileGraceMs: number;
-  /** Answers slower than this back everyone off. */
-  slowMs: number;
-  /** Backs every worker off for `ms` (worker.rateLimit). */
-  backOff: (reason: string) => Promise<void>;
-  logger: AppLogger;
-}
-
-export type ActionJob = Job<ActionJobData, ActionJobOutcome>;
-
-/** What the processor hands the failure and success paths. */
-export interface JobRun {
-  job: ActionJob;
-  token: string | undefined;
-  entry: ActionEntry;
-  deps: ActionJobDeps;
-  log: AppLogger;
-  data: ActionJobData;
-  /** Posts the channel status message (creating it when the web role did not). */
-  status(state: JobStatusState, summary?: string): Promise<void>;
-  reply(message: SlackMessage): Promise<void>;
-  isLastAttempt: boolean;
-}
+export type { ActionJob, ActionJobDeps, JobRun } from './job-run.js';
+export { checkpoint };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -62,63 +38,97 @@ export async function processActionJob(
   const log = deps.logger.child({ job: job.id });
   const entry = deps.catalogue().byAction(job.data.action);
   if (!entry) {
+    // Told in the thread by the worker's final-failure report.
     throw new UnrecoverableError(
       `${JobErrorCode.UnknownAction}: the gateway offers no action "${job.data.action}"`,
     );
   }
-  const run = createRun(job, token, entry, deps, log);
-  if (run.data.step === 'done') return finishSuccess(run, run.data.result ?? { id: run.data.recordId });
-
-  const taken = await acquireLease(deps.redis, leaseKey(deps.prefix, run.data.jobKey), deps.leaseMs);
+  const taken = await acquireLease(deps.redis, leaseKey(deps.prefix, job.data.jobKey), deps.leaseMs);
   if (!('lease' in taken)) {
     // Another run of this job holds the lease (an overlap): come back when it has had its say.
     log.warn(`lease held by another run; delaying ${taken.heldForMs} ms`);
     await job.moveToDelayed(Date.now() + taken.heldForMs + 50, token);
     throw new DelayedError();
   }
-  let running: Promise<void> | undefined;
-  const showRunning = () => {
-    running ??= run.status('running').catch((error) => log.warn('status update failed', error));
-    return running;
-  };
+  const { lease } = taken;
   try {
+    const run = createRun(job, token, entry, deps, log);
+    // This run's copy of the data was read when it was fetched; an overlapping run may have checkpointed
+    // since ("posting", even "done"). Deciding from the copy could POST a second time.
+    const stored = await storedData(deps.redis, job);
+    if (stored) run.data = { ...stored };
+    if (run.data.step === 'done')
+      return await finishSuccess(run, run.data.result ?? { id: run.data.recordId });
+
+    let running: Promise<void> | undefined;
+    const showRunning = () => {
+      running ??= run.status('running').catch((error) => log.warn('status update failed', error));
+      return running;
+    };
     if (run.data.step === 'posting' && !entry.safeToRepeat) {
       await showRunning();
-      const settled = await settleEarlierAttempt(run);
+      const settled = await settleEarlierAttempt(run, { mayBeInFlight: true });
       if (settled) return settled;
     }
-    await checkpoint(run, {
+    const posting: Partial<ActionJobData> = {
       step: 'posting',
       startedAt: Date.now(),
       fingerprint: actionFingerprint(entry, run.data.clientId, run.data.fields),
-    });
+      answeredAt: undefined,
+    };
+    if (!(await checkpointUnderLease(run, lease, posting))) {
+      // The lease ran out under us (a blocked event loop) and may be another run's now: it decides, not us.
+      log.warn('lease lost before the POST; leaving the job to the run that holds it');
+      await job.moveToDelayed(Date.now() + deps.leaseMs, token);
+      throw new DelayedError();
+    }
     const began = Date.now();
     let result: Awaited<ReturnType<GatewayClient['act']>>;
     // The POST leaves first and the "running" update follows while it runs: Slack's client costs a few
     // milliseconds of CPU that would otherwise sit between the job's start and the POST.
-    const posting = deps.gateway.act(run.data.action, run.data.clientId, run.data.fields, {
+    const sent = deps.gateway.act(run.data.action, run.data.clientId, run.data.fields, {
       timeoutMs: deps.actionTimeoutMs,
     });
     setImmediate(showRunning);
     try {
-      result = await posting;
+      result = await sent;
     } catch (error) {
       await showRunning();
       return await handleActionError(run, error);
     }
-    if (Date.now() - began > deps.slowMs) await deps.backOff('slow answer');
+    // Nothing between the answer and the ledger may throw: a throw here would re-run a POST that succeeded.
+    if (Date.now() - began > deps.slowMs) await backOffQuietly(run, 'slow answer');
     await showRunning();
     return await recordSuccess(run, result.data);
   } finally {
-    await taken.lease.release().catch((error) => log.warn('lease release failed', error));
+    await lease.release().catch((error) => log.warn('lease release failed', error));
   }
+}
+
+/** Writes the checkpoint only while this run still holds the lease; false when it lost it. */
+async function checkpointUnderLease(run: JobRun, lease: Lease, patch: Partial<ActionJobData>) {
+  const next: ActionJobData = { ...run.data, ...patch };
+  if (!(await lease.writeIfHeld(jobHashKey(run.job), 'data', JSON.stringify(next)))) return false;
+  run.data = next;
+  run.job.data = next;
+  return true;
+}
+
+/** Backs every worker off; a Redis fault here is logged, never thrown (it must not decide the job). */
+export async function backOffQuietly(run: JobRun, reason: string): Promise<void> {
+  await run.deps.backOff(reason).catch((error) => run.log.warn('backing off failed', error));
 }
 
 /**
  * An earlier run got as far as the POST. Returns the outcome when that settles the job; undefined when
- * reconciliation proved nothing was created, so this run may POST.
+ * reconciliation proved nothing was created, so this run may POST. `mayBeInFlight`: the earlier attempt
+ * was another run's and never recorded an answer, so its POST may still be under way (its worker stalled
+ * or lost the lease): "absent" proves nothing until that POST's own timeout has passed, so the job waits.
  */
-export async function settleEarlierAttempt(run: JobRun): Promise<ActionJobOutcome | undefined> {
+export async function settleEarlierAttempt(
+  run: JobRun,
+  options: { mayBeInFlight: boolean },
+): Promise<ActionJobOutcome | undefined> {
   const { data, entry, deps } = run;
   let found: Awaited<ReturnType<typeof reconcile>>;
   try {
@@ -133,10 +143,7 @@ export async function settleEarlierAttempt(run: JobRun): Promise<ActionJobOutcom
       startedAt: data.startedAt ?? data.enqueuedAt,
     });
   } catch (error) {
-    run.log.warn('reconciliation read failed; will try again', error);
-    throw new RetryableJobError(JobErrorCode.ReconcileFailed, 'could not read the gateway to reconcile', {
-      cause: error,
-    });
+    return readFailed(run, error);
   }
   if (found.kind === 'found') {
     run.log.info(`reconciled: found record ${found.recordId ?? '(no id)'} via ${found.via}`);
@@ -146,14 +153,35 @@ export async function settleEarlierAttempt(run: JobRun): Promise<ActionJobOutcom
     });
   }
   if (found.kind === 'unknown') return needsAttention(run, found.reason);
+  const settledBy = (data.startedAt ?? data.enqueuedAt) + deps.actionTimeoutMs + deps.reconcileGraceMs;
+  if (options.mayBeInFlight && data.answeredAt === undefined && Date.now() < settledBy) {
+    run.log.info('the earlier POST may still be in flight; looking again once it must have ended');
+    await run.job.moveToDelayed(settledBy, run.token);
+    throw new DelayedError();
+  }
   run.log.info('reconciled: the earlier attempt created nothing; posting again');
   return undefined;
+}
+
+/**
+ * The gateway could not be read to look for the record. A read that will not change (4xx) or a last attempt
+ * stops the job and asks a person; otherwise the job tries again later. Never a POST on a guess.
+ */
+async function readFailed(run: JobRun, error: unknown): Promise<ActionJobOutcome> {
+  const message = error instanceof Error ? error.message : String(error);
+  run.log.warn('reconciliation read failed', error);
+  if ((error instanceof GatewayError && !error.retryable) || run.isLastAttempt) {
+    return needsAttention(run, `the bot could not look for the record: ${message}`);
+  }
+  throw new RetryableJobError(JobErrorCode.ReconcileFailed, 'could not read the gateway to reconcile', {
+    cause: error,
+  });
 }
 
 /** Waits out the gateway's write, then reconciles; used straight after an unknown outcome. */
 export async function reconcileAfterUnknown(run: JobRun): Promise<ActionJobOutcome> {
   await sleep(run.deps.reconcileGraceMs);
-  const settled = await settleEarlierAttempt(run);
+  const settled = await settleEarlierAttempt(run, { mayBeInFlight: false });
   if (settled) return settled;
   throw new RetryableJobError(
     JobErrorCode.OutcomeAbsent,
@@ -199,51 +227,4 @@ export async function needsAttention(run: JobRun, reason: string): Promise<Actio
   await run.status('needs-attention', 'outcome unknown: a person must decide');
   await run.reply(buildOutcomeUnknown({ label: run.entry.label, jobKey: run.data.jobKey, reason }));
   return { outcome: 'needs-attention' };
-}
-
-export async function checkpoint(run: JobRun, patch: Partial<ActionJobData>): Promise<void> {
-  run.data = { ...run.data, ...patch };
-  await run.job.updateData(run.data);
-}
-
-function createRun(
-  job: ActionJob,
-  token: string | undefined,
-  entry: ActionEntry,
-  deps: ActionJobDeps,
-  log: AppLogger,
-): JobRun {
-  const attempts = job.opts.attempts ?? 1;
-  const run: JobRun = {
-    job,
-    token,
-    entry,
-    deps,
-    log,
-    data: { ...job.data },
-    isLastAttempt: job.attemptsMade + 1 >= attempts,
-    status: async (state, summary) => {
-      const subject = subjectOf(run.data.fields);
-      const message = buildJobStatus({
-        label: entry.label,
-        clientLabel: run.data.clientLabel,
-        requestedBy: run.data.requestedBy,
-        state,
-        ...(subject ? { subject } : {}),
-        ...(summary ? { summary } : {}),
-        ...(run.data.retryOf ? { retryOf: run.data.retryOf } : {}),
-      });
-      if (run.data.statusTs) {
-        await deps.poster.update(run.data.channel, run.data.statusTs, message);
-        return;
-      }
-      const ts = await deps.poster.post(run.data.channel, message);
-      await checkpoint(run, { statusTs: ts });
-    },
-    reply: async (message) => {
-      if (!run.data.statusTs) await run.status('running');
-      await deps.poster.reply(run.data.channel, run.data.statusTs!, message);
-    },
-  };
-  return run;
 }

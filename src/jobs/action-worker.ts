@@ -9,6 +9,8 @@ import { silentLogger } from '../logger.js';
 import { createRedis } from '../redis.js';
 import { ActionLedger } from '../store/ledger.js';
 import type { ActionJobDeps } from './action-job.js';
+import { reportFinalFailure } from './final-failure.js';
+import { wasReported } from './job-errors.js';
 import { actionProcessors, dispatch } from './processors.js';
 import { ACTION_QUEUE, type ActionJobData, type ActionJobOutcome } from './queue.js';
 import { advanceFairClock, backoffMs, fairKeys, pauseAllWorkers } from './rate-limit.js';
@@ -118,8 +120,16 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       maxStalledCount: 2,
     },
   );
+  const reports = new Set<Promise<void>>();
   worker.on('failed', (job, error) => {
-    logger.child({ job: job?.id }).warn(`job failed: ${error.message}`);
+    const log = logger.child({ job: job?.id });
+    log.warn(`job failed: ${error.message}`);
+    // finishedOn is set only when BullMQ will not try again; a reported error has been told already.
+    if (!job?.finishedOn || wasReported(error)) return;
+    const report = reportFinalFailure(job, error, deps)
+      .catch((e: unknown) => log.warn('could not report the failed job in its thread', e))
+      .finally(() => reports.delete(report));
+    reports.add(report);
   });
   worker.on('error', (error) => logger.error('worker error', error));
 
@@ -127,6 +137,7 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     worker,
     close: async () => {
       await worker.close();
+      await Promise.allSettled([...reports]);
       await Promise.allSettled([redis.quit(), blocking.quit()]);
     },
   };

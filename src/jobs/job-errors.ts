@@ -23,3 +23,18 @@ export class RetryableJobError extends Error {
     super(message, options);
   }
 }
+
+/**
+ * Errors whose outcome the channel has already been told. The worker reports every other final failure
+ * itself (see reportFinalFailure), so no job ends without a word in its thread, and none is told twice.
+ */
+const reported = new WeakSet<object>();
+
+export function markReported<E extends object>(error: E): E {
+  reported.add(error);
+  return error;
+}
+
+export function wasReported(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && reported.has(error);
+}

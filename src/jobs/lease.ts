@@ -6,6 +6,11 @@ import type { Redis } from 'ioredis';
  * job can overlap (a blocked event loop, a stalled-job check), so only the holder of the lease may read the
  * ledger, decide and POST. `SET NX PX` with a random token; renewed while the POST runs; released only by
  * its holder. A holder that dies simply lets it expire.
+ *
+ * A lease can also run out under a holder that is still alive (its event loop blocked past the TTL, renewals
+ * lost). So the "posting" checkpoint is written through `writeIfHeld`: the write and the check that the lease
+ * is still ours are one Redis script, and a holder that lost its lease neither records the checkpoint nor
+ * sends the POST.
  */
 
 const RENEW = `
@@ -16,8 +21,17 @@ const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `;
+const WRITE_IF_HELD = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
+return 1
+`;
 
 export interface Lease {
+  /** Sets `field` of the hash at `key` only while the lease is still ours (and renews it); false when lost. */
+  writeIfHeld(key: string, field: string, value: string): Promise<boolean>;
   release(): Promise<void>;
 }
 
@@ -48,6 +62,8 @@ export async function acquireLease(
   timer.unref();
   return {
     lease: {
+      writeIfHeld: async (hashKey, field, value) =>
+        Number(await redis.eval(WRITE_IF_HELD, 2, key, hashKey, token, String(ttlMs), field, value)) === 1,
       release: async () => {
         clearInterval(timer);
         await redis.eval(RELEASE, 1, key, token);

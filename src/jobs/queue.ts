@@ -31,6 +31,8 @@ export interface ActionJobData {
   step?: JobStep;
   startedAt?: number;
   fingerprint?: string;
+  /** Set when the POST of step "posting" got an answer (an unknown outcome): it is no longer in flight. */
+  answeredAt?: number;
   /** Set once the action succeeded, so a re-run only finishes the Slack side. */
   recordId?: string;
   result?: Record<string, unknown>;

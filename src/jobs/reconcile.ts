@@ -69,21 +69,39 @@ export async function reconcile(input: ReconcileInput): Promise<Reconciliation> 
   );
   const wanted = Object.entries(pickKeyFields(input.entry.sameFields, input.fields));
   const since = input.startedAt - (input.skewMs ?? 60_000);
+  const maxRows = input.maxRows ?? 200;
+  let seen = 0;
+  let reachedSince = false;
+  let unclear: string | undefined;
+  // One row more than the cap: it tells "all rows since the attempt were read" from "ran out of budget".
   for await (const row of input.gateway.rows(resource, {
     clientId: input.clientId,
     order: 'created_at',
     direction: 'desc',
-    maxRows: input.maxRows ?? 200,
-    limit: 100,
+    maxRows: maxRows + 1,
+    limit: Math.min(100, maxRows + 1),
     ...(input.signal ? { signal: input.signal } : {}),
   })) {
     const created = createdAtMs(row);
-    if (created !== undefined && created < since) break;
+    if (created !== undefined && created < since) {
+      reachedSince = true;
+      break;
+    }
+    if (++seen > maxRows) break;
     const id = row.id === undefined ? undefined : String(row.id);
     if (id && owned.has(id)) continue;
-    if (wanted.every(([name, value]) => row[name] !== undefined && same(row[name], value))) {
-      return { kind: 'found', recordId: id, record: row, via: 'resource' };
-    }
+    // A row that shows a different value is not ours; one that does not show a key field cannot be told.
+    if (wanted.some(([name, value]) => row[name] !== undefined && !same(row[name], value))) continue;
+    const missing = wanted.filter(([name]) => row[name] === undefined).map(([name]) => name);
+    if (missing.length === 0) return { kind: 'found', recordId: id, record: row, via: 'resource' };
+    unclear ??= `a ${resource} record made since the attempt began does not show ${missing.join(', ')}, so it may be the one`;
+  }
+  if (unclear) return { kind: 'unknown', reason: unclear };
+  if (seen > maxRows && !reachedSince) {
+    return {
+      kind: 'unknown',
+      reason: `more than ${maxRows} ${resource} records were made since the attempt began; the bot cannot check them all`,
+    };
   }
   return { kind: 'absent' };
 }

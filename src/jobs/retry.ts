@@ -32,6 +32,7 @@ export async function retryJob(
     step: _step,
     startedAt: _startedAt,
     fingerprint: _fingerprint,
+    answeredAt: _answeredAt,
     recordId: _recordId,
     result: _result,
     ...kept

@@ -30,6 +30,20 @@ export interface LedgerOptions {
 
 const DAY_SEC = 86_400;
 
+/** Returns the job's earlier entry, or writes all three keys and returns nil. */
+const RECORD = `
+local earlier = redis.call('GET', KEYS[1])
+if earlier then return earlier end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+redis.call('LPUSH', KEYS[2], ARGV[1])
+redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[3]) - 1)
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
+redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -tonumber(ARGV[4]) - 1)
+redis.call('EXPIRE', KEYS[3], ARGV[2])
+return false
+`;
+
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === 'object') {
@@ -98,27 +112,27 @@ export class ActionLedger {
     return `${this.prefix}:ledger:job:${jobKey}`;
   }
 
-  /** Records one success. Idempotent per job: a job that records twice (a re-run) keeps its first entry. */
+  /**
+   * Records one success. Idempotent per job: a job that records twice (a re-run) keeps its first entry.
+   * One script, so a fault can never leave the job's entry written but its fingerprint entry missing (the
+   * duplicate guard would then not ask before a second identical request).
+   */
   async recordSuccess(entry: Omit<LedgerEntry, 'at'> & { at?: number }): Promise<LedgerEntry> {
     const full: LedgerEntry = { ...entry, at: entry.at ?? Date.now() };
     const json = JSON.stringify(full);
-    const first = await this.redis.set(this.#jobKey(full.jobKey), json, 'EX', this.#ttlSec, 'NX');
-    if (first !== 'OK') {
-      const existing = await this.findByJob(full.jobKey);
-      if (existing) return existing;
-    }
-    const fpKey = this.#fpKey(full.clientId, full.action, full.fingerprint);
-    const clientKey = this.#clientKey(full.clientId);
-    await this.redis
-      .multi()
-      .lpush(fpKey, json)
-      .ltrim(fpKey, 0, this.#perFingerprint - 1)
-      .expire(fpKey, this.#ttlSec)
-      .zadd(clientKey, full.at, json)
-      .zremrangebyrank(clientKey, 0, -this.#perClient - 1)
-      .expire(clientKey, this.#ttlSec)
-      .exec();
-    return full;
+    const earlier = (await this.redis.eval(
+      RECORD,
+      3,
+      this.#jobKey(full.jobKey),
+      this.#fpKey(full.clientId, full.action, full.fingerprint),
+      this.#clientKey(full.clientId),
+      json,
+      String(this.#ttlSec),
+      String(this.#perFingerprint),
+      String(this.#perClient),
+      String(full.at),
+    )) as string | null;
+    return (earlier ? parseEntry(earlier)[0] : undefined) ?? full;
   }
 
   /** Earlier successes with this fingerprint, newest first. */

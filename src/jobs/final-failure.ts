@@ -1,0 +1,54 @@
+import { buildActionGaveUp, buildOutcomeUnknown } from '../views/action-result.js';
+import { buildJobStatus, type JobStatusState, subjectOf } from '../views/job-status.js';
+import { type ActionJob, type ActionJobDeps, storedData } from './job-run.js';
+import type { SlackMessage } from './slack-poster.js';
+
+/**
+ * A job that fails for good without having told its channel: an action the gateway no longer offers, a
+ * fault no path expected on the last attempt, a job BullMQ failed because it stalled too often (its worker
+ * died mid-POST more than once; the processor never ran). The worker calls this from its `failed` event, so
+ * no job ends silently with its status message stuck at "queued" or "running".
+ *
+ * What the thread is told follows the job's stored step: "posting" on an action that is not safe to repeat
+ * means the POST may have run, so a person decides ("Retry anyway"); otherwise it failed ("Retry").
+ */
+export async function reportFinalFailure(job: ActionJob, error: Error, deps: ActionJobDeps): Promise<void> {
+  const data = (await storedData(deps.redis, job)) ?? job.data;
+  const entry = deps.catalogue().byAction(data.action);
+  const label = entry?.label ?? data.action;
+  const at = new Date().toISOString();
+  const post = async (state: JobStatusState, summary: string, reply?: SlackMessage) => {
+    const subject = subjectOf(data.fields);
+    const status = buildJobStatus({
+      label,
+      clientLabel: data.clientLabel,
+      requestedBy: data.requestedBy,
+      state,
+      summary,
+      ...(subject ? { subject } : {}),
+      ...(data.retryOf ? { retryOf: data.retryOf } : {}),
+    });
+    let ts = data.statusTs;
+    if (ts) await deps.poster.update(data.channel, ts, status);
+    else ts = await deps.poster.post(data.channel, status);
+    if (reply) await deps.poster.reply(data.channel, ts, reply);
+  };
+  if (data.step === 'done') {
+    await post('done', 'done, but the result could not be posted in this thread');
+    return;
+  }
+  if (data.step === 'posting' && !entry?.safeToRepeat) {
+    const reason = `the job stopped while its request may have been with the gateway (${error.message})`;
+    await post(
+      'needs-attention',
+      'outcome unknown: a person must decide',
+      buildOutcomeUnknown({ label, jobKey: data.jobKey, reason }),
+    );
+    return;
+  }
+  await post(
+    'failed',
+    'failed',
+    buildActionGaveUp({ label, message: error.message, at, jobKey: data.jobKey }),
+  );
+}

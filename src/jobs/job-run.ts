@@ -1,0 +1,110 @@
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
+import type { GatewayClient } from '../gateway/client.js';
+import type { AppLogger } from '../logger.js';
+import type { ActionLedger } from '../store/ledger.js';
+import { buildJobStatus, type JobStatusState, subjectOf } from '../views/job-status.js';
+import type { ActionJobData, ActionJobOutcome } from './queue.js';
+import type { SlackMessage, SlackPoster } from './slack-poster.js';
+
+/** One run of an action job: its dependencies, its data as it moves, and its Slack side. */
+
+export interface ActionJobDeps {
+  redis: Redis;
+  prefix: string;
+  gateway: GatewayClient;
+  poster: SlackPoster;
+  ledger: ActionLedger;
+  catalogue: () => Catalogue;
+  actionTimeoutMs: number;
+  leaseMs: number;
+  reconcileGraceMs: number;
+  /** Answers slower than this back everyone off. */
+  slowMs: number;
+  /** Backs every worker off for `ms` (worker.rateLimit). */
+  backOff: (reason: string) => Promise<void>;
+  logger: AppLogger;
+}
+
+export type ActionJob = Job<ActionJobData, ActionJobOutcome>;
+
+/** What the processor hands the failure and success paths. */
+export interface JobRun {
+  job: ActionJob;
+  token: string | undefined;
+  entry: ActionEntry;
+  deps: ActionJobDeps;
+  log: AppLogger;
+  data: ActionJobData;
+  /** Posts the channel status message (creating it when the web role did not). */
+  status(state: JobStatusState, summary?: string): Promise<void>;
+  reply(message: SlackMessage): Promise<void>;
+  isLastAttempt: boolean;
+}
+
+/** The Redis hash BullMQ keeps the job in (its `data` field is the job's data). */
+export function jobHashKey(job: ActionJob): string {
+  return `${job.queueQualifiedName}:${job.id}`;
+}
+
+/**
+ * The job's data as stored now. A run's Job object carries the data read when the run was fetched; an
+ * overlapping run may have checkpointed since (up to "done"), so decisions under the lease use this.
+ */
+export async function storedData(redis: Redis, job: ActionJob): Promise<ActionJobData | undefined> {
+  const raw = await redis.hget(jobHashKey(job), 'data');
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as ActionJobData;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function checkpoint(run: JobRun, patch: Partial<ActionJobData>): Promise<void> {
+  run.data = { ...run.data, ...patch };
+  await run.job.updateData(run.data);
+}
+
+export function createRun(
+  job: ActionJob,
+  token: string | undefined,
+  entry: ActionEntry,
+  deps: ActionJobDeps,
+  log: AppLogger,
+): JobRun {
+  const attempts = job.opts.attempts ?? 1;
+  const run: JobRun = {
+    job,
+    token,
+    entry,
+    deps,
+    log,
+    data: { ...job.data },
+    isLastAttempt: job.attemptsMade + 1 >= attempts,
+    status: async (state, summary) => {
+      const subject = subjectOf(run.data.fields);
+      const message = buildJobStatus({
+        label: entry.label,
+        clientLabel: run.data.clientLabel,
+        requestedBy: run.data.requestedBy,
+        state,
+        ...(subject ? { subject } : {}),
+        ...(summary ? { summary } : {}),
+        ...(run.data.retryOf ? { retryOf: run.data.retryOf } : {}),
+      });
+      if (run.data.statusTs) {
+        await deps.poster.update(run.data.channel, run.data.statusTs, message);
+        return;
+      }
+      const ts = await deps.poster.post(run.data.channel, message);
+      await checkpoint(run, { statusTs: ts });
+    },
+    reply: async (message) => {
+      if (!run.data.statusTs) await run.status('running');
+      await deps.poster.reply(run.data.channel, run.data.statusTs!, message);
+    },
+  };
+  return run;
+}
