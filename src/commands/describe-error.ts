@@ -51,10 +51,11 @@ export function describeError(error: unknown, logger: AppLogger): Message {
           hint: 'Wait a minute and try again.',
         });
       default:
+        // The message names the gateway's address and the request: for the log, not for the channel.
         logger.warn('gateway call failed', error.code, error.message);
         return buildErrorMessage({
           title: 'The gateway is not answering right now.',
-          detail: error.message,
+          detail: `${error.status ? `HTTP ${error.status}` : error.code.replace('gateway_', '').replace('_', ' ')} at ${error.at}`,
           hint: 'Try again in a few minutes. If it keeps failing, tell the people who run the bot (the time helps them).',
         });
     }

@@ -121,9 +121,12 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
         const catalogue = await services.catalogue();
         const found = twoWord ?? findAction(catalogue, name, args);
         if (!found) {
+          // A typed word is not a metric label: unknown commands share one series.
+          const typed = name;
+          name = 'unknown';
           const known = [...byName.keys(), ...catalogue.entries().map((e) => e.command.split(' ')[0] ?? '')];
-          const guess = closestCommand(name, known);
-          throw new UserError(UserErrorCode.UnknownCommand, `There is no \`${name}\` command.`, {
+          const guess = closestCommand(typed, known);
+          throw new UserError(UserErrorCode.UnknownCommand, `There is no \`${typed}\` command.`, {
             hint: guess
               ? `Did you mean \`/gateway ${guess}\`? \`/gateway help\` lists every command.`
               : '`/gateway help` lists every command.',

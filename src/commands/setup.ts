@@ -1,6 +1,5 @@
 import { FORBIDDEN_ADVICE } from '../gateway/errors.js';
-import { code, escapeMrkdwn } from '../views/escape.js';
-import { buildStatus } from '../views/status.js';
+import { buildBindingConfirmation, buildStatus } from '../views/status.js';
 import type { CommandSpec } from './context.js';
 import { readResourcePage } from './read-resource.js';
 import { notAdminError, UserError, UserErrorCode } from './user-error.js';
@@ -63,8 +62,7 @@ const useCommand: CommandSpec = {
       boundBy: ctx.user,
       boundAt: new Date().toISOString(),
     });
-    const text = `This channel is now bound to *${escapeMrkdwn(clientLabel)}* (${code(clientId)}), by <@${ctx.user}>.`;
-    await ctx.post({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+    await ctx.post(buildBindingConfirmation({ clientLabel, clientId, user: ctx.user }));
   },
 };
 

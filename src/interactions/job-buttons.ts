@@ -30,8 +30,14 @@ export function jobRetry(services: BotServices, options: { anyway: boolean }) {
           },
         );
       }
-      if (!(await claimOnce(services.redis, services.config.redis.prefix, `retry:${jobKey}`, 86_400))) return;
       const { data } = job;
+      const from = body.channel?.id ?? body.container?.channel_id;
+      if (from !== data.channel) {
+        throw new UserError(UserErrorCode.WrongClient, 'That job belongs to another channel.', {
+          hint: 'Retry it from the channel where it ran.',
+        });
+      }
+      if (!(await claimOnce(services.redis, services.config.redis.prefix, `retry:${jobKey}`, 86_400))) return;
       const binding = await services.bindings.get(data.channel);
       if (!binding) throw notBoundError();
       if (binding.clientId !== data.clientId) {

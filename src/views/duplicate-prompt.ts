@@ -58,12 +58,16 @@ export function buildDuplicatePrompt(input: DuplicatePromptInput): { text: strin
   });
 }
 
-/** `<https://…|Title> (id blog_0042, created 2024-05-01)`: linked when the row has an http(s) address. */
+/**
+ * `*Title* (<https://…>) (id blog_0042, created 2024-05-01)`. The address is shown as itself, never behind the
+ * title: both come from the gateway, and a title must not be able to dress up where a link goes.
+ */
 function recordText(row: Row): string {
   const title = firstText(row, TITLE_FIELDS) ?? 'the earlier record';
   const url = firstText(row, LINK_FIELDS);
   const shownTitle = truncate(title, 200);
-  const titled = url ? mrkdwnLink(url, shownTitle) : `*${escapeMrkdwn(shownTitle)}*`;
+  const bold = `*${escapeMrkdwn(shownTitle)}*`;
+  const titled = url ? `${bold} (${mrkdwnLink(url)})` : bold;
   const details: string[] = [];
   const id = row.id;
   if (typeof id === 'string' || typeof id === 'number') details.push(`id ${escapeMrkdwn(String(id))}`);

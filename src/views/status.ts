@@ -32,3 +32,12 @@ export function buildStatus(input: {
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
   });
 }
+
+/** The channel message after `use`: who bound it to which client, within Slack's limits. */
+export function buildBindingConfirmation(input: { clientLabel: string; clientId: string; user: string }): {
+  text: string;
+  blocks: types.KnownBlock[];
+} {
+  const text = `This channel is now bound to *${escapeMrkdwn(input.clientLabel)}* (${code(input.clientId)}), by <@${input.user}>.`;
+  return fitMessage({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+}

@@ -388,10 +388,8 @@ describe('actions', () => {
     expectInert(from, { links: false });
   });
 
-  // HOLE: src/views/duplicate-prompt.ts:301 links the earlier record as `<row.url|row.post_title>`: both come
-  // from the gateway, so a row can show "Click to approve …" over https://evil.example/phish (a link whose
-  // label hides its address). Show the address (mrkdwnLink(url) with no label) next to the escaped title.
-  it.skip('the duplicate prompt never hides a gateway URL behind a gateway title', async () => {
+  // Fixed hole: the earlier record's address was shown behind its (gateway) title.
+  it('the duplicate prompt never hides a gateway URL behind a gateway title', async () => {
     const from = h.slack.calls.length;
     await runAction('blog "hostile duplicate"');
     await h.ephemeral((m) => textOf(m).includes('already exists'));
@@ -451,11 +449,8 @@ describe('typed text echoed back', () => {
 });
 
 describe('Slack limits', () => {
-  // HOLE: src/commands/setup.ts:66-67 posts the `use` confirmation as a raw section, not through fitMessage:
-  // a client name over ~3,000 characters (or ~600 `&`, which escape to 5 characters each) makes Slack answer
-  // invalid_blocks. The binding is already saved, yet the channel gets no confirmation and the admin is told
-  // "Something went wrong on our side". Build it in src/views/ and pass it through fitMessage.
-  it.skip('confirms a binding to a client with a very long name, within the limits', async () => {
+  // Fixed hole: the `use` confirmation did not go through fitMessage.
+  it('confirms a binding to a client with a very long name, within the limits', async () => {
     plantClientName('bright-dental', `Bright ${'&'.repeat(700)} Dental`);
     const from = h.slack.calls.length;
     await h.gateway('use bright-dental', { user: ADMIN, channel: 'CLONG' });

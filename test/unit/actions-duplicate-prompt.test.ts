@@ -24,7 +24,7 @@ describe('duplicate prompt', () => {
       confirmValue: 'pending-123',
     });
     expect(message.text).toBe(
-      'A blog article for “best plumber austin” already exists: <https://acme.example/blog/best|Best plumber in Austin> (id blog_0042, created 2025-06-01). Generate another?',
+      'A blog article for “best plumber austin” already exists: *Best plumber in Austin* (<https://acme.example/blog/best|https://acme.example/blog/best>) (id blog_0042, created 2025-06-01). Generate another?',
     );
     expect(buttonsOf(message.blocks).map((b) => [b.action_id, b.text.text, b.value, b.style])).toEqual([
       ['duplicate_confirm', 'Generate another', 'pending-123', 'primary'],
