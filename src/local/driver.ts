@@ -15,16 +15,28 @@ import { buildStateValues, type InputValues } from './view-state.js';
 export type { ButtonQuery } from './driver-payloads.js';
 export { signSlackRequest } from './signing.js';
 
-export interface DriverOptions {
-  /** The bot's http://127.0.0.1:PORT/slack/events. */
-  eventsUrl: string;
-  signingSecret: string;
+interface BaseDriverOptions {
   slack: FakeSlack;
   teamId?: string;
   appId?: string;
   /** Client timeout of one request; Slack itself gives up after 3 s, but a debugger needs longer. */
   timeoutMs?: number;
 }
+
+/** HTTP mode (the default): signed posts to the bot's events URL. */
+export interface HttpDriverOptions extends BaseDriverOptions {
+  transport?: 'http';
+  /** The bot's http://127.0.0.1:PORT/slack/events. */
+  eventsUrl: string;
+  signingSecret: string;
+}
+
+/** Socket Mode: the same payloads as envelopes over the bot's WebSocket to the stand-in (`slack.socket`). */
+export interface SocketDriverOptions extends BaseDriverOptions {
+  transport: 'socket';
+}
+
+export type DriverOptions = HttpDriverOptions | SocketDriverOptions;
 
 export interface SentRequest {
   status: number;
@@ -41,8 +53,8 @@ const VERIFICATION_TOKEN = 'local-verification-token';
 const FORM = 'application/x-www-form-urlencoded';
 
 /**
- * Plays Slack's side of HTTP mode against a running bot: signed slash commands, button clicks, modal
- * submissions and closes, over real HTTP, and applies the bot's acks the way Slack would.
+ * Plays Slack's side against a running bot: slash commands, button clicks, modal submissions and closes,
+ * as signed HTTP posts (HTTP mode) or as Socket Mode envelopes, and applies the bot's acks the way Slack would.
  */
 export class SlackDriver {
   private readonly slack: FakeSlack;
@@ -61,7 +73,7 @@ export class SlackDriver {
   ): Promise<SentRequest & { responseUrl: string; triggerId: string }> {
     const responseUrl = this.slack.newResponseUrl(as.channel, as.user);
     const triggerId = this.slack.newTriggerId(as.user);
-    const form = new URLSearchParams({
+    const fields = {
       token: VERIFICATION_TOKEN,
       team_id: this.teamId,
       team_domain: this.slack.teamDomain,
@@ -75,8 +87,12 @@ export class SlackDriver {
       is_enterprise_install: 'false',
       response_url: responseUrl,
       trigger_id: triggerId,
-    });
-    const sent = await this.signedPost(form.toString());
+    };
+    // Socket Mode carries the form's fields as a JSON object.
+    const sent =
+      this.options.transport === 'socket'
+        ? await this.viaSocket('slash_commands', fields)
+        : await this.signedPost(new URLSearchParams(fields).toString());
     if (sent.status === 200 && sent.body) {
       // A plain-text ack is shown as ephemeral text; a JSON one like a response_url message.
       const payload = typeof sent.json === 'object' && sent.json !== null ? sent.json : { text: sent.body };
@@ -125,7 +141,7 @@ export class SlackDriver {
         actions: [actionObject(found)],
       });
     }
-    const sent = await this.signedPost(this.payloadForm(payload));
+    const sent = await this.interactive(payload);
     return { ...sent, triggerId };
   }
 
@@ -139,7 +155,7 @@ export class SlackDriver {
       view: { ...current.view, state },
       response_urls: [],
     };
-    const sent = await this.signedPost(this.payloadForm(payload));
+    const sent = await this.interactive(payload);
     // Slack's client keeps the view open (with an error banner) unless the bot acked with 200.
     if (sent.status === 200) this.slack.applyViewResponse(current.id, sent.json ?? {});
     return sent;
@@ -156,7 +172,7 @@ export class SlackDriver {
       view: current.view,
       is_cleared: Boolean(current.view.clear_on_close),
     };
-    return this.signedPost(this.payloadForm(payload));
+    return this.interactive(payload);
   }
 
   /** Sends a body with exactly the headers given: forged signatures, stale timestamps, odd content types. */
@@ -164,22 +180,45 @@ export class SlackDriver {
     return this.post(body, { 'content-type': contentType, ...headers });
   }
 
+  /** HTTP mode posts `payload=<json>`; Socket Mode sends the same object as an `interactive` envelope. */
+  private interactive(payload: unknown): Promise<SentRequest> {
+    if (this.options.transport === 'socket') return this.viaSocket('interactive', payload);
+    return this.signedPost(new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
+  }
+
+  /** An envelope acked over the WebSocket reads like a 200 whose body is the ack's payload (empty for `{}`). */
+  private async viaSocket(type: 'slash_commands' | 'interactive', payload: unknown): Promise<SentRequest> {
+    const timeoutMs = this.options.timeoutMs;
+    const ack = await this.slack.socket.send(type, payload, timeoutMs ? { timeoutMs } : {});
+    const json = ack.ackPayload;
+    const empty = typeof json !== 'object' || json === null || Object.keys(json).length === 0;
+    return {
+      status: 200,
+      body: empty ? '' : JSON.stringify(json),
+      json: empty ? undefined : json,
+      headers: {},
+      elapsedMs: ack.elapsedMs,
+    };
+  }
+
   private actor(user: string): Actor {
     return { user, slack: this.slack, appId: this.appId, teamId: this.teamId };
   }
 
-  private payloadForm(payload: unknown): string {
-    return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  private signedPost(body: string): Promise<SentRequest> {
+    return this.post(body, { 'content-type': FORM, ...signSlackRequest(this.http().signingSecret, body) });
   }
 
-  private signedPost(body: string): Promise<SentRequest> {
-    return this.post(body, { 'content-type': FORM, ...signSlackRequest(this.options.signingSecret, body) });
+  private http(): HttpDriverOptions {
+    if (this.options.transport === 'socket')
+      throw new Error('driver: raw HTTP posts need the http transport (eventsUrl and signingSecret)');
+    return this.options;
   }
 
   private async post(body: string, headers: Record<string, string>): Promise<SentRequest> {
     const timeout = this.options.timeoutMs ?? 10_000;
     const started = performance.now();
-    const res = await request(this.options.eventsUrl, {
+    const res = await request(this.http().eventsUrl, {
       method: 'POST',
       headers,
       body,

@@ -3,10 +3,12 @@ import type { MethodContext } from './context.js';
 import { newTriggerValue, randomId } from './ids.js';
 import { applyViewResponse, recordResponse } from './responses.js';
 import { createFakeSlackServer } from './server.js';
+import { createSocketModeHub } from './socket-mode.js';
 import { FakeState } from './state.js';
 import type { FakeCall, FakeMessage, FakeSlack, FakeSlackOptions, WaitForOptions } from './types.js';
 
 export { validateBlocks, validateView } from './block-kit-limits.js';
+export { FakeSocketError } from './socket-mode.js';
 export type * from './types.js';
 
 const TRIGGER_TTL_MS = 3_000;
@@ -34,7 +36,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     appId: options.appId ?? 'A0LOCAL',
     triggerTtlMs: options.triggerTtlMs ?? TRIGGER_TTL_MS,
   };
-  const server = createFakeSlackServer(ctx, botToken);
+  const socketMode = createSocketModeHub(ctx);
+  const server = createFakeSlackServer(ctx, botToken, socketMode);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -109,9 +112,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       removeBotFrom: (channel) => setMembership(state, channel, false),
       addBotTo: (channel) => setMembership(state, channel, true),
     },
+    socket: {
+      connected: () => socketMode.connected(),
+      send: (type, payload, opts) => socketMode.send(type, payload, opts),
+    },
     reset: () => state.reset(),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        // Upgraded sockets are no longer the HTTP server's to close; without this close() would wait on them.
+        socketMode.closeAll();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

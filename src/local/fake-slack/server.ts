@@ -4,6 +4,7 @@ import type { MethodContext, MethodHandler } from './context.js';
 import { infoMethods } from './info-methods.js';
 import { decodeArgs } from './normalize.js';
 import { recordResponse } from './responses.js';
+import type { SocketModeHub } from './socket-mode.js';
 import type { ResponsePayload } from './types.js';
 import { viewMethods } from './view-methods.js';
 
@@ -50,6 +51,7 @@ function bearer(req: IncomingMessage): string | undefined {
 async function handleApi(
   ctx: MethodContext,
   botToken: string,
+  socketMode: SocketModeHub,
   method: string,
   req: IncomingMessage,
   res: ServerResponse,
@@ -64,6 +66,12 @@ async function handleApi(
   const args = decodeArgs(raw);
   const record = (ok: boolean, error?: string) =>
     ctx.state.record({ method, args, at: Date.now(), ok, ...(error ? { error } : {}) });
+  if (method === 'apps.connections.open') {
+    // The one method that takes the app-level token instead of the bot token.
+    const opened = socketMode.openConnection(token);
+    record(opened.ok, opened.ok ? undefined : opened.error);
+    return sendJson(res, 200, opened);
+  }
   const handler = METHODS[method];
   if (!handler) {
     record(false, 'unknown_method');
@@ -112,13 +120,17 @@ async function handleResponseUrl(ctx: MethodContext, id: string, req: IncomingMe
   sendJson(res, outcome.ok ? 200 : 400, outcome);
 }
 
-export function createFakeSlackServer(ctx: MethodContext, botToken: string): Server {
-  return createServer((req, res) => {
+export function createFakeSlackServer(
+  ctx: MethodContext,
+  botToken: string,
+  socketMode: SocketModeHub,
+): Server {
+  const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const api = /^\/api\/([A-Za-z0-9_.]+)$/.exec(path);
     const responseUrl = /^\/response\/([A-Za-z0-9_-]+)$/.exec(path);
     let work: Promise<void> | undefined;
-    if (api?.[1]) work = handleApi(ctx, botToken, api[1], req, res);
+    if (api?.[1]) work = handleApi(ctx, botToken, socketMode, api[1], req, res);
     else if (responseUrl?.[1] && req.method === 'POST')
       work = handleResponseUrl(ctx, responseUrl[1], req, res);
     if (!work) return sendJson(res, 404, { ok: false, error: 'not_found' });
@@ -126,4 +138,7 @@ export function createFakeSlackServer(ctx: MethodContext, botToken: string): Ser
       if (!res.headersSent) sendJson(res, 500, { ok: false, error: 'fatal_error', detail: String(error) });
     });
   });
+  // Socket Mode's WebSocket shares the port, as the URL apps.connections.open returns says.
+  server.on('upgrade', (req, socket, head) => socketMode.handleUpgrade(req, socket, head));
+  return server;
 }

@@ -88,6 +88,26 @@ export interface ResponseSource {
   ephemeral: boolean;
 }
 
+/** Socket Mode envelope types the stand-in delivers (Events API envelopes are not used by this bot). */
+export type EnvelopeType = 'slash_commands' | 'interactive';
+
+/** The bot's ack of one envelope: its payload (`{}` for an empty ack) and how long it took. */
+export interface EnvelopeAck {
+  envelope_id: string;
+  ackPayload: unknown;
+  elapsedMs: number;
+}
+
+export interface FakeSocketMode {
+  /** True while at least one Socket Mode connection is open (the bot got `hello`). */
+  connected(): boolean;
+  /**
+   * Pushes an envelope to the newest connection; resolves when the bot acks it, rejects with a
+   * FakeSocketError (`socket_not_connected`, `socket_ack_timeout` after 5 s unless told) otherwise.
+   */
+  send(type: EnvelopeType, payload: unknown, opts?: { timeoutMs?: number }): Promise<EnvelopeAck>;
+}
+
 export interface WaitForOptions {
   timeoutMs?: number;
   what?: string;
@@ -136,6 +156,8 @@ export interface FakeSlack {
     removeBotFrom(channel: string): void;
     addBotTo(channel: string): void;
   };
+  /** Socket Mode: the bot connects with `apps.connections.open` (an xapp- token) and a WebSocket here. */
+  socket: FakeSocketMode;
   reset(): void;
   close(): Promise<void>;
 }
