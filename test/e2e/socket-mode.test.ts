@@ -28,7 +28,7 @@ beforeAll(async () => {
   slack = await startFakeSlack();
   const config = loadConfig({
     SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_APP_TOKEN: 'xapp-1-local-test',
+    SLACK_APP_TOKEN: 'xapp-1-fake',
     SLACK_API_URL: slack.apiUrl,
     PORT: '0',
     REDIS_URL: TEST_REDIS_URL,

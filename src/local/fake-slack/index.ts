@@ -25,7 +25,7 @@ function describeCall(call: FakeCall): string {
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
   const state = new FakeState(options);
   state.events.setMaxListeners(0);
-  const botToken = options.botToken ?? 'xoxb-local-stand-in';
+  const botToken = options.botToken ?? 'xoxb-standin';
   const ctx: MethodContext = {
     state,
     origin: '',

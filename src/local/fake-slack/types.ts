@@ -18,7 +18,7 @@ export interface FakeChannel {
 export interface FakeSlackOptions {
   /** 0 (default): any free loopback port. */
   port?: number;
-  /** Default 'xoxb-local-stand-in'. */
+  /** Default 'xoxb-standin'. */
   botToken?: string;
   teamId?: string;
   teamDomain?: string;
