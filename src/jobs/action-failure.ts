@@ -1,9 +1,10 @@
-import { Worker as BullWorker, UnrecoverableError } from 'bullmq';
+import { Worker as BullWorker, DelayedError, UnrecoverableError } from 'bullmq';
 import {
   ActionFailedError,
   ConnectionError,
   GatewayError,
   RateLimitedError,
+  TimeoutError,
   UnknownOutcomeError,
 } from '../gateway/errors.js';
 import { buildActionFailed, buildActionGaveUp, buildActionRejected } from '../views/action-result.js';
@@ -44,8 +45,13 @@ export async function handleActionError(run: JobRun, error: unknown): Promise<Ac
   }
   if (error instanceof UnknownOutcomeError) {
     run.log.warn(`unknown outcome (${error.underlying.code}); reconciling`);
-    // The POST is over on our side: a later run need not wait for it to end before it reconciles.
-    await checkpoint(run, { answeredAt: Date.now() }).catch((e) => run.log.warn('checkpoint failed', e));
+    // A 5xx is the gateway's last word: what it wrote is there after a short grace. After a timeout or a
+    // lost connection it may still be working, so "nothing found" is believed only a full timeout later.
+    const mayStillRun =
+      error.underlying instanceof TimeoutError || error.underlying instanceof ConnectionError;
+    const trustAbsentAfter =
+      Date.now() + run.deps.reconcileGraceMs + (mayStillRun ? run.deps.actionTimeoutMs : 0);
+    await checkpoint(run, { trustAbsentAfter }).catch((e) => run.log.warn('checkpoint failed', e));
     await backOffQuietly(run, `gateway ${error.underlying.code}`);
     if (run.entry.safeToRepeat) {
       return retryOrGiveUp(
@@ -56,6 +62,7 @@ export async function handleActionError(run: JobRun, error: unknown): Promise<Ac
     try {
       return await reconcileAfterUnknown(run);
     } catch (inner) {
+      if (inner instanceof DelayedError) throw inner;
       return retryOrGiveUp(run, inner);
     }
   }

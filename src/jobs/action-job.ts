@@ -67,14 +67,14 @@ export async function processActionJob(
     };
     if (run.data.step === 'posting' && !entry.safeToRepeat) {
       await showRunning();
-      const settled = await settleEarlierAttempt(run, { mayBeInFlight: true });
+      const settled = await settleEarlierAttempt(run);
       if (settled) return settled;
     }
     const posting: Partial<ActionJobData> = {
       step: 'posting',
       startedAt: Date.now(),
       fingerprint: actionFingerprint(entry, run.data.clientId, run.data.fields),
-      answeredAt: undefined,
+      trustAbsentAfter: undefined,
     };
     if (!(await checkpointUnderLease(run, lease, posting))) {
       // The lease ran out under us (a blocked event loop) and may be another run's now: it decides, not us.
@@ -121,14 +121,11 @@ export async function backOffQuietly(run: JobRun, reason: string): Promise<void>
 
 /**
  * An earlier run got as far as the POST. Returns the outcome when that settles the job; undefined when
- * reconciliation proved nothing was created, so this run may POST. `mayBeInFlight`: the earlier attempt
- * was another run's and never recorded an answer, so its POST may still be under way (its worker stalled
- * or lost the lease): "absent" proves nothing until that POST's own timeout has passed, so the job waits.
+ * reconciliation proved nothing was created, so this run may POST. "Nothing found" proves nothing while the
+ * earlier POST may still be in flight (another run's, whose worker stalled or lost the lease) or still be
+ * worked on by the gateway (after a timeout): until `trustAbsentAfter` the job waits and looks again.
  */
-export async function settleEarlierAttempt(
-  run: JobRun,
-  options: { mayBeInFlight: boolean },
-): Promise<ActionJobOutcome | undefined> {
+export async function settleEarlierAttempt(run: JobRun): Promise<ActionJobOutcome | undefined> {
   const { data, entry, deps } = run;
   let found: Awaited<ReturnType<typeof reconcile>>;
   try {
@@ -153,10 +150,12 @@ export async function settleEarlierAttempt(
     });
   }
   if (found.kind === 'unknown') return needsAttention(run, found.reason);
-  const settledBy = (data.startedAt ?? data.enqueuedAt) + deps.actionTimeoutMs + deps.reconcileGraceMs;
-  if (options.mayBeInFlight && data.answeredAt === undefined && Date.now() < settledBy) {
-    run.log.info('the earlier POST may still be in flight; looking again once it must have ended');
-    await run.job.moveToDelayed(settledBy, run.token);
+  const trustAfter =
+    data.trustAbsentAfter ??
+    (data.startedAt ?? data.enqueuedAt) + deps.actionTimeoutMs + deps.reconcileGraceMs;
+  if (Date.now() < trustAfter) {
+    run.log.info('the earlier POST may still be under way; looking again once it must have ended');
+    await run.job.moveToDelayed(trustAfter, run.token);
     throw new DelayedError();
   }
   run.log.info('reconciled: the earlier attempt created nothing; posting again');
@@ -181,7 +180,7 @@ async function readFailed(run: JobRun, error: unknown): Promise<ActionJobOutcome
 /** Waits out the gateway's write, then reconciles; used straight after an unknown outcome. */
 export async function reconcileAfterUnknown(run: JobRun): Promise<ActionJobOutcome> {
   await sleep(run.deps.reconcileGraceMs);
-  const settled = await settleEarlierAttempt(run, { mayBeInFlight: false });
+  const settled = await settleEarlierAttempt(run);
   if (settled) return settled;
   throw new RetryableJobError(
     JobErrorCode.OutcomeAbsent,

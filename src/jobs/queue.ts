@@ -31,8 +31,12 @@ export interface ActionJobData {
   step?: JobStep;
   startedAt?: number;
   fingerprint?: string;
-  /** Set when the POST of step "posting" got an answer (an unknown outcome): it is no longer in flight. */
-  answeredAt?: number;
+  /**
+   * Step "posting" only: from when a reconciliation that finds nothing may be believed. Until then the POST
+   * may still be in flight or still being worked on by the gateway. Unset: the POST's own timeout from
+   * `startedAt`, as for a run that died mid-POST.
+   */
+  trustAbsentAfter?: number;
   /** Set once the action succeeded, so a re-run only finishes the Slack side. */
   recordId?: string;
   result?: Record<string, unknown>;

@@ -32,7 +32,7 @@ export async function retryJob(
     step: _step,
     startedAt: _startedAt,
     fingerprint: _fingerprint,
-    answeredAt: _answeredAt,
+    trustAbsentAfter: _trustAbsentAfter,
     recordId: _recordId,
     result: _result,
     ...kept

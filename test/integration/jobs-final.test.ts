@@ -81,6 +81,27 @@ describe('final failures of action jobs', () => {
     expect(created(h.sandbox, 'generate_blog')).toBe(1);
   });
 
+  it('a job BullMQ fails for stalling too often mid-POST is reported as an unknown outcome, not dropped', async () => {
+    await Promise.all(h.workers.splice(0).map((w) => w.close()));
+    const data = h.jobData('generate_blog', { keyword: 'water softener install' });
+    await h.queue.enqueue(data);
+    const job = await h.queue.findJob(data.jobKey);
+    await job!.updateData({ ...job!.data, step: 'posting', startedAt: Date.now() - 60_000 });
+    // What BullMQ's stalled-job check writes when a job's workers died more often than maxStalledCount.
+    await h.redis.hset(`${h.prefix}:actions:${data.jobKey}`, 'defa', 'job stalled more than allowable limit');
+    h.startWorkers();
+    const { state } = await h.settled(data.jobKey);
+    expect(state).toBe('failed');
+    const status = await h.slack.waitFor(() =>
+      h.slack.messages(CHANNEL).find((m) => m.text.includes('water softener install')),
+    );
+    const reply = await h.slack.waitFor(() => h.slack.thread(CHANNEL, status.ts).at(-1));
+    expect(status.text).toContain('needs attention');
+    expect(allText(reply)).toContain(`"action_id":"job_retry_anyway","value":"${data.jobKey}"`);
+    expect(allText(reply)).toContain('stalled more than allowable limit');
+    expect(posts()).toHaveLength(0);
+  });
+
   it('a fault while backing off after a slow success does not lose the success', async () => {
     await Promise.all(h.workers.splice(0).map((w) => w.close()));
     const data = h.jobData('generate_blog', { keyword: 'backflow testing' });

@@ -74,9 +74,28 @@ describe('overlapping runs of one action job', () => {
     expect(posts()).toHaveLength(1);
   });
 
+  it('after a lost connection, gives the gateway a full timeout to land its write before posting again', async () => {
+    h.sandbox.failNext('drop_before_action', { method: 'POST', action: 'generate_blog' });
+    h.startWorkers({ actionTimeoutMs: 1_000 });
+    const data = h.jobData('generate_blog', { keyword: 'well pump repair' });
+    await h.queue.enqueue(data);
+    // The gateway was still working when the connection went: its record lands well after the first look.
+    await h.slack.waitFor(() => blogReads().length > 0, { timeoutMs: 5_000 });
+    await new Promise((r) => setTimeout(r, 400));
+    const late = { id: 'blog_late', keyword: 'well pump repair', created_at: new Date().toISOString() };
+    h.sandbox.insertRows(data.clientId, 'blogs', [late]);
+    const { state, job } = await h.settled(data.jobKey);
+    expect(state).toBe('completed');
+    expect(job.returnvalue).toMatchObject({ outcome: 'done', reconciled: true, recordId: 'blog_late' });
+    expect(posts()).toHaveLength(1);
+  });
+
   it('a run whose lease ran out while it reconciled does not POST while another run holds it', async () => {
     const longAgo = Date.now() - 60_000;
-    const data = await queueAsIfPosting('slab leak detection', { startedAt: longAgo, answeredAt: longAgo });
+    const data = await queueAsIfPosting('slab leak detection', {
+      startedAt: longAgo,
+      trustAbsentAfter: longAgo,
+    });
     h.sandbox.setKnobs({ latencyMs: 300 });
     h.startWorkers();
     await h.slack.waitFor(() => blogReads().length > 0, { timeoutMs: 5_000 });
