@@ -3,11 +3,12 @@ import type { WebClient } from '@slack/web-api';
 import type { ActionEntry } from '../actions/catalogue.js';
 import { findEarlierRecord } from '../actions/duplicate-guard.js';
 import type { Row } from '../gateway/types.js';
+import type { ActionJobData } from '../jobs/queue.js';
 import type { BotServices } from '../services.js';
 import type { ChannelBinding } from '../store/bindings.js';
 import { ActionLedger, actionFingerprint } from '../store/ledger.js';
 import { buildDuplicatePrompt } from '../views/duplicate-prompt.js';
-import { buildJobStatus, subjectOf } from '../views/job-status.js';
+import { buildJobStatus, type JobStatusInput, subjectOf } from '../views/job-status.js';
 import type { Message } from './context.js';
 import { UserError, UserErrorCode } from './user-error.js';
 
@@ -69,6 +70,30 @@ async function findEarlier(
   return findEarlierRecord(services.gateway, entry, clientId, fields);
 }
 
+/** Enqueues; if Redis refuses, the "queued" message says it failed instead of waiting forever. */
+async function enqueueOrSay(
+  services: BotServices,
+  client: WebClient,
+  channel: string,
+  statusTs: string,
+  status: Omit<JobStatusInput, 'state'>,
+  data: ActionJobData,
+): ReturnType<BotServices['queue']['enqueue']> {
+  try {
+    return await services.queue.enqueue(data);
+  } catch (error) {
+    const failed = buildJobStatus({
+      ...status,
+      state: 'failed',
+      summary: 'could not be queued; nothing ran. Try again.',
+    });
+    await client.chat
+      .update({ channel, ts: statusTs, text: failed.text, blocks: failed.blocks })
+      .catch((e: unknown) => services.logger.warn('could not mark an unqueued job', e));
+    throw error;
+  }
+}
+
 /**
  * The web role's whole part in running an action (DESIGN §1): validate, check for an earlier identical record
  * (§4.4 rule 1), post the status message in the channel, enqueue. The worker does the POST.
@@ -110,7 +135,7 @@ export async function submitAction(
     blocks: queued.blocks,
   });
   const statusTs = posted.ts ?? '';
-  const result = await services.queue.enqueue({
+  const result = await enqueueOrSay(services, client, request.channel, statusTs, status, {
     jobKey: request.jobKey,
     action: entry.action,
     clientId: binding.clientId,

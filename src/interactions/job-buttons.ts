@@ -3,7 +3,7 @@ import { describeError } from '../commands/describe-error.js';
 import { submitAction } from '../commands/submit-action.js';
 import { notBoundError, UserError, UserErrorCode } from '../commands/user-error.js';
 import type { BotServices } from '../services.js';
-import { claimOnce } from '../store/dedupe.js';
+import { claimOnce, releaseClaim } from '../store/dedupe.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -18,8 +18,9 @@ export function jobRetry(services: BotServices, options: { anyway: boolean }) {
     const reply = async (message: { text: string; blocks: import('@slack/bolt').types.KnownBlock[] }) => {
       await respond({ response_type: 'ephemeral', replace_original: false, ...message });
     };
+    const jobKey = action.value ?? '';
+    let claimed = false;
     try {
-      const jobKey = action.value ?? '';
       const job = await services.queue.findJob(jobKey);
       if (!job) {
         throw new UserError(
@@ -37,7 +38,8 @@ export function jobRetry(services: BotServices, options: { anyway: boolean }) {
           hint: 'Retry it from the channel where it ran.',
         });
       }
-      if (!(await claimOnce(services.redis, services.config.redis.prefix, `retry:${jobKey}`, 86_400))) return;
+      claimed = await claimOnce(services.redis, services.config.redis.prefix, `retry:${jobKey}`, 86_400);
+      if (!claimed) return;
       const binding = await services.bindings.get(data.channel);
       if (!binding) throw notBoundError();
       if (binding.clientId !== data.clientId) {
@@ -65,6 +67,9 @@ export function jobRetry(services: BotServices, options: { anyway: boolean }) {
         reply,
       );
     } catch (error) {
+      // Nothing was queued (the queue's own job id guards a retry that was): let the next click try again.
+      if (claimed)
+        await releaseClaim(services.redis, services.config.redis.prefix, `retry:${jobKey}`).catch(() => {});
       await reply(describeError(error, log));
     }
   };
