@@ -1,3 +1,4 @@
+import type { Catalogue } from '../actions/catalogue.js';
 import { actionHelpEntries } from '../actions/help-entries.js';
 import { buildCommandHelp, buildHelp, type HelpEntry } from '../views/help.js';
 import type { CommandSpec } from './context.js';
@@ -13,8 +14,19 @@ const toEntry = (spec: CommandSpec): HelpEntry => ({
   group: spec.group,
 });
 
+type Message = ReturnType<typeof buildHelp>;
+
 /** `help [command]`: one line per command with an example, or one command in detail. */
 export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
+  // The full help only changes with the catalogue (a new discovery answer) and with who asks.
+  const built = new WeakMap<Catalogue, Map<boolean, Message>>();
+  const fullHelp = (catalogue: Catalogue, entries: HelpEntry[], isAdmin: boolean): Message => {
+    const byRole = built.get(catalogue) ?? new Map<boolean, Message>();
+    built.set(catalogue, byRole);
+    const cached = byRole.get(isAdmin) ?? buildHelp(entries, { isAdmin });
+    byRole.set(isAdmin, cached);
+    return cached;
+  };
   return {
     name: 'help',
     usage: '/gateway help [command]',
@@ -33,7 +45,7 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
         .map((t) => t.value.toLowerCase())
         .join(' ');
       if (!wanted) {
-        await ctx.reply(buildHelp(entries, { isAdmin: ctx.isAdmin() }));
+        await ctx.reply(fullHelp(catalogue, entries, ctx.isAdmin()));
         return;
       }
       const entry =
