@@ -32,6 +32,27 @@ function findAction(catalogue: Catalogue, name: string, args: Token[]): FoundAct
   return entry ? { entry, rest: args } : undefined;
 }
 
+/** `run` with no action, or one the gateway does not list: say which actions there are, not "no `run` command". */
+function runWithoutAction(catalogue: Catalogue, args: Token[]): UserError {
+  const actions = catalogue
+    .entries()
+    .filter((e) => e.available)
+    .map((e) => e.action);
+  const [first] = args;
+  const usage = '/gateway run <action> [field=value …]';
+  if (first?.kind !== 'word') {
+    return new UserError(UserErrorCode.BadArguments, 'Which action? `run` needs an action name.', {
+      usage,
+      hint: `Actions: ${actions.join(', ')}.`,
+    });
+  }
+  const guess = closestCommand(first.value, actions);
+  return new UserError(UserErrorCode.UnknownCommand, `The gateway has no action \`${first.value}\`.`, {
+    usage,
+    hint: guess ? `Did you mean \`/gateway run ${guess}\`?` : `Actions: ${actions.join(', ')}.`,
+  });
+}
+
 /**
  * The one `/gateway` listener: ack at once (Slack allows 3 s), claim the request once (Slack redelivers slow
  * requests; the trigger_id is the dedupe key), then route to a command. Every failure becomes an ephemeral
@@ -120,6 +141,7 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
       } else {
         const catalogue = await services.catalogue();
         const found = twoWord ?? findAction(catalogue, name, args);
+        if (!found && name === 'run') throw runWithoutAction(catalogue, args);
         if (!found) {
           // A typed word is not a metric label: unknown commands share one series.
           const typed = name;

@@ -59,7 +59,8 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
           hint: guess ? `Did you mean \`/gateway help ${guess}\`?` : '`/gateway help` lists every command.',
         });
       }
-      await ctx.reply(buildCommandHelp(entry));
+      // buildCommandHelp prefixes `/gateway ` itself; the entries here carry it already (for the full list).
+      await ctx.reply(buildCommandHelp({ ...entry, usage: entry.usage.replace(/^\/gateway /, '') }));
     },
   };
 }
