@@ -67,6 +67,13 @@ export function describeError(error: unknown, logger: AppLogger): Message {
       hint: 'Invite me with `/invite @gateway`, then run the command again.',
     });
   }
+  if (slackCode === 'expired_trigger_id' || slackCode === 'invalid_trigger_id') {
+    // Slack lets a form open only within 3 s of the command; a slow moment ran past that.
+    return buildErrorMessage({
+      title: 'Slack did not let me open the form in time.',
+      hint: 'Run the command again; the form should open at once.',
+    });
+  }
   logger.error('command failed', error);
   return buildErrorMessage({
     title: 'Something went wrong on our side.',

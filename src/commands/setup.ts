@@ -1,6 +1,7 @@
 import { FORBIDDEN_ADVICE } from '../gateway/errors.js';
-import { buildBindingConfirmation, buildStatus } from '../views/status.js';
+import { buildAlreadyBound, buildBindingConfirmation, buildStatus } from '../views/status.js';
 import type { CommandSpec } from './context.js';
+import { slackErrorCode } from './describe-error.js';
 import { readResourcePage } from './read-resource.js';
 import { notAdminError, UserError, UserErrorCode } from './user-error.js';
 
@@ -37,6 +38,12 @@ const useCommand: CommandSpec = {
       });
     }
     const clientId = first.value;
+    const current = await ctx.services.bindings.get(ctx.channel);
+    if (current?.clientId === clientId) {
+      // Nothing changes, so nothing is announced in the channel again.
+      await ctx.reply(buildAlreadyBound({ clientLabel: current.clientLabel, clientId }));
+      return;
+    }
     const page = await ctx.services.gateway.read('clients', {
       filter: { field: 'id', value: clientId },
       limit: 1,
@@ -62,7 +69,18 @@ const useCommand: CommandSpec = {
       boundBy: ctx.user,
       boundAt: new Date().toISOString(),
     });
-    await ctx.post(buildBindingConfirmation({ clientLabel, clientId, user: ctx.user }));
+    try {
+      await ctx.post(buildBindingConfirmation({ clientLabel, clientId, user: ctx.user }));
+    } catch (error) {
+      const slackCode = slackErrorCode(error);
+      if (slackCode !== 'not_in_channel' && slackCode !== 'channel_not_found') throw error;
+      // The binding is saved: say so, rather than an error that reads as if binding failed.
+      throw new UserError(
+        UserErrorCode.NotInChannel,
+        `This channel is now bound to ${clientLabel} (${clientId}), but I am not a member, so I cannot post results here.`,
+        { hint: 'Invite me with `/invite @gateway`; commands will then post here.' },
+      );
+    }
   },
 };
 

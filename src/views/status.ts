@@ -41,3 +41,12 @@ export function buildBindingConfirmation(input: { clientLabel: string; clientId:
   const text = `This channel is now bound to *${escapeMrkdwn(input.clientLabel)}* (${code(input.clientId)}), by <@${input.user}>.`;
   return fitMessage({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
 }
+
+/** The ephemeral answer to `use` with the client the channel is already bound to: nothing to announce. */
+export function buildAlreadyBound(input: { clientLabel: string; clientId: string }): {
+  text: string;
+  blocks: types.KnownBlock[];
+} {
+  const text = `:information_source: This channel is already bound to *${escapeMrkdwn(input.clientLabel)}* (${code(input.clientId)}). Nothing changed.`;
+  return fitMessage({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+}
