@@ -1,8 +1,8 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { validateActionFields } from '../actions/catalogue.js';
-import { describeError } from '../commands/describe-error.js';
+import { describeError, slackErrorCode } from '../commands/describe-error.js';
 import { submitAction } from '../commands/submit-action.js';
-import { notBoundError } from '../commands/user-error.js';
+import { notBoundError, UserError, UserErrorCode } from '../commands/user-error.js';
 import type { BotServices } from '../services.js';
 import { claimOnce } from '../store/dedupe.js';
 import { readActionModal } from '../views/action-modal.js';
@@ -13,7 +13,8 @@ type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 function parseMetadata(text: string): ModalMetadata | undefined {
   try {
     const meta = JSON.parse(text) as Partial<ModalMetadata>;
-    return typeof meta.c === 'string' && typeof meta.a === 'string' ? { c: meta.c, a: meta.a } : undefined;
+    if (typeof meta.c !== 'string' || typeof meta.a !== 'string') return undefined;
+    return { c: meta.c, a: meta.a, ...(typeof meta.k === 'string' ? { k: meta.k } : {}) };
   } catch {
     return undefined;
   }
@@ -31,7 +32,17 @@ export function actionModalSubmission(services: BotServices) {
     const catalogue = await services.catalogue();
     const entry = meta ? catalogue.byAction(meta.a) : undefined;
     if (!meta || !entry) {
-      await ack({ response_action: 'errors', errors: {} });
+      // An empty errors answer would leave the form open with nothing said: close it and explain.
+      await ack();
+      const gone = describeError(
+        new UserError(UserErrorCode.Unavailable, 'That form is out of date, so nothing was run.', {
+          hint: '`/gateway help` lists the actions the gateway offers now; run the command again.',
+        }),
+        log,
+      );
+      await client.chat
+        .postMessage({ channel: body.user.id, ...gone })
+        .catch((e: unknown) => log.error('could not report an out-of-date form', e));
       return;
     }
     const raw = readActionModal(entry, view.state.values);
@@ -42,7 +53,15 @@ export function actionModalSubmission(services: BotServices) {
     }
     await ack();
     const tell = async (message: { text: string; blocks: import('@slack/bolt').types.KnownBlock[] }) => {
-      await client.chat.postEphemeral({ channel: meta.c, user: body.user.id, ...message });
+      try {
+        await client.chat.postEphemeral({ channel: meta.c, user: body.user.id, ...message });
+      } catch (error) {
+        // A modal has no response_url: where the bot cannot post in the channel (not invited, removed),
+        // the person still gets the answer, in the bot's direct message.
+        const code = slackErrorCode(error);
+        if (code !== 'not_in_channel' && code !== 'channel_not_found') throw error;
+        await client.chat.postMessage({ channel: body.user.id, ...message });
+      }
     };
     try {
       if (!(await claimOnce(services.redis, services.config.redis.prefix, `view:${view.id}`, 86_400))) {
@@ -51,6 +70,11 @@ export function actionModalSubmission(services: BotServices) {
       }
       const binding = await services.bindings.get(meta.c);
       if (!binding) throw notBoundError();
+      if (meta.k !== undefined && binding.clientId !== meta.k) {
+        throw new UserError(UserErrorCode.WrongClient, 'This channel is now bound to another client.', {
+          hint: 'Nothing was run. Run the command again for the current client.',
+        });
+      }
       await submitAction(
         services,
         client,

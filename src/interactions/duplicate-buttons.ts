@@ -25,7 +25,12 @@ export function duplicateConfirm(services: BotServices) {
     };
     try {
       const pending = await takePendingRequest(services, action.value ?? '');
-      if (!pending) return; // already confirmed by an earlier click, or expired: the first click's job stands
+      if (!pending) {
+        // Already confirmed or cancelled by an earlier click (whose job stands), or expired: say so either way.
+        throw new UserError(UserErrorCode.Expired, 'That question was already answered, or it expired.', {
+          hint: 'Nothing more was generated. If you still want another one, run the command again.',
+        });
+      }
       await respond({ replace_original: true, text: 'Generating another one, as you asked.' });
       const catalogue = await services.catalogue();
       const entry = catalogue.byAction(pending.action);
@@ -54,15 +59,26 @@ export function duplicateConfirm(services: BotServices) {
         reply,
       );
     } catch (error) {
-      await reply(describeError(error, log));
+      await reply(describeError(error, log)).catch((e: unknown) =>
+        log.error('could not report a duplicate prompt error', e),
+      );
     }
   };
 }
 
 export function duplicateCancel(services: BotServices) {
-  return async function handleDuplicateCancel({ ack, action, respond }: ButtonArgs): Promise<void> {
+  return async function handleDuplicateCancel({ ack, body, action, respond }: ButtonArgs): Promise<void> {
     await ack();
-    await takePendingRequest(services, action.value ?? '');
-    await respond({ replace_original: true, text: 'Cancelled: nothing was generated.' });
+    const log = services.logger.child({ action: action.action_id, user: body.user.id });
+    try {
+      await takePendingRequest(services, action.value ?? '');
+      await respond({ replace_original: true, text: 'Cancelled: nothing was generated.' });
+    } catch (error) {
+      await respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        ...describeError(error, log),
+      }).catch((e: unknown) => log.error('could not report a cancel error', e));
+    }
   };
 }

@@ -11,10 +11,14 @@ export interface ModalRequest {
   prefill: Record<string, string>;
 }
 
-/** What a modal carries back on submission: the channel and the action, nothing else (the client is re-read). */
+/**
+ * What a modal carries back on submission: the channel, the action, and the client it was opened for (the
+ * binding is re-read; a channel re-bound meanwhile must not run the form, filled for one client, on another).
+ */
 export interface ModalMetadata {
   c: string;
   a: string;
+  k?: string;
 }
 
 const OPTIONS_CAP = 100;
@@ -29,7 +33,11 @@ export async function openActionModal(
   request: ModalRequest,
 ): Promise<void> {
   const { entry } = request;
-  const privateMetadata = JSON.stringify({ c: request.channel, a: entry.action } satisfies ModalMetadata);
+  const privateMetadata = JSON.stringify({
+    c: request.channel,
+    a: entry.action,
+    k: request.clientId,
+  } satisfies ModalMetadata);
   const sourced = entry.fields.filter((f) => f.optionsFrom);
   if (!sourced.length) {
     await client.views.open({

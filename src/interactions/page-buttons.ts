@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { describeError } from '../commands/describe-error.js';
+import { describeError, slackErrorCode } from '../commands/describe-error.js';
 import { readResourcePage } from '../commands/read-resource.js';
 import { UserError, UserErrorCode } from '../commands/user-error.js';
 import type { BotServices } from '../services.js';
@@ -42,13 +42,26 @@ export function pageButton(services: BotServices) {
         rest,
       );
       const ts = body.message?.ts;
+      const replace = () => respond({ replace_original: true, text: message.text, blocks: message.blocks });
       if (channel && ts && !body.container?.is_ephemeral) {
-        await client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
+        await client.chat
+          .update({ channel, ts, text: message.text, blocks: message.blocks })
+          .catch(async (error: unknown) => {
+            // Removed from the channel, the bot can no longer edit its message there; the click's
+            // response_url still can, so the page turns anyway.
+            const code = slackErrorCode(error);
+            if (code !== 'not_in_channel' && code !== 'channel_not_found') throw error;
+            await replace();
+          });
       } else {
-        await respond({ replace_original: true, text: message.text, blocks: message.blocks });
+        await replace();
       }
     } catch (error) {
-      await respond({ response_type: 'ephemeral', replace_original: false, ...describeError(error, log) });
+      await respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        ...describeError(error, log),
+      }).catch((e: unknown) => log.error('could not report a page button error', e));
     }
   };
 }
