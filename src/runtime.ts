@@ -146,8 +146,13 @@ export async function startRuntime(
     sandbox,
     async stop(timeoutMs = 10_000) {
       // Stop taking requests first, then let in-flight jobs finish within the bound, then close connections.
+      // One deadline for the whole stop, not one per step.
+      const deadline = Date.now() + timeoutMs;
       const bounded = <T>(p: Promise<T>) =>
-        Promise.race([p, new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+        Promise.race([
+          p,
+          new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref()),
+        ]);
       await bounded(bot?.stop() ?? Promise.resolve()).catch((e: unknown) => logger.warn('web stop', e));
       await bounded(services.answers.drain());
       await bounded(workers?.close() ?? Promise.resolve()).catch((e: unknown) =>

@@ -1,4 +1,4 @@
-import { FORBIDDEN_ADVICE } from '../gateway/errors.js';
+import { FORBIDDEN_ADVICE, GatewayErrorCode, isGatewayError } from '../gateway/errors.js';
 import { buildAlreadyBound, buildBindingConfirmation, buildStatus } from '../views/status.js';
 import type { CommandSpec } from './context.js';
 import { slackErrorCode } from './describe-error.js';
@@ -84,6 +84,15 @@ const useCommand: CommandSpec = {
   },
 };
 
+/** What `status` says when the key cannot read the client: advice for 401/403, never the gateway's address. */
+function reachProblem(error: unknown): string {
+  if (!isGatewayError(error)) return 'the gateway could not be asked';
+  if (error.code === GatewayErrorCode.Unauthorized || error.code === GatewayErrorCode.Forbidden) {
+    return `${error.message} ${error.advice ?? ''}`.trim();
+  }
+  return `the gateway is not answering (${error.status ? `HTTP ${error.status}` : error.code.replace('gateway_', '')} at ${error.at})`;
+}
+
 const statusCommand: CommandSpec = {
   name: 'status',
   usage: '/gateway status',
@@ -97,7 +106,7 @@ const statusCommand: CommandSpec = {
       try {
         await ctx.services.gateway.read('locations', { clientId: binding.clientId, limit: 1 });
       } catch (error) {
-        reach = error instanceof Error ? error.message : 'unknown error';
+        reach = reachProblem(error);
       }
     }
     const jobs = binding ? await ctx.services.queue.channelJobs(ctx.channel, 50) : [];

@@ -155,6 +155,22 @@ describe('reads', () => {
   });
 });
 
+describe('status while the gateway fails', () => {
+  it('says the gateway is not answering, without its address', async () => {
+    h.sandbox.setKnobs({ errorRate: 1 });
+    try {
+      await h.gateway('status');
+      const reply = await h.ephemeral(
+        (m) => textOf(m).includes('Client:') && textOf(m).includes('not answering'),
+      );
+      expect(textOf(reply)).toContain('HTTP 500');
+      expect(textOf(reply)).not.toContain('127.0.0.1');
+    } finally {
+      h.sandbox.setKnobs({ errorRate: 0 });
+    }
+  });
+});
+
 describe('escaping', () => {
   it('shows dataset strings with <!channel> and forged links literally', async () => {
     await bind(h, 'bright-dental', 'CDENTAL');
