@@ -144,7 +144,7 @@ export class ActionQueue {
       if (out.length >= limit) break;
       const job = await this.queue.getJob(key);
       if (!job) continue;
-      const state = toJobState(await job.getState(), job.returnvalue);
+      const state = toJobState(await job.getState(), job.returnvalue, job.data.step);
       if (!state) continue;
       const summary: JobSummary = {
         jobKey: job.data.jobKey,
@@ -182,12 +182,14 @@ export function channelIndexKey(prefix: string, channel: string): string {
 export function toJobState(
   bullState: string,
   returnvalue: ActionJobOutcome | undefined,
+  step?: JobStep,
 ): JobState | undefined {
   switch (bullState) {
     case 'completed':
       return returnvalue?.outcome === 'needs-attention' ? 'needs-attention' : 'done';
     case 'failed':
-      return 'failed';
+      // A job that failed after its POST left may have run: a person has to look, as its thread says.
+      return step === 'posting' ? 'needs-attention' : 'failed';
     case 'active':
       return 'running';
     case 'waiting':
