@@ -15,5 +15,7 @@ const benches: Array<[name: string, run: (argv: readonly string[]) => Promise<un
 for (const [name, run] of benches) {
   console.log(`\n=== ${name}`);
   await run(process.argv.slice(2));
+  // Let the previous benchmark's child processes exit and the machine settle before the next one measures.
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
 }
 process.exit(0);
