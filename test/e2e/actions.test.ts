@@ -288,6 +288,24 @@ describe('duplicates and double clicks', () => {
     expect(posts('index_url').length).toBe(before + 1);
   });
 
+  it('after an outcome nobody can tell, "Retry anyway" clicked twice runs one new job', async () => {
+    h.sandbox.failNext('drop_after_action', { method: 'POST', action: 'index_url' });
+    const before = posts('index_url').length;
+    await runAction('index https://harbor-law.example/unknown-outcome');
+    const { status, thread } = await settled('unknown-outcome', /needs attention|:warning:/);
+    expect(textOf(status)).toContain('needs attention');
+    const withButton = thread.find((m) => textOf(m).includes('job_retry_anyway'));
+    if (!withButton) throw new Error('no "Retry anyway" button in the thread');
+    expect(posts('index_url').length).toBe(before + 1);
+    await Promise.all([
+      h.driver.click(withButton, { actionId: 'job_retry_anyway' }, { user: MEMBER }),
+      h.driver.click(withButton, { actionId: 'job_retry_anyway' }, { user: MEMBER }),
+    ]);
+    await h.slack.waitFor(() => posts('index_url')[before + 1], { what: 'the POST a person asked for' });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(posts('index_url').length).toBe(before + 2);
+  });
+
   it('a command Slack delivers twice is one job', async () => {
     const before = posts('seo_audit').length;
     const url = 'https://harbor-law.example/twice';
