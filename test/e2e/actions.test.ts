@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeMessage } from '../../src/local/fake-slack/index.js';
 import { bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
 
 let h: Harness;
@@ -12,55 +11,13 @@ afterAll(async () => {
   await h?.close();
 });
 
-const posts = (action: string) =>
-  h.sandbox.requests().filter((r) => r.method === 'POST' && r.action === action);
-
-/** Sends an action command; if the bot opens a modal (prefilled), submits it as it is. */
-async function runAction(text: string): Promise<void> {
-  const viewsBefore = h.slack.views(MEMBER).length;
-  await h.gateway(text);
-  await new Promise((r) => setTimeout(r, 100));
-  const views = h.slack.views(MEMBER);
-  if (views.length > viewsBefore) {
-    const opened = views.at(-1);
-    const view = opened && (await openModal(new RegExp(opened.view.title.text.slice(0, 4), 'i')));
-    if (view) await h.driver.submit(view, {}, { user: MEMBER });
-  }
-}
-
-/** Waits for the person's open modal whose title matches and whose inputs are there (after "Loading…"). */
-function openModal(title: RegExp) {
-  return h.slack.waitFor(
-    () =>
-      h.slack
-        .views(MEMBER)
-        .filter(
-          (v) =>
-            title.test(v.view.title.text) && v.view.blocks.some((b: { type: string }) => b.type === 'input'),
-        )
-        .at(-1),
-    { what: `the ${title} modal` },
-  );
-}
+const posts = (action: string) => h.posts(action);
+const runAction = (command: string) => h.runAction(command);
+const openModal = (title: RegExp) => h.openModal(title);
 
 /** The job's status message in the channel once it reached `state`, and its thread. */
-async function settled(
-  label: string,
-  state: RegExp,
-): Promise<{ status: FakeMessage; thread: FakeMessage[] }> {
-  const status = await h.slack.waitFor(
-    () => h.slack.messages(CHANNEL).find((m) => m.text.includes(label) && state.test(textOf(m))),
-    { what: `${label} ${state}`, timeoutMs: 10_000 },
-  );
-  const thread = await h.slack.waitFor(
-    () => {
-      const replies = h.slack.thread(CHANNEL, status.ts);
-      return replies.length ? replies : undefined;
-    },
-    { what: `${label} thread reply` },
-  );
-  return { status, thread };
-}
+const settled = (label: string, state: RegExp) =>
+  h.settled((m) => m.text.includes(label) && state.test(textOf(m)));
 
 const CASES: Array<[command: string, action: string, label: string, body: Record<string, unknown>]> = [
   [

@@ -238,37 +238,11 @@ async function answer(command: string, phrase: string, as: { user?: string; chan
   );
 }
 
-/** Sends an action command; when a modal opens, waits for its inputs and submits it with `values`. */
-async function runAction(command: string, values: Record<string, string> = {}): Promise<void> {
-  const before = h.slack.views(MEMBER).length;
-  await h.gateway(command);
-  await new Promise((r) => setTimeout(r, 150));
-  if (h.slack.views(MEMBER).length <= before) return;
-  const view = await h.slack.waitFor(
-    () =>
-      h.slack
-        .views(MEMBER)
-        .filter((v) => v.view.blocks.some((b: { type: string }) => b.type === 'input'))
-        .at(-1),
-    { what: 'the action modal with its inputs' },
-  );
-  await h.driver.submit(view, values, { user: MEMBER });
-}
+const runAction = (command: string, values: Record<string, string> = {}) => h.runAction(command, values);
 
 /** The thread replies of the newest channel status message that matches, once there are some. */
-async function threadOf(match: (m: FakeMessage) => boolean, channel = CHANNEL): Promise<FakeMessage[]> {
-  const status = await h.slack.waitFor(() => h.slack.messages(channel).filter(match).at(-1), {
-    what: 'a job status message',
-    timeoutMs: 8_000,
-  });
-  return h.slack.waitFor(
-    () => {
-      const replies = h.slack.thread(channel, status.ts);
-      return replies.length ? replies : undefined;
-    },
-    { what: 'a thread reply', timeoutMs: 8_000 },
-  );
-}
+const threadOf = async (match: (m: FakeMessage) => boolean, channel = CHANNEL) =>
+  (await h.settled(match, channel)).thread;
 
 // ---------------------------------------------------------------------------------------------------------
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeView } from '../../src/local/fake-slack/index.js';
 import { ADMIN, bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
 
 let h: Harness;
@@ -12,24 +11,9 @@ afterAll(async () => {
   await h?.close();
 });
 
-const posts = (action: string) =>
-  h.sandbox.requests().filter((r) => r.method === 'POST' && r.action === action);
+const posts = (action: string) => h.posts(action);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The person's newest open modal with the title, once its inputs are there (after "Loading…"). */
-function openModal(title: RegExp): Promise<FakeView> {
-  return h.slack.waitFor(
-    () =>
-      h.slack
-        .views(MEMBER)
-        .filter(
-          (v) =>
-            title.test(v.view.title.text) && v.view.blocks.some((b: { type: string }) => b.type === 'input'),
-        )
-        .at(-1),
-    { what: `the ${title} modal` },
-  );
-}
+const openModal = (title: RegExp) => h.openModal(title);
 
 describe('commands that used to answer with the wrong thing', () => {
   it('`run` without an action asks for one and lists them, instead of "no `run` command"', async () => {

@@ -1,6 +1,11 @@
 import { type Config, loadConfig } from '../../src/config.js';
 import { SlackDriver } from '../../src/local/driver.js';
-import { type FakeMessage, type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
+import {
+  type FakeMessage,
+  type FakeSlack,
+  type FakeView,
+  startFakeSlack,
+} from '../../src/local/fake-slack/index.js';
 import { createLogger, silentLogger } from '../../src/logger.js';
 import { createRedis, deleteByPrefix } from '../../src/redis.js';
 import { type Runtime, type RuntimeOptions, startRuntime } from '../../src/runtime.js';
@@ -28,6 +33,17 @@ export interface Harness {
   ): Promise<FakeMessage>;
   /** Waits for a top-level channel message that matches. */
   message(match: (m: FakeMessage) => boolean, channel?: string): Promise<FakeMessage>;
+  /** The POSTs of one action that reached the sandbox, in order. */
+  posts(action: string): ReturnType<Sandbox['requests']>;
+  /** The person's newest open modal (title matching, if given) once its inputs are there (after "Loading…"). */
+  openModal(title?: RegExp, user?: string): Promise<FakeView>;
+  /** Sends an action command; when the bot opens a modal, waits for its inputs and submits it with `values`. */
+  runAction(command: string, values?: Record<string, string>): Promise<void>;
+  /** The newest channel message that matches (a job's status message) and its thread, once it has replies. */
+  settled(
+    match: (m: FakeMessage) => boolean,
+    channel?: string,
+  ): Promise<{ status: FakeMessage; thread: FakeMessage[] }>;
   close(): Promise<void>;
 }
 
@@ -68,7 +84,7 @@ export async function startHarness(
     signingSecret: SIGNING_SECRET,
     slack,
   });
-  return {
+  const harness: Harness = {
     slack,
     runtime,
     driver,
@@ -88,6 +104,41 @@ export async function startHarness(
       ),
     message: (match, channel = CHANNEL) =>
       slack.waitFor(() => slack.messages(channel).filter(match).at(-1), { what: 'a channel message' }),
+    posts: (action) => sandbox.requests().filter((r) => r.method === 'POST' && r.action === action),
+    openModal: (title, user = MEMBER) =>
+      slack.waitFor(
+        () =>
+          slack
+            .views(user)
+            .filter(
+              (v) =>
+                (!title || title.test(v.view.title.text)) &&
+                v.view.blocks.some((b: { type: string }) => b.type === 'input'),
+            )
+            .at(-1),
+        { what: `the ${title ?? 'action'} modal with its inputs` },
+      ),
+    async runAction(command, values = {}) {
+      const before = slack.views(MEMBER).length;
+      await driver.command(command, { user: MEMBER, channel: CHANNEL });
+      await new Promise((r) => setTimeout(r, 150));
+      if (slack.views(MEMBER).length <= before) return;
+      await driver.submit(await harness.openModal(), values, { user: MEMBER });
+    },
+    async settled(match, channel = CHANNEL) {
+      const status = await slack.waitFor(() => slack.messages(channel).filter(match).at(-1), {
+        what: 'a job status message',
+        timeoutMs: 10_000,
+      });
+      const thread = await slack.waitFor(
+        () => {
+          const replies = slack.thread(channel, status.ts);
+          return replies.length ? replies : undefined;
+        },
+        { what: 'a thread reply', timeoutMs: 10_000 },
+      );
+      return { status, thread };
+    },
     async close() {
       await runtime.stop(5_000);
       await slack.close();
@@ -96,6 +147,7 @@ export async function startHarness(
       await redis.quit();
     },
   };
+  return harness;
 }
 
 /** Binds the harness channel to a client as the admin and waits for the confirmation. */
