@@ -2,8 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
-import { createRedis, deleteByPrefix } from '../../src/redis.js';
-import { TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const prefix = uniquePrefix('e2e-main');
 const SECRET = 'main-process-signing-secret';
@@ -34,9 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await slack?.close();
-  const redis = createRedis(TEST_REDIS_URL);
-  await deleteByPrefix(redis, prefix);
-  await redis.quit();
+  await testRedis(prefix).cleanup();
 });
 
 describe('npm start (src/main.ts)', () => {

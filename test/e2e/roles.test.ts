@@ -3,11 +3,10 @@ import { loadConfig } from '../../src/config.js';
 import { SlackDriver } from '../../src/local/driver.js';
 import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
 import { createLogger, silentLogger } from '../../src/logger.js';
-import { createRedis, deleteByPrefix } from '../../src/redis.js';
 import { type Runtime, startRuntime } from '../../src/runtime.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { textOf } from '../helpers/bot-harness.js';
-import { TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const SECRET = 'roles-secret';
 const prefix = uniquePrefix('e2e-roles');
@@ -46,9 +45,7 @@ afterAll(async () => {
   for (const runtime of runtimes) await runtime.stop(5_000);
   await slack?.close();
   await sandbox?.close();
-  const redis = createRedis(TEST_REDIS_URL);
-  await deleteByPrefix(redis, prefix);
-  await redis.quit();
+  await testRedis(prefix).cleanup();
 });
 
 describe('several processes against one Redis', () => {

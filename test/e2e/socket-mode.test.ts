@@ -4,10 +4,9 @@ import { loadConfig } from '../../src/config.js';
 import { SlackDriver } from '../../src/local/driver.js';
 import { type FakeMessage, type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
 import { createLogger, silentLogger } from '../../src/logger.js';
-import { createRedis, deleteByPrefix } from '../../src/redis.js';
 import { type Runtime, startRuntime } from '../../src/runtime.js';
 import { textOf } from '../helpers/bot-harness.js';
-import { TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 /** The whole bot over Socket Mode: no signing secret, no events URL; Slack reaches it only over the WebSocket. */
 
@@ -47,9 +46,7 @@ afterAll(async () => {
   // The bot first, so it closes its WebSocket cleanly instead of reconnecting to a stand-in that is gone.
   if (!stopped) await runtime?.stop(5_000);
   await slack?.close();
-  const redis = createRedis(TEST_REDIS_URL);
-  await deleteByPrefix(redis, prefix);
-  await redis.quit();
+  await testRedis(prefix).cleanup();
 });
 
 describe('Socket Mode', () => {

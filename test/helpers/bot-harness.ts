@@ -7,10 +7,9 @@ import {
   startFakeSlack,
 } from '../../src/local/fake-slack/index.js';
 import { createLogger, silentLogger } from '../../src/logger.js';
-import { createRedis, deleteByPrefix } from '../../src/redis.js';
 import { type Runtime, type RuntimeOptions, startRuntime } from '../../src/runtime.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { TEST_REDIS_URL, uniquePrefix } from './redis.js';
+import { TEST_REDIS_URL, testRedis, uniquePrefix } from './redis.js';
 
 export const SIGNING_SECRET = 'e2e-signing-secret';
 export const ADMIN = 'UADMIN';
@@ -142,9 +141,7 @@ export async function startHarness(
     async close() {
       await runtime.stop(5_000);
       await slack.close();
-      const redis = createRedis(TEST_REDIS_URL);
-      await deleteByPrefix(redis, prefix);
-      await redis.quit();
+      await testRedis(prefix).cleanup();
     },
   };
   return harness;
