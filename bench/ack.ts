@@ -15,7 +15,7 @@
  * its own work and nothing else.
  */
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type { Pool } from 'undici';
 import { SANDBOX_KEYS } from '../src/gateway/spec.js';
 import { createRedis, deleteByPrefix } from '../src/redis.js';
@@ -34,6 +34,7 @@ import {
 import { type AckFigures, summarize } from './ack-report.js';
 import type { WorldInfo } from './ack-roles.js';
 import type { Answer, WatchedChannel } from './ack-watch.js';
+import { runIfMain } from './run-if-main.js';
 
 const SIGNING_SECRET = 'bench-ack-signing-secret';
 const ADMIN = 'UADMIN';
@@ -259,11 +260,4 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   return figures;
 }
 
-const invokedDirectly =
-  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (invokedDirectly) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
-}
+runIfMain(import.meta.url, () => main());

@@ -13,12 +13,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Pool } from 'undici';
 import { GatewayClient } from '../src/gateway/client.js';
 import { SANDBOX_KEYS } from '../src/gateway/spec.js';
+import { runIfMain } from './run-if-main.js';
 
 const CLIENT_ID = 'acme-plumbing';
 const PAGE = 1_000;
@@ -197,12 +198,4 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   return figures;
 }
 
-const invokedDirectly =
-  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (invokedDirectly) {
-  const run = process.argv.includes('--serve') ? serveForParent() : main();
-  run.catch((error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
-}
+runIfMain(import.meta.url, () => (process.argv.includes('--serve') ? serveForParent() : main()));

@@ -10,7 +10,6 @@
 import { randomUUID } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
-import { pathToFileURL } from 'node:url';
 import { WebClient } from '@slack/web-api';
 import { buildCatalogue } from '../src/actions/catalogue.js';
 import { GatewayClient } from '../src/gateway/client.js';
@@ -21,6 +20,7 @@ import { silentLogger } from '../src/logger.js';
 import { createRedis, deleteByPrefix } from '../src/redis.js';
 import { ensureRedis } from '../src/redis-local.js';
 import { startSandbox } from '../src/sandbox/index.js';
+import { runIfMain } from './run-if-main.js';
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -193,11 +193,4 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   return figures;
 }
 
-const invokedDirectly =
-  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (invokedDirectly) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
-}
+runIfMain(import.meta.url, () => main());
