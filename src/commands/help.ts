@@ -5,9 +5,10 @@ import type { CommandSpec } from './context.js';
 import { closestCommand } from './tokenizer.js';
 import { UserError, UserErrorCode } from './user-error.js';
 
+/** HelpEntry usage lines go without the `/gateway ` prefix; the help views add it. */
 const toEntry = (spec: CommandSpec): HelpEntry => ({
   name: spec.name,
-  usage: spec.usage,
+  usage: spec.usage.replace(/^\/gateway /, ''),
   summary: spec.summary,
   example: spec.example,
   adminOnly: spec.adminOnly,
@@ -35,11 +36,7 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
     group: 'Setup',
     async run(ctx) {
       const catalogue = await ctx.services.catalogue();
-      const actions = actionHelpEntries(catalogue).map((e) => ({
-        ...e,
-        usage: e.usage.startsWith('/') ? e.usage : `/gateway ${e.usage}`,
-      }));
-      const entries = [...commands().map(toEntry), ...actions];
+      const entries = [...commands().map(toEntry), ...actionHelpEntries(catalogue)];
       const wanted = ctx.args
         .filter((t) => t.kind === 'word')
         .map((t) => t.value.toLowerCase())
@@ -59,8 +56,7 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
           hint: guess ? `Did you mean \`/gateway help ${guess}\`?` : '`/gateway help` lists every command.',
         });
       }
-      // buildCommandHelp prefixes `/gateway ` itself; the entries here carry it already (for the full list).
-      await ctx.reply(buildCommandHelp({ ...entry, usage: entry.usage.replace(/^\/gateway /, '') }));
+      await ctx.reply(buildCommandHelp(entry));
     },
   };
 }

@@ -47,7 +47,7 @@ export function buildCommandHelp(entry: HelpEntry): Message {
 
 function helpLine(c: HelpEntry, isAdmin: boolean): string {
   const admins = c.adminOnly && !isAdmin ? ' _(admins)_' : '';
-  return `${code(c.usage)} — ${escapeMrkdwn(c.summary)}${admins} · e.g. ${code(exampleText(c.example))}`;
+  return `${code(`/gateway ${c.usage}`)} — ${escapeMrkdwn(c.summary)}${admins} · e.g. ${code(exampleText(c.example))}`;
 }
 
 function exampleText(example: string): string {

@@ -35,7 +35,9 @@ describe('buildHelp', () => {
     const out = buildHelp(entries, { isAdmin: true });
     const all = text(out.blocks);
     expect(all).toContain('*Setup*');
-    expect(all).toContain('`keywords [limit=N]` — Tracked keywords · e.g. `/gateway keywords limit=5`');
+    expect(all).toContain(
+      '`/gateway keywords [limit=N]` — Tracked keywords · e.g. `/gateway keywords limit=5`',
+    );
     expect(all).toContain('e.g. `/gateway audit https://acme.example`');
     expect(all).not.toContain('*Digests*');
     expect(all).not.toContain('(admins)');
