@@ -1,0 +1,93 @@
+/**
+ * The import rules of the architecture (DESIGN §2), checked in `npm test` (`npm run check:arch`).
+ * Folders are the units of the picture; the rules say which way knowledge may flow between them.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-file-cycles',
+      severity: 'error',
+      comment: 'No import cycles between files.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycles',
+      // A warning until the reshape (issue 8) breaks today's commands ↔ interactions ↔ actions ↔ views ↔ jobs
+      // loops; then an error. Known file-level violations are listed in .dependency-cruiser-known-violations.json.
+      severity: 'warn',
+      comment: 'No import cycles between folders: each folder is a layer that knows only those below it.',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'views-are-pure',
+      severity: 'error',
+      comment: 'views/ builds Block Kit from data and does no I/O: no runtime code of the gateway, jobs, stores or requests (types are fine).',
+      from: { path: '^src/views/' },
+      to: { path: '^src/(gateway|jobs|store|requests)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'gateway-knows-no-slack',
+      severity: 'error',
+      comment: 'gateway/ speaks HTTP to the gateway and knows nothing of Slack, the queue or the sandbox.',
+      from: { path: '^src/gateway/' },
+      to: {
+        path: ['^src/(commands|interactions|views|jobs|requests|approvals|digests|local|sandbox)/', '^src/app\\.ts$'],
+      },
+    },
+    {
+      name: 'gateway-no-slack-or-queue-packages',
+      severity: 'error',
+      comment: 'gateway/ uses no Slack SDK and no queue.',
+      from: { path: '^src/gateway/' },
+      to: { path: 'node_modules/(@slack|bullmq|ioredis)/' },
+    },
+    {
+      name: 'requests-know-no-slack-payloads',
+      severity: 'error',
+      comment: 'requests/ takes a requester, a client, an action, fields and a reply target: no Slack listeners or payloads.',
+      from: { path: '^src/requests/' },
+      to: { path: ['^src/(commands|interactions|local)/', 'node_modules/@slack/bolt/'] },
+    },
+    {
+      name: 'jobs-never-import-listeners',
+      severity: 'error',
+      comment: 'jobs/ never imports commands/ or interactions/.',
+      from: { path: '^src/jobs/' },
+      to: { path: '^src/(commands|interactions)/' },
+    },
+    {
+      name: 'sandbox-and-stand-in-only-through-the-root',
+      severity: 'error',
+      comment: 'Product code reaches sandbox/ and local/ only through the composition root (runtime.ts) and the demo.',
+      from: { path: '^src/', pathNot: ['^src/(sandbox|local)/', '^src/runtime\\.ts$'] },
+      to: { path: '^src/(sandbox|local)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'sandbox-is-the-outside-world',
+      severity: 'error',
+      comment: 'The sandbox stands for the real gateway: it imports no bot code (the spec it serves is in gateway/).',
+      from: { path: '^src/sandbox/', pathNot: '^src/sandbox/cli\\.ts$' },
+      to: { path: '^src/', pathNot: ['^src/sandbox/', '^src/gateway/(spec|types)\\.ts$'] },
+    },
+    {
+      name: 'no-orphans',
+      severity: 'error',
+      comment: 'A file nothing imports is dead (entry points excepted).',
+      from: {
+        orphan: true,
+        pathNot: ['\\.d\\.ts$', '^src/main\\.ts$', '^src/local/demo\\.ts$', '^src/sandbox/cli\\.ts$'],
+      },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
