@@ -1,5 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { buildCatalogue, type Catalogue } from './actions/catalogue.js';
+import { confirmGuardedNames } from './actions/guarded.js';
 import { type Bot, createBot } from './app.js';
 import { AnswerQueue } from './commands/answer-queue.js';
 import type { Config } from './config.js';
@@ -66,6 +67,10 @@ export async function startRuntime(
     apiKey,
     logger: logger.child({ part: 'gateway' }),
     actionTimeoutMs: config.gateway.actionTimeoutMs,
+  });
+  await confirmGuardedNames(config.guardedActions, () => gateway.discover(), logger).catch(async (e) => {
+    await Promise.allSettled([gateway.close(), redis.quit(), sandbox?.close()]);
+    throw e;
   });
   const metrics = new Metrics();
   let catalogue: Catalogue = buildCatalogue(undefined, { guardedActions: config.guardedActions });

@@ -4,6 +4,7 @@ import { GatewayError } from '../gateway/errors.js';
 import { actionFingerprint } from '../store/ledger.js';
 import { buildActionResult, buildOutcomeUnknown } from '../views/action-result.js';
 import { handleActionError } from './action-failure.js';
+import { hasApprovedApproval, refuseUnapproved } from './approval-gate.js';
 import { JobErrorCode, RetryableJobError } from './job-errors.js';
 import {
   type ActionJob,
@@ -42,6 +43,9 @@ export async function processActionJob(
     throw new UnrecoverableError(
       `${JobErrorCode.UnknownAction}: the gateway offers no action "${job.data.action}"`,
     );
+  }
+  if (entry.guarded && !hasApprovedApproval(job.data)) {
+    return refuseUnapproved(createRun(job, token, entry, deps, log));
   }
   const taken = await acquireLease(deps.redis, leaseKey(deps.prefix, job.data.jobKey), deps.leaseMs);
   if (!('lease' in taken)) {

@@ -15,6 +15,12 @@ export const ACTION_JOB_NAME = 'action';
 
 export type JobStep = 'queued' | 'posting' | 'done';
 
+/** The approval a guarded action's job carries (DESIGN §5 states); filled by the approvals issue. */
+export interface JobApproval {
+  id: string;
+  state: 'pending' | 'approved' | 'running' | 'done' | 'failed' | 'rejected' | 'cancelled' | 'expired';
+}
+
 export interface ActionJobData {
   jobKey: string;
   action: string;
@@ -27,6 +33,8 @@ export interface ActionJobData {
   statusTs?: string;
   confirmedDuplicate?: boolean;
   retryOf?: string;
+  /** A guarded action's approval; the worker refuses a guarded job without an approved one (approval-gate.ts). */
+  approval?: JobApproval;
   enqueuedAt: number;
   step?: JobStep;
   startedAt?: number;
