@@ -1,4 +1,3 @@
-import { WebClient } from '@slack/web-api';
 import { buildCatalogue, type Catalogue } from './actions/catalogue.js';
 import { confirmGuardedNames } from './actions/guarded.js';
 import { type Bot, createBot } from './app.js';
@@ -8,6 +7,7 @@ import { GatewayClient } from './gateway/client.js';
 import { SANDBOX_KEYS } from './gateway/spec.js';
 import { type ActionWorkers, startActionWorkers } from './jobs/action-worker.js';
 import { ActionQueue } from './jobs/queue.js';
+import { createWorkerSlackClient } from './jobs/slack-poster.js';
 import type { AppLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { createRedis } from './redis.js';
@@ -124,7 +124,7 @@ export async function startRuntime(
       connection: config.redis.url,
       prefix: config.redis.prefix,
       gateway,
-      slack: new WebClient(botToken, { slackApiUrl: config.slack.apiUrl, logger }),
+      slack: createWorkerSlackClient(botToken, config.slack.apiUrl, logger),
       catalogue: () => {
         void refresh();
         return catalogue;

@@ -22,7 +22,7 @@ import { reconcile } from './reconcile.js';
 /**
  * One action job, start to finish (DESIGN §7, §8): lease → the job's data as stored (not as this run first
  * read it) → (reconcile if an earlier run got as far as the POST) → checkpoint under the lease → POST →
- * ledger → status and thread reply. A POST is repeated only when reconciliation proved the earlier one
+ * ledger → status and thread reply (the ledger before any awaited Slack call). A POST is repeated only when reconciliation proved the earlier one
  * created nothing (and could no longer be in flight), or the action is safe to repeat.
  */
 
@@ -64,13 +64,15 @@ export async function processActionJob(
     if (run.data.step === 'done')
       return await finishSuccess(run, run.data.result ?? { id: run.data.recordId });
 
+    // Never awaited: Slack trouble must not delay the POST or the ledger. Status updates run in call order
+    // (see createRun), so calling this first keeps "running" ahead of whatever the job says next.
     let running: Promise<void> | undefined;
     const showRunning = () => {
       running ??= run.status('running').catch((error) => log.warn('status update failed', error));
       return running;
     };
     if (run.data.step === 'posting' && !entry.safeToRepeat) {
-      await showRunning();
+      void showRunning();
       const settled = await settleEarlierAttempt(run);
       if (settled) return settled;
     }
@@ -97,12 +99,13 @@ export async function processActionJob(
     try {
       result = await sent;
     } catch (error) {
-      await showRunning();
+      void showRunning();
       return await handleActionError(run, error);
     }
-    // Nothing between the answer and the ledger may throw: a throw here would re-run a POST that succeeded.
+    void showRunning();
+    // Nothing between the answer and the ledger may throw (a throw here would re-run a POST that succeeded),
+    // and no Slack call comes before it: a Slack outage must never delay or lose the record of a success.
     if (Date.now() - began > deps.slowMs) await backOffQuietly(run, 'slow answer');
-    await showRunning();
     return await recordSuccess(run, result.data);
   } finally {
     await lease.release().catch((error) => log.warn('lease release failed', error));
