@@ -1,6 +1,7 @@
 import { DelayedError, UnrecoverableError } from 'bullmq';
 import type { GatewayClient } from '../gateway/client.js';
 import { GatewayError } from '../gateway/errors.js';
+import { releaseJobClaim } from '../store/in-flight.js';
 import { actionFingerprint } from '../store/ledger.js';
 import { buildActionResult, buildOutcomeUnknown } from '../views/action-result.js';
 import { handleActionError } from './action-failure.js';
@@ -214,6 +215,8 @@ export async function recordSuccess(
   });
   const result = options.note ? { ...record, __note: options.note } : record;
   await checkpoint(run, { step: 'done', ...(recordId ? { recordId } : {}), result });
+  // The ledger now answers for this fingerprint: an identical request may ask against it from here on.
+  await releaseJobClaim(deps.redis, deps.prefix, data).catch((e) => run.log.warn('in-flight release', e));
   const outcome = await finishSuccess(run, result);
   return options.reconciled ? { ...outcome, reconciled: true } : outcome;
 }

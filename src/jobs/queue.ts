@@ -36,6 +36,8 @@ export interface ActionJobData {
   /** A guarded action's approval; the worker refuses a guarded job without an approved one (approval-gate.ts). */
   approval?: JobApproval;
   enqueuedAt: number;
+  /** The fingerprint this job holds in flight (store/in-flight.ts); the worker gives it back when the job ends. */
+  holdsFingerprint?: string;
   step?: JobStep;
   startedAt?: number;
   fingerprint?: string;
