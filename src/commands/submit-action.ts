@@ -71,6 +71,19 @@ async function findEarlier(
   return findEarlierRecord(services.gateway, entry, clientId, fields);
 }
 
+function alreadyQueued(request: ActionRequest): UserError {
+  const what = request.retryOf ? 'That job was already retried' : 'That request was already queued';
+  return new UserError(
+    UserErrorCode.AlreadyQueued,
+    `${what} (job \`${request.jobKey}\`); nothing new was queued.`,
+    {
+      hint: request.retryOf
+        ? 'The retry’s result is in its own thread: use the buttons there, or run the command again.'
+        : 'Run the command again to ask for it anew.',
+    },
+  );
+}
+
 /** Enqueues; if Redis refuses, the "queued" message says it failed instead of waiting forever. */
 async function enqueueOrSay(
   services: BotServices,
@@ -219,6 +232,15 @@ export async function submitAction(
     action: entry.action,
     duplicate: String(result.duplicate),
   });
+  if (result.taken) {
+    // An older job already has this request's id (a Retry clicked after its claims expired): nothing was
+    // queued, so the "queued" message goes and the person is told where that job is.
+    await release();
+    await client.chat
+      .delete({ channel: request.channel, ts: statusTs })
+      .catch((error: unknown) => services.logger.warn('could not remove an unqueued job message', error));
+    throw alreadyQueued(request);
+  }
   if (result.duplicate) {
     // The same Slack request reached us twice: the first one's message stands, this one goes. A claim taken
     // here belongs to no job (the first one's job has ended and given its own back).
