@@ -56,6 +56,7 @@ export async function processActionJob(
     throw new DelayedError();
   }
   const { lease } = taken;
+  let running: Promise<void> | undefined;
   try {
     const run = createRun(job, token, entry, deps, log);
     // This run's copy of the data was read when it was fetched; an overlapping run may have checkpointed
@@ -65,9 +66,8 @@ export async function processActionJob(
     if (run.data.step === 'done')
       return await finishSuccess(run, run.data.result ?? { id: run.data.recordId });
 
-    // Never awaited: Slack trouble must not delay the POST or the ledger. Status updates run in call order
+    // Not awaited here: Slack trouble must not delay the POST or the ledger. Status updates run in call order
     // (see createRun), so calling this first keeps "running" ahead of whatever the job says next.
-    let running: Promise<void> | undefined;
     const showRunning = () => {
       running ??= run.status('running').catch((error) => log.warn('status update failed', error));
       return running;
@@ -109,6 +109,9 @@ export async function processActionJob(
     if (Date.now() - began > deps.slowMs) await backOffQuietly(run, 'slow answer');
     return await recordSuccess(run, result.data);
   } finally {
+    // Awaited once the job has decided (the worker's Slack client gives up within seconds): a stale "running"
+    // must not land after what a later attempt or the final-failure report says.
+    await running;
     await lease.release().catch((error) => log.warn('lease release failed', error));
   }
 }
