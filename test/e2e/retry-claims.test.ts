@@ -70,6 +70,7 @@ describe('Retry', () => {
     const redis = h.runtime.services.redis;
     const idKey = `${h.prefix}:actions:id`;
     await redis.set(idKey, 'not-a-number');
+    const before = h.slack.ephemerals(CHANNEL, MEMBER).length;
     await h.driver.click(withButton, { actionId: 'job_retry' }, { user: MEMBER });
     await h.slack.waitFor(
       () =>
@@ -78,8 +79,11 @@ describe('Retry', () => {
           .find((m) => m.text.includes(url) && textOf(m).includes('could not be queued')),
       { what: 'the "could not be queued" status' },
     );
+    // The clicker is told last, after the claims were given back.
+    await h.slack.waitFor(() => h.slack.ephemerals(CHANNEL, MEMBER)[before], {
+      what: 'the answer to the click',
+    });
     await redis.del(idKey);
-    await settle(100);
     await h.driver.click(withButton, { actionId: 'job_retry' }, { user: MEMBER });
     await h.slack.waitFor(() => retriedPosts(url)[1], { what: 'the retried POST' });
     await h.settled((m) => m.text.includes(url) && /done|:white_check_mark:/.test(textOf(m)));
