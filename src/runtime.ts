@@ -1,5 +1,5 @@
 import { buildCatalogue, type Catalogue } from './actions/catalogue.js';
-import { confirmGuardedNames } from './actions/guarded.js';
+import { confirmGuardedNames, GuardedActionsError, unknownNames } from './actions/guarded.js';
 import { type Bot, createBot } from './app.js';
 import { AnswerQueue } from './commands/answer-queue.js';
 import type { Config } from './config.js';
@@ -83,6 +83,9 @@ export async function startRuntime(
         if (discovery === catalogueSource) return;
         catalogue = buildCatalogue(discovery, { guardedActions: config.guardedActions });
         catalogueSource = discovery;
+        // Names the start could not confirm (the gateway was down then): still guarded, but likely a typo.
+        const unknown = unknownNames(config.guardedActions, discovery);
+        if (unknown.length) logger.error(new GuardedActionsError(unknown).message);
       })
       .catch((error: unknown) => logger.warn('discovery failed; keeping the last known actions', error))
       .finally(() => {

@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { buildApprovalMissing } from '../views/action-result.js';
-import { markReported } from './job-errors.js';
+import { JobErrorCode, markReported } from './job-errors.js';
 import type { JobRun } from './job-run.js';
 import type { ActionJobData } from './queue.js';
 
@@ -11,8 +11,6 @@ import type { ActionJobData } from './queue.js';
  * approval record up in Redis; until then no job carries one, so every guarded job is refused.
  */
 
-export const APPROVAL_MISSING = 'job_approval_missing';
-
 export function hasApprovedApproval(data: Pick<ActionJobData, 'approval'>): boolean {
   return data.approval?.state === 'approved';
 }
@@ -20,7 +18,7 @@ export function hasApprovedApproval(data: Pick<ActionJobData, 'approval'>): bool
 /** Tells the job's message and thread (best effort) and ends the job for good; nothing reaches the gateway. */
 export async function refuseUnapproved(run: JobRun): Promise<never> {
   const error = new UnrecoverableError(
-    `${APPROVAL_MISSING}: ${run.entry.action} is guarded and the job carries no approved approval`,
+    `${JobErrorCode.ApprovalMissing}: ${run.entry.action} is guarded and the job carries no approved approval`,
   );
   try {
     await run.status('failed', 'not run: it needs an approval');

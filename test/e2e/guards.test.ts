@@ -4,8 +4,24 @@
  * refuses a guarded job that carries no approved approval, whoever queued it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import type { ActionJobData } from '../../src/jobs/queue.js';
-import { bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
+import { SlackDriver } from '../../src/local/driver.js';
+import { startFakeSlack } from '../../src/local/fake-slack/index.js';
+import { silentLogger } from '../../src/logger.js';
+import { startRuntime } from '../../src/runtime.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import {
+  ADMIN,
+  bind,
+  CHANNEL,
+  type Harness,
+  MEMBER,
+  SIGNING_SECRET,
+  startHarness,
+  textOf,
+} from '../helpers/bot-harness.js';
+import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 /** The job once BullMQ has finished it (completed or failed for good). */
 async function finished(h: Harness, jobKey: string) {
@@ -133,5 +149,52 @@ describe('the worker', () => {
     );
     await h.slack.waitFor(() => h.posts('deploy_blog')[0], { what: 'the approved deploy POST' });
     expect(h.posts('deploy_blog')).toHaveLength(1);
+  });
+});
+
+describe('a guarded name the spec lacks, while the gateway is down at start', () => {
+  it('starts anyway, keeps the name guarded, and refuses the action once the gateway lists it', async () => {
+    const sandbox = await startSandbox({ port: 0 });
+    const slack = await startFakeSlack();
+    const prefix = uniquePrefix('e2e-guards-down');
+    // Every discovery attempt of the start fails (the client retries a GET five times).
+    sandbox.failNext('500', { method: 'GET', count: 5 });
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: prefix,
+      GATEWAY_BASE_URL: sandbox.url,
+      GATEWAY_API_KEY: 'sandbox-key',
+      GATEWAY_ADMINS: ADMIN,
+      GATEWAY_GUARDED_ACTIONS: 'generate_faq',
+    });
+    const runtime = await startRuntime(config, silentLogger());
+    try {
+      // The start's check met a gateway that answered nothing but 500s, and the bot started all the same.
+      expect(sandbox.requests().slice(0, 5).map((r) => r.status)).toEqual([500, 500, 500, 500, 500]);
+      const driver = new SlackDriver({
+        eventsUrl: `http://127.0.0.1:${runtime.port}/slack/events`,
+        signingSecret: SIGNING_SECRET,
+        slack,
+      });
+      await driver.command('use harbor-law', { user: ADMIN, channel: CHANNEL });
+      await slack.waitFor(() => slack.messages(CHANNEL).find((m) => m.text.includes('now bound to')), {
+        what: 'the binding',
+      });
+      await driver.command('run generate_faq topic="wills"', { user: MEMBER, channel: CHANNEL });
+      await slack.waitFor(
+        () => slack.ephemerals(CHANNEL, MEMBER).find((m) => textOf(m).includes('approval')),
+        { what: 'the refusal' },
+      );
+      expect(sandbox.requests().filter((r) => r.method === 'POST')).toEqual([]);
+    } finally {
+      await runtime.stop(5_000);
+      await slack.close();
+      await sandbox.close();
+      await testRedis(prefix).cleanup();
+    }
   });
 });
