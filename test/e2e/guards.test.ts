@@ -174,7 +174,12 @@ describe('a guarded name the spec lacks, while the gateway is down at start', ()
     const runtime = await startRuntime(config, silentLogger());
     try {
       // The start's check met a gateway that answered nothing but 500s, and the bot started all the same.
-      expect(sandbox.requests().slice(0, 5).map((r) => r.status)).toEqual([500, 500, 500, 500, 500]);
+      expect(
+        sandbox
+          .requests()
+          .slice(0, 5)
+          .map((r) => r.status),
+      ).toEqual([500, 500, 500, 500, 500]);
       const driver = new SlackDriver({
         eventsUrl: `http://127.0.0.1:${runtime.port}/slack/events`,
         signingSecret: SIGNING_SECRET,
