@@ -213,7 +213,10 @@ export interface Config {
   role: 'web' | 'worker' | 'scheduler' | 'all';
   admins: readonly string[];
   approvers: readonly string[];
-  /** Lower-cased; always includes deploy_blog and send_prospect_email. Names the spec lacks are checked against discovery at start. */
+  /**
+   * Lower-cased; always includes deploy_blog and send_prospect_email. Names the spec lacks are checked against
+   * the gateway's discovery call at start (runtime.ts), the first place the bot can learn them.
+   */
   guardedActions: readonly string[];
   allowSelfApproval: boolean;
   approvalTtlMs: number;

@@ -23,8 +23,9 @@ import { reconcile } from './reconcile.js';
 /**
  * One action job, start to finish (DESIGN §7, §8): lease → the job's data as stored (not as this run first
  * read it) → (reconcile if an earlier run got as far as the POST) → checkpoint under the lease → POST →
- * ledger → status and thread reply (the ledger before any awaited Slack call). A POST is repeated only when reconciliation proved the earlier one
- * created nothing (and could no longer be in flight), or the action is safe to repeat.
+ * ledger → status and thread reply (the ledger before any awaited Slack call). A POST is repeated only when
+ * reconciliation proved the earlier one created nothing (and could no longer be in flight), or the action is
+ * safe to repeat.
  */
 
 export type { ActionJob, ActionJobDeps, JobRun } from './job-run.js';
