@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACTION_NAME, guardedNames } from './actions/guarded.js';
 
 /**
  * The only reader of process.env (STYLE §2). Everything is parsed once, validated with zod and frozen;
@@ -117,10 +118,21 @@ const envSchema = z
       .default('all'),
     GATEWAY_ADMINS: idList('GATEWAY_ADMINS'),
     GATEWAY_APPROVERS: idList('GATEWAY_APPROVERS'),
+    // Only adds to the actions that are always guarded (see actions/guarded.ts); blank means unset.
     GATEWAY_GUARDED_ACTIONS: z
       .string()
-      .default('deploy_blog,send_prospect_email')
-      .transform((v) => v.split(/[\s,]+/).filter(Boolean)),
+      .optional()
+      .transform((v) => guardedNames((v ?? '').split(/[\s,]+/)))
+      .pipe(
+        z.array(
+          z
+            .string()
+            .regex(
+              ACTION_NAME,
+              'GATEWAY_GUARDED_ACTIONS: action names look like deploy_blog (letters, digits and _, comma-separated)',
+            ),
+        ),
+      ),
     GATEWAY_ALLOW_SELF_APPROVAL: z
       .enum(['true', 'false', '1', '0', 'yes', 'no'], {
         message: 'GATEWAY_ALLOW_SELF_APPROVAL must be true or false',
@@ -201,6 +213,10 @@ export interface Config {
   role: 'web' | 'worker' | 'scheduler' | 'all';
   admins: readonly string[];
   approvers: readonly string[];
+  /**
+   * Lower-cased; always includes deploy_blog and send_prospect_email. Names the spec lacks are checked against
+   * the gateway's discovery call at start (runtime.ts), the first place the bot can learn them.
+   */
   guardedActions: readonly string[];
   allowSelfApproval: boolean;
   approvalTtlMs: number;

@@ -1,5 +1,5 @@
-import { WebClient } from '@slack/web-api';
 import { buildCatalogue, type Catalogue } from './actions/catalogue.js';
+import { confirmGuardedNames, GuardedActionsError, unknownNames } from './actions/guarded.js';
 import { type Bot, createBot } from './app.js';
 import { AnswerQueue } from './commands/answer-queue.js';
 import type { Config } from './config.js';
@@ -7,6 +7,7 @@ import { GatewayClient } from './gateway/client.js';
 import { SANDBOX_KEYS } from './gateway/spec.js';
 import { type ActionWorkers, startActionWorkers } from './jobs/action-worker.js';
 import { ActionQueue } from './jobs/queue.js';
+import { createWorkerSlackClient } from './jobs/slack-poster.js';
 import type { AppLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { createRedis } from './redis.js';
@@ -67,6 +68,10 @@ export async function startRuntime(
     logger: logger.child({ part: 'gateway' }),
     actionTimeoutMs: config.gateway.actionTimeoutMs,
   });
+  await confirmGuardedNames(config.guardedActions, () => gateway.discover(), logger).catch(async (e) => {
+    await Promise.allSettled([gateway.close(), redis.quit(), sandbox?.close()]);
+    throw e;
+  });
   const metrics = new Metrics();
   let catalogue: Catalogue = buildCatalogue(undefined, { guardedActions: config.guardedActions });
   let catalogueSource: unknown;
@@ -78,6 +83,9 @@ export async function startRuntime(
         if (discovery === catalogueSource) return;
         catalogue = buildCatalogue(discovery, { guardedActions: config.guardedActions });
         catalogueSource = discovery;
+        // Names the start could not confirm (the gateway was down then): still guarded, but likely a typo.
+        const unknown = unknownNames(config.guardedActions, discovery);
+        if (unknown.length) logger.error(new GuardedActionsError(unknown).message);
       })
       .catch((error: unknown) => logger.warn('discovery failed; keeping the last known actions', error))
       .finally(() => {
@@ -119,7 +127,7 @@ export async function startRuntime(
       connection: config.redis.url,
       prefix: config.redis.prefix,
       gateway,
-      slack: new WebClient(botToken, { slackApiUrl: config.slack.apiUrl, logger }),
+      slack: createWorkerSlackClient(botToken, config.slack.apiUrl, logger),
       catalogue: () => {
         void refresh();
         return catalogue;

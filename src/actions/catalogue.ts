@@ -1,6 +1,7 @@
 import { SPEC_ACTIONS } from '../gateway/spec.js';
 import type { DiscoveredAction, Discovery } from '../gateway/types.js';
 import { type ActionField, discoveredField, humanize } from './fields.js';
+import { guardedNames } from './guarded.js';
 import { KNOWN_ACTIONS, type KnownAction, type ModalPolicy } from './known-actions.js';
 
 /**
@@ -53,21 +54,23 @@ export interface Catalogue {
 }
 
 export interface CatalogueOptions {
+  /** Added to the actions that are always guarded (deploy_blog, send_prospect_email); any case. */
   guardedActions: readonly string[];
 }
 
 export function buildCatalogue(discovery: Discovery | undefined, options: CatalogueOptions): Catalogue {
-  const guarded = new Set(options.guardedActions);
+  // The always-guarded actions are added here too, so no caller can build a catalogue that runs a deploy unasked.
+  const guarded = new Set(guardedNames(options.guardedActions));
   const listed = new Map((discovery?.actions ?? []).map((a) => [a.action, a] as const));
   const known = new Set(KNOWN_ACTIONS.map((k) => k.action));
 
   const entries: ActionEntry[] = KNOWN_ACTIONS.map((k) =>
-    knownEntry(k, listed.get(k.action), discovery !== undefined, guarded.has(k.action)),
+    knownEntry(k, listed.get(k.action), discovery !== undefined, guarded.has(k.action.toLowerCase())),
   );
   const unknown = [...listed.values()]
     .filter((a) => !known.has(a.action) && /^[a-z][a-z0-9_]*$/i.test(a.action))
     .sort((a, b) => a.action.localeCompare(b.action));
-  for (const a of unknown) entries.push(discoveredEntry(a, guarded.has(a.action)));
+  for (const a of unknown) entries.push(discoveredEntry(a, guarded.has(a.action.toLowerCase())));
 
   const byCommand = new Map(entries.map((e) => [e.command.toLowerCase(), e] as const));
   const byAction = new Map(entries.map((e) => [e.action.toLowerCase(), e] as const));

@@ -6,6 +6,7 @@ import type { Row } from '../gateway/types.js';
 import type { ActionJobData } from '../jobs/queue.js';
 import type { BotServices } from '../services.js';
 import type { ChannelBinding } from '../store/bindings.js';
+import { claimInFlight, type InFlight, releaseInFlight } from '../store/in-flight.js';
 import { ActionLedger, actionFingerprint } from '../store/ledger.js';
 import { buildDuplicatePrompt } from '../views/duplicate-prompt.js';
 import { buildJobStatus, type JobStatusInput, subjectOf } from '../views/job-status.js';
@@ -70,6 +71,19 @@ async function findEarlier(
   return findEarlierRecord(services.gateway, entry, clientId, fields);
 }
 
+function alreadyQueued(request: ActionRequest): UserError {
+  const what = request.retryOf ? 'That job was already retried' : 'That request was already queued';
+  return new UserError(
+    UserErrorCode.AlreadyQueued,
+    `${what} (job \`${request.jobKey}\`); nothing new was queued.`,
+    {
+      hint: request.retryOf
+        ? 'The retry’s result is in its own thread: use the buttons there, or run the command again.'
+        : 'Run the command again to ask for it anew.',
+    },
+  );
+}
+
 /** Enqueues; if Redis refuses, the "queued" message says it failed instead of waiting forever. */
 async function enqueueOrSay(
   services: BotServices,
@@ -94,9 +108,73 @@ async function enqueueOrSay(
   }
 }
 
+/** Parks the request and asks "already exists: generate another?" (the buttons carry only the parked id). */
+async function askFirst(
+  services: BotServices,
+  request: ActionRequest,
+  earlier: Row,
+  reply: (message: Message) => Promise<void>,
+): Promise<void> {
+  const id = randomUUID();
+  const { entry, ...rest } = request;
+  await services.redis.set(
+    pendingKey(services, id),
+    JSON.stringify({ ...rest, action: entry.action }),
+    'EX',
+    PENDING_TTL_SEC,
+  );
+  await reply(buildDuplicatePrompt({ entry, earlier, fields: request.fields, confirmValue: id }));
+}
+
 /**
- * The web role's whole part in running an action (DESIGN §1): validate, check for an earlier identical record
- * (§4.4 rule 1), post the status message in the channel, enqueue. The worker does the POST.
+ * The duplicate check and the enqueue as one step (§4.4 rule 1): the request claims its fingerprint first,
+ * so of two identical requests sent together one runs and the other is asked, exactly as a later one would be.
+ * Returns the claimed fingerprint (undefined when nothing was claimed), or "asked" when the person was asked.
+ */
+async function claimOrAsk(
+  services: BotServices,
+  request: ActionRequest,
+  reply: (message: Message) => Promise<void>,
+): Promise<string | undefined | 'asked'> {
+  const { entry, fields, binding } = request;
+  if (entry.sameFields.length === 0) return undefined;
+  const fingerprint = actionFingerprint(entry, binding.clientId, fields);
+  const id = { clientId: binding.clientId, action: entry.action, fingerprint };
+  const claim = await claimInFlight(services.redis, services.config.redis.prefix, id, {
+    jobKey: request.jobKey,
+    requestedBy: request.user,
+    fields,
+    at: Date.now(),
+  });
+  const holds = claim.claimed ? fingerprint : undefined;
+  // A redelivery of the request that holds the claim goes on: the queue's job id makes it one job.
+  const redelivery = !claim.claimed && claim.holder?.jobKey === request.jobKey;
+  if (request.confirmedDuplicate || redelivery) return holds;
+  const release = () =>
+    holds ? releaseInFlight(services.redis, services.config.redis.prefix, id, request.jobKey) : undefined;
+  try {
+    const earlier = claim.claimed
+      ? await findEarlier(services, entry, binding.clientId, fields)
+      : inFlightRow(claim.holder);
+    if (!earlier) return holds;
+    await release();
+    await askFirst(services, request, earlier, reply);
+    return 'asked';
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
+
+/** What the question shows for a twin still queued or running: its fields, and when it was asked for. */
+function inFlightRow(holder: InFlight | undefined): Row {
+  return { ...(holder?.fields ?? {}), created_at: new Date(holder?.at ?? Date.now()).toISOString() };
+}
+
+/**
+ * The web role's whole part in running an action (DESIGN §1): validate, claim the request's fingerprint and
+ * check for an earlier identical record (§4.4 rule 1), post the status message in the channel, enqueue. The
+ * worker does the POST, and gives the fingerprint back when the job ends.
  */
 export async function submitAction(
   services: BotServices,
@@ -106,21 +184,15 @@ export async function submitAction(
 ): Promise<void> {
   const { entry, fields, binding } = request;
   if (entry.guarded) throw guardedRefusal(entry);
-  if (!request.confirmedDuplicate && entry.sameFields.length > 0) {
-    const earlier = await findEarlier(services, entry, binding.clientId, fields);
-    if (earlier) {
-      const id = randomUUID();
-      const { entry: _entry, ...rest } = request;
-      await services.redis.set(
-        pendingKey(services, id),
-        JSON.stringify({ ...rest, action: entry.action }),
-        'EX',
-        PENDING_TTL_SEC,
-      );
-      await reply(buildDuplicatePrompt({ entry, earlier, fields, confirmValue: id }));
-      return;
-    }
-  }
+  const holds = await claimOrAsk(services, request, reply);
+  if (holds === 'asked') return;
+  const release = async () => {
+    if (!holds) return;
+    const id = { clientId: binding.clientId, action: entry.action, fingerprint: holds };
+    await releaseInFlight(services.redis, services.config.redis.prefix, id, request.jobKey).catch(
+      (error: unknown) => services.logger.warn('could not release an in-flight claim', error),
+    );
+  };
   const status = {
     label: entry.label,
     clientLabel: binding.clientLabel,
@@ -128,32 +200,51 @@ export async function submitAction(
     subject: subjectOf(fields),
     retryOf: request.retryOf,
   };
-  const queued = buildJobStatus({ ...status, state: 'queued' });
-  const posted = await client.chat.postMessage({
-    channel: request.channel,
-    text: queued.text,
-    blocks: queued.blocks,
-  });
-  const statusTs = posted.ts ?? '';
-  const result = await enqueueOrSay(services, client, request.channel, statusTs, status, {
-    jobKey: request.jobKey,
-    action: entry.action,
-    clientId: binding.clientId,
-    clientLabel: binding.clientLabel,
-    fields,
-    channel: request.channel,
-    requestedBy: request.user,
-    statusTs,
-    confirmedDuplicate: request.confirmedDuplicate,
-    retryOf: request.retryOf,
-    enqueuedAt: Date.now(),
-  });
+  let result: Awaited<ReturnType<BotServices['queue']['enqueue']>>;
+  let statusTs: string;
+  try {
+    const queued = buildJobStatus({ ...status, state: 'queued' });
+    const posted = await client.chat.postMessage({
+      channel: request.channel,
+      text: queued.text,
+      blocks: queued.blocks,
+    });
+    statusTs = posted.ts ?? '';
+    result = await enqueueOrSay(services, client, request.channel, statusTs, status, {
+      jobKey: request.jobKey,
+      action: entry.action,
+      clientId: binding.clientId,
+      clientLabel: binding.clientLabel,
+      fields,
+      channel: request.channel,
+      requestedBy: request.user,
+      statusTs,
+      confirmedDuplicate: request.confirmedDuplicate,
+      retryOf: request.retryOf,
+      enqueuedAt: Date.now(),
+      ...(holds ? { holdsFingerprint: holds } : {}),
+    });
+  } catch (error) {
+    await release();
+    throw error;
+  }
   services.metrics.inc('actions_enqueued_total', {
     action: entry.action,
     duplicate: String(result.duplicate),
   });
+  if (result.taken) {
+    // An older job already has this request's id (a Retry clicked after its claims expired): nothing was
+    // queued, so the "queued" message goes and the person is told where that job is.
+    await release();
+    await client.chat
+      .delete({ channel: request.channel, ts: statusTs })
+      .catch((error: unknown) => services.logger.warn('could not remove an unqueued job message', error));
+    throw alreadyQueued(request);
+  }
   if (result.duplicate) {
-    // The same Slack request reached us twice: the first one's message stands, this one goes.
+    // The same Slack request reached us twice: the first one's message stands, this one goes. A claim taken
+    // here belongs to no job (the first one's job has ended and given its own back).
+    await release();
     await client.chat.delete({ channel: request.channel, ts: statusTs });
     return;
   }

@@ -13,6 +13,7 @@ export const UserErrorCode = {
   Expired: 'request_expired',
   WrongClient: 'wrong_client',
   Unavailable: 'unavailable',
+  AlreadyQueued: 'already_queued',
 } as const;
 export type UserErrorCode = (typeof UserErrorCode)[keyof typeof UserErrorCode];
 

@@ -1,9 +1,11 @@
 import { DelayedError, UnrecoverableError } from 'bullmq';
 import type { GatewayClient } from '../gateway/client.js';
 import { GatewayError } from '../gateway/errors.js';
+import { releaseJobClaim } from '../store/in-flight.js';
 import { actionFingerprint } from '../store/ledger.js';
 import { buildActionResult, buildOutcomeUnknown } from '../views/action-result.js';
 import { handleActionError } from './action-failure.js';
+import { hasApprovedApproval, refuseUnapproved } from './approval-gate.js';
 import { JobErrorCode, RetryableJobError } from './job-errors.js';
 import {
   type ActionJob,
@@ -21,8 +23,9 @@ import { reconcile } from './reconcile.js';
 /**
  * One action job, start to finish (DESIGN §7, §8): lease → the job's data as stored (not as this run first
  * read it) → (reconcile if an earlier run got as far as the POST) → checkpoint under the lease → POST →
- * ledger → status and thread reply. A POST is repeated only when reconciliation proved the earlier one
- * created nothing (and could no longer be in flight), or the action is safe to repeat.
+ * ledger → status and thread reply (the ledger before any awaited Slack call). A POST is repeated only when
+ * reconciliation proved the earlier one created nothing (and could no longer be in flight), or the action is
+ * safe to repeat.
  */
 
 export type { ActionJob, ActionJobDeps, JobRun } from './job-run.js';
@@ -43,6 +46,9 @@ export async function processActionJob(
       `${JobErrorCode.UnknownAction}: the gateway offers no action "${job.data.action}"`,
     );
   }
+  if (entry.guarded && !hasApprovedApproval(job.data)) {
+    return refuseUnapproved(createRun(job, token, entry, deps, log));
+  }
   const taken = await acquireLease(deps.redis, leaseKey(deps.prefix, job.data.jobKey), deps.leaseMs);
   if (!('lease' in taken)) {
     // Another run of this job holds the lease (an overlap): come back when it has had its say.
@@ -51,6 +57,7 @@ export async function processActionJob(
     throw new DelayedError();
   }
   const { lease } = taken;
+  let running: Promise<void> | undefined;
   try {
     const run = createRun(job, token, entry, deps, log);
     // This run's copy of the data was read when it was fetched; an overlapping run may have checkpointed
@@ -60,13 +67,14 @@ export async function processActionJob(
     if (run.data.step === 'done')
       return await finishSuccess(run, run.data.result ?? { id: run.data.recordId });
 
-    let running: Promise<void> | undefined;
+    // Not awaited here: Slack trouble must not delay the POST or the ledger. Status updates run in call order
+    // (see createRun), so calling this first keeps "running" ahead of whatever the job says next.
     const showRunning = () => {
       running ??= run.status('running').catch((error) => log.warn('status update failed', error));
       return running;
     };
     if (run.data.step === 'posting' && !entry.safeToRepeat) {
-      await showRunning();
+      void showRunning();
       const settled = await settleEarlierAttempt(run);
       if (settled) return settled;
     }
@@ -93,14 +101,18 @@ export async function processActionJob(
     try {
       result = await sent;
     } catch (error) {
-      await showRunning();
+      void showRunning();
       return await handleActionError(run, error);
     }
-    // Nothing between the answer and the ledger may throw: a throw here would re-run a POST that succeeded.
+    void showRunning();
+    // Nothing between the answer and the ledger may throw (a throw here would re-run a POST that succeeded),
+    // and no Slack call comes before it: a Slack outage must never delay or lose the record of a success.
     if (Date.now() - began > deps.slowMs) await backOffQuietly(run, 'slow answer');
-    await showRunning();
     return await recordSuccess(run, result.data);
   } finally {
+    // Awaited once the job has decided (the worker's Slack client gives up within seconds): a stale "running"
+    // must not land after what a later attempt or the final-failure report says.
+    await running;
     await lease.release().catch((error) => log.warn('lease release failed', error));
   }
 }
@@ -207,6 +219,8 @@ export async function recordSuccess(
   });
   const result = options.note ? { ...record, __note: options.note } : record;
   await checkpoint(run, { step: 'done', ...(recordId ? { recordId } : {}), result });
+  // The ledger now answers for this fingerprint: an identical request may ask against it from here on.
+  await releaseJobClaim(deps.redis, deps.prefix, data).catch((e) => run.log.warn('in-flight release', e));
   const outcome = await finishSuccess(run, result);
   return options.reconciled ? { ...outcome, reconciled: true } : outcome;
 }

@@ -7,6 +7,7 @@ import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { createRedis } from '../redis.js';
+import { releaseJobClaim } from '../store/in-flight.js';
 import { ActionLedger } from '../store/ledger.js';
 import type { ActionJobDeps } from './action-job.js';
 import { reportFinalFailure } from './final-failure.js';
@@ -121,9 +122,17 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     },
   );
   const reports = new Set<Promise<void>>();
+  // A job that has ended gives back the fingerprint it held in flight, so an identical request may run again
+  // (after a success the ledger makes it ask first). A lost release only lasts until the claim expires.
+  const release = (data: ActionJobData) =>
+    releaseJobClaim(redis, options.prefix, data).catch((e: unknown) =>
+      logger.warn('could not release an in-flight claim', e),
+    );
+  worker.on('completed', (job) => void release(job.data));
   worker.on('failed', (job, error) => {
     const log = logger.child({ job: job?.id });
     log.warn(`job failed: ${error.message}`);
+    if (job?.finishedOn) void release(job.data);
     // finishedOn is set only when BullMQ will not try again; a reported error has been told already.
     if (!job?.finishedOn || wasReported(error)) return;
     const report = reportFinalFailure(job, error, deps)

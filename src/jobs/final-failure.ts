@@ -1,5 +1,6 @@
-import { buildActionGaveUp, buildOutcomeUnknown } from '../views/action-result.js';
+import { buildActionGaveUp, buildApprovalMissing, buildOutcomeUnknown } from '../views/action-result.js';
 import { buildJobStatus, type JobStatusState, subjectOf } from '../views/job-status.js';
+import { JobErrorCode } from './job-errors.js';
 import { type ActionJob, type ActionJobDeps, storedData } from './job-run.js';
 import type { SlackMessage } from './slack-poster.js';
 
@@ -33,6 +34,11 @@ export async function reportFinalFailure(job: ActionJob, error: Error, deps: Act
     else ts = await deps.poster.post(data.channel, status);
     if (reply) await deps.poster.reply(data.channel, ts, reply);
   };
+  if (error.message.startsWith(`${JobErrorCode.ApprovalMissing}:`)) {
+    // Refused before anything was sent: no Retry button, since a retry would be refused the same way.
+    await post('failed', 'not run: it needs an approval', buildApprovalMissing({ label }));
+    return;
+  }
   if (data.step === 'done') {
     await post('done', 'done, but the result could not be posted in this thread');
     return;

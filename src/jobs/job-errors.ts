@@ -9,6 +9,7 @@ export const JobErrorCode = {
   NeverSent: 'job_never_sent_retry',
   ReconcileFailed: 'job_reconcile_failed',
   SafeRepeat: 'job_safe_repeat',
+  ApprovalMissing: 'job_approval_missing',
 } as const;
 export type JobErrorCode = (typeof JobErrorCode)[keyof typeof JobErrorCode];
 

@@ -75,6 +75,14 @@ export function createRun(
   log: AppLogger,
 ): JobRun {
   const attempts = job.opts.attempts ?? 1;
+  // Status updates go out one after another in call order, so a slow "running" update that nobody awaited
+  // can never land after (and overwrite) "done" or "failed".
+  let previous: Promise<unknown> = Promise.resolve();
+  const inOrder = (send: () => Promise<void>): Promise<void> => {
+    const next = previous.catch(() => {}).then(send);
+    previous = next;
+    return next;
+  };
   const run: JobRun = {
     job,
     token,
@@ -83,24 +91,25 @@ export function createRun(
     log,
     data: { ...job.data },
     isLastAttempt: job.attemptsMade + 1 >= attempts,
-    status: async (state, summary) => {
-      const subject = subjectOf(run.data.fields);
-      const message = buildJobStatus({
-        label: entry.label,
-        clientLabel: run.data.clientLabel,
-        requestedBy: run.data.requestedBy,
-        state,
-        ...(subject ? { subject } : {}),
-        ...(summary ? { summary } : {}),
-        ...(run.data.retryOf ? { retryOf: run.data.retryOf } : {}),
-      });
-      if (run.data.statusTs) {
-        await deps.poster.update(run.data.channel, run.data.statusTs, message);
-        return;
-      }
-      const ts = await deps.poster.post(run.data.channel, message);
-      await checkpoint(run, { statusTs: ts });
-    },
+    status: (state, summary) =>
+      inOrder(async () => {
+        const subject = subjectOf(run.data.fields);
+        const message = buildJobStatus({
+          label: entry.label,
+          clientLabel: run.data.clientLabel,
+          requestedBy: run.data.requestedBy,
+          state,
+          ...(subject ? { subject } : {}),
+          ...(summary ? { summary } : {}),
+          ...(run.data.retryOf ? { retryOf: run.data.retryOf } : {}),
+        });
+        if (run.data.statusTs) {
+          await deps.poster.update(run.data.channel, run.data.statusTs, message);
+          return;
+        }
+        const ts = await deps.poster.post(run.data.channel, message);
+        await checkpoint(run, { statusTs: ts });
+      }),
     reply: async (message) => {
       if (!run.data.statusTs) await run.status('running');
       await deps.poster.reply(run.data.channel, run.data.statusTs!, message);

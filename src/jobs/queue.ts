@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AppLogger } from '../logger.js';
@@ -15,6 +16,12 @@ export const ACTION_JOB_NAME = 'action';
 
 export type JobStep = 'queued' | 'posting' | 'done';
 
+/** The approval a guarded action's job carries (DESIGN §5 states); filled by the approvals issue. */
+export interface JobApproval {
+  id: string;
+  state: 'pending' | 'approved' | 'running' | 'done' | 'failed' | 'rejected' | 'cancelled' | 'expired';
+}
+
 export interface ActionJobData {
   jobKey: string;
   action: string;
@@ -27,7 +34,13 @@ export interface ActionJobData {
   statusTs?: string;
   confirmedDuplicate?: boolean;
   retryOf?: string;
+  /** A guarded action's approval; the worker refuses a guarded job without an approved one (approval-gate.ts). */
+  approval?: JobApproval;
   enqueuedAt: number;
+  /** Set by enqueue, so it can tell its own job from an older one with the same id. */
+  enqueueId?: string;
+  /** The fingerprint this job holds in flight (store/in-flight.ts); the worker gives it back when the job ends. */
+  holdsFingerprint?: string;
   step?: JobStep;
   startedAt?: number;
   fingerprint?: string;
@@ -104,8 +117,13 @@ export class ActionQueue {
     });
   }
 
-  /** Queues one action job; a second call with the same jobKey adds nothing and says duplicate. */
-  async enqueue(data: ActionJobData): Promise<{ jobId: string; ahead: number; duplicate: boolean }> {
+  /**
+   * Queues one action job. A second call with the same jobKey while its claim lasts adds nothing and says
+   * duplicate; a call whose jobKey an older, finished job still uses adds nothing and says taken.
+   */
+  async enqueue(
+    data: ActionJobData,
+  ): Promise<{ jobId: string; ahead: number; duplicate: boolean; taken: boolean }> {
     const fair = fairKeys(this.prefix, ACTION_QUEUE, data.clientId);
     const base = `${this.prefix}:${ACTION_QUEUE}`;
     const admission = await admitJob(
@@ -125,11 +143,29 @@ export class ActionQueue {
         indexTtlSec: 7 * DAY_SEC,
       },
     );
-    if (!admission.claimed) return { jobId: data.jobKey, ahead: 0, duplicate: true };
-    const clean: ActionJobData = { ...data, step: 'queued' };
-    await this.queue.add(ACTION_JOB_NAME, clean, { jobId: data.jobKey, priority: admission.priority });
+    if (!admission.claimed) return { jobId: data.jobKey, ahead: 0, duplicate: true, taken: false };
+    const release = () =>
+      this.#redis
+        .del(dedupeKey(this.prefix, `job:${data.jobKey}`))
+        .catch((e: unknown) => this.#logger.warn('could not release a job claim', e));
+    const clean: ActionJobData = { ...data, step: 'queued', enqueueId: randomUUID() };
+    try {
+      await this.queue.add(ACTION_JOB_NAME, clean, { jobId: data.jobKey, priority: admission.priority });
+    } catch (error) {
+      // Nothing was queued: keep the claim and every later request with this key would be a silent duplicate.
+      await release();
+      throw error;
+    }
+    // BullMQ keeps finished jobs for days, longer than the claim lasts: once the claim has expired, add()
+    // with a used id adds nothing and still answers with a job carrying our data. Only the stored job tells.
+    const stored = await this.queue.getJob(data.jobKey);
+    if (stored && stored.data.enqueueId !== clean.enqueueId) {
+      await release();
+      this.#logger.info(`job id ${data.jobKey} is taken by an earlier job; nothing was queued`);
+      return { jobId: data.jobKey, ahead: 0, duplicate: false, taken: true };
+    }
     this.#logger.debug(`queued ${data.action} for ${data.clientId} as ${data.jobKey}`);
-    return { jobId: data.jobKey, ahead: admission.ahead, duplicate: false };
+    return { jobId: data.jobKey, ahead: admission.ahead, duplicate: false, taken: false };
   }
 
   async findJob(jobKey: string) {

@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import { type Logger, WebClient } from '@slack/web-api';
 import type { KnownBlock } from '../views/blocks.js';
 
 /**
@@ -77,4 +77,32 @@ export function createSlackPoster(slack: WebClient, options: { maxWaits?: number
       );
     },
   };
+}
+
+/**
+ * The worker's Slack client. The library's default retries about ten times over about thirty minutes with no
+ * timeout, so one hung or failing Slack call could hold a job (and, before the ledger, the record of what the
+ * gateway did) for half an hour. A job's Slack calls give up within seconds instead; a job whose result could
+ * not be posted is retried by BullMQ from its "done" checkpoint, so it is posted once Slack answers again.
+ */
+export const WORKER_SLACK_RETRY = {
+  retries: 2,
+  factor: 2,
+  minTimeout: 500,
+  maxTimeout: 2_000,
+  randomize: true,
+};
+export const WORKER_SLACK_TIMEOUT_MS = 5_000;
+
+export function createWorkerSlackClient(
+  token: string,
+  apiUrl: string | undefined,
+  logger?: Logger,
+): WebClient {
+  return new WebClient(token, {
+    ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
+    ...(logger ? { logger } : {}),
+    retryConfig: WORKER_SLACK_RETRY,
+    timeout: WORKER_SLACK_TIMEOUT_MS,
+  });
 }

@@ -157,3 +157,15 @@ export function buildActionGaveUp(input: {
   ];
   return fitMessage({ text: line, blocks });
 }
+
+/** A guarded action's job that reached a worker without an approved approval: refused, nothing sent. */
+export function buildApprovalMissing(input: { label: string }): Message {
+  const line = `${escapeMrkdwn(input.label)} was not run: it needs a person’s approval, and this job carried none.`;
+  const blocks: KnownBlock[] = [
+    section(`:no_entry: ${line}`),
+    context(
+      'Nothing was sent to the gateway. Ask for it again once approvals are available, or run it from the agency platform.',
+    ),
+  ];
+  return fitMessage({ text: line, blocks });
+}

@@ -63,8 +63,7 @@ beforeAll(async () => {
   process.env.E2E_LOGS = '1';
   try {
     plantClientName('harbor-law', `Harbor ${PING} Law`);
-    // deploy_blog unguarded, so the gateway's status:error text (which echoes the typed post id) is reachable.
-    h = await startHarness('e2e-security', { GATEWAY_GUARDED_ACTIONS: 'send_prospect_email' });
+    h = await startHarness('e2e-security');
   } finally {
     if (hadLogs === undefined) delete process.env.E2E_LOGS;
     else process.env.E2E_LOGS = hadLogs;
@@ -343,9 +342,23 @@ describe('actions', () => {
     await h.driver.close(view, { user: MEMBER });
   });
 
-  it('the gateway’s status:error text echoing a typed post id stays text in the thread and the job list', async () => {
+  it('the gateway’s status:error text echoing a hostile post id stays text in the thread and the job list', async () => {
     const from = h.slack.calls.length;
-    await h.gateway(`deploy ${typed('<!channel>&<@U0123ABCD>')}`);
+    // A deploy is always guarded: only a job carrying an approved approval reaches the gateway, so this one is
+    // queued as the approval flow will queue it.
+    const binding = await h.runtime.services.bindings.get(CHANNEL);
+    if (!binding) throw new Error('channel not bound');
+    await h.runtime.services.queue.enqueue({
+      jobKey: 'approved-deploy-hostile',
+      action: 'deploy_blog',
+      clientId: binding.clientId,
+      clientLabel: binding.clientLabel,
+      fields: { post_id: '<!channel>&<@U0123ABCD>' },
+      channel: CHANNEL,
+      requestedBy: MEMBER,
+      approval: { id: 'approval-hostile', state: 'approved' },
+      enqueuedAt: Date.now(),
+    });
     const thread = await threadOf((m) => m.text.includes('Blog deploy') && /failed|:x:/.test(textOf(m)));
     const failed = thread.find((m) => textOf(m).includes('did not complete'));
     expect(failed && textOf(failed)).toContain(`Blog post "${ESCAPED_CHANNEL}&amp;&lt;@U0123ABCD&gt;"`);

@@ -75,6 +75,11 @@ export async function startHarness(
   const runtime = await startRuntime(config, logger, {
     ...options,
     worker: { reconcileGraceMs: 50, backoffMs: 50, ...options.worker },
+  }).catch(async (error: unknown) => {
+    // A start that is refused (a test of the refusal) must not leave the stand-in or its keys behind.
+    await slack.close();
+    await testRedis(prefix).cleanup();
+    throw error;
   });
   const sandbox = runtime.sandbox;
   if (!sandbox) throw new Error('harness: expected the in-process sandbox (leave GATEWAY_BASE_URL unset)');

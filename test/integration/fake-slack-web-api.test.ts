@@ -176,6 +176,30 @@ describe('fake Slack Web API through a real WebClient', () => {
     await expect(client.auth.test()).resolves.toMatchObject({ ok: true });
   });
 
+  it('answers 503, or nothing at all, for the methods of a simulated outage until restored', async () => {
+    slack.simulate.outage(['chat.update']);
+    const posted = await client.chat.postMessage({ channel: 'CGENERAL', text: 'x' });
+    const update = () => client.chat.update({ channel: 'CGENERAL', ts: String(posted.ts), text: 'y' });
+    await expect(update()).rejects.toMatchObject({ code: 'slack_webapi_http_error', statusCode: 503 });
+    slack.simulate.outage(['chat.update'], 'hang');
+    const impatient = new webApi.WebClient(slack.botToken, {
+      slackApiUrl: slack.apiUrl,
+      retryConfig: { retries: 0 },
+      timeout: 200,
+      logger: silentLogger(),
+    });
+    await expect(
+      impatient.chat.update({ channel: 'CGENERAL', ts: String(posted.ts), text: 'y' }),
+    ).rejects.toMatchObject({ code: 'slack_webapi_request_error' });
+    slack.simulate.restore();
+    await expect(update()).resolves.toMatchObject({ ok: true });
+    expect(slack.calls.filter((c) => c.method === 'chat.update').map((c) => c.error ?? 'ok')).toEqual([
+      'outage_error',
+      'outage_hang',
+      'ok',
+    ]);
+  });
+
   it('waitFor resolves on the change and names what it waited for when it times out', async () => {
     const waiting = slack.waitFor(() => slack.messages('CGENERAL').find((m) => m.text === 'later'), {
       what: 'the later message',

@@ -95,8 +95,17 @@ describe('action catalogue', () => {
       .filter((e) => e.guarded)
       .map((e) => e.action);
     expect(guarded.sort()).toEqual([...GUARDED].sort());
-    const none = buildCatalogue(discovery, { guardedActions: [] });
-    expect(none.entries().some((e) => e.guarded)).toBe(false);
+  });
+
+  it('always guards deploys and emails, whatever the configuration names', () => {
+    const guardedOf = (names: string[]) =>
+      buildCatalogue(discovery, { guardedActions: names })
+        .entries()
+        .filter((e) => e.guarded)
+        .map((e) => e.action)
+        .sort();
+    expect(guardedOf([])).toEqual([...GUARDED].sort());
+    expect(guardedOf(['GENERATE_BLOG'])).toEqual([...GUARDED, 'generate_blog'].sort());
   });
 
   it('names the same-request fields of generation actions and none for safe repeats', () => {
@@ -157,7 +166,7 @@ describe('actions only the discovery call knows', () => {
   });
 
   it('guards a discovered action when the configuration names it', () => {
-    const guarded = buildCatalogue(discovery, { guardedActions: ['generate_faq'] });
+    const guarded = buildCatalogue(discovery, { guardedActions: ['Generate_FAQ'] });
     expect(guarded.byAction('generate_faq')!.guarded).toBe(true);
   });
 

@@ -21,6 +21,14 @@ describe('config', () => {
     expect(loadConfig({ GATEWAY_ADMINS: 'U1', GATEWAY_APPROVERS: 'S9' }).approvers).toEqual(['S9']);
   });
 
+  it('guards deploys and emails always: GATEWAY_GUARDED_ACTIONS only adds, in any case, blank means unset', () => {
+    const guarded = (value: string) => loadConfig({ GATEWAY_GUARDED_ACTIONS: value }).guardedActions;
+    expect(guarded('')).toEqual(['deploy_blog', 'send_prospect_email']);
+    expect(guarded('  ,  ')).toEqual(['deploy_blog', 'send_prospect_email']);
+    expect(guarded('Generate_Blog')).toEqual(['deploy_blog', 'send_prospect_email', 'generate_blog']);
+    expect(guarded('send_prospect_email DEPLOY_BLOG')).toEqual(['deploy_blog', 'send_prospect_email']);
+  });
+
   it('picks Socket Mode when an app token is set', () => {
     expect(loadConfig({ SLACK_BOT_TOKEN: 'xoxb-x', SLACK_APP_TOKEN: 'xapp-1-abc' }).slack.mode).toBe(
       'socket',
@@ -38,6 +46,10 @@ describe('config', () => {
     [{ DIGEST_TZ: 'Mars/Base' }, 'DIGEST_TZ'],
     [{ REDIS_URL: 'localhost' }, 'REDIS_URL'],
     [{ SANDBOX_ERROR_RATE: '2' }, 'SANDBOX_ERROR_RATE'],
+    [
+      { GATEWAY_GUARDED_ACTIONS: 'deploy-blog' },
+      'GATEWAY_GUARDED_ACTIONS: action names look like deploy_blog',
+    ],
   ])('refuses %o naming the variable and the fix', (env, expected) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(expected);

@@ -109,6 +109,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     simulate: {
       ratelimit: (method, count = 1, retryAfterSec = 1) =>
         state.rateLimits.set(method, { remaining: count, retryAfterSec }),
+      outage: (methods, mode = 'error') => {
+        for (const method of methods) state.outages.set(method, mode);
+      },
+      restore: () => state.outages.clear(),
       removeBotFrom: (channel) => setMembership(state, channel, false),
       addBotTo: (channel) => setMembership(state, channel, true),
     },

@@ -82,6 +82,13 @@ async function handleApi(
     record(false, error);
     return sendJson(res, 200, { ok: false, error });
   }
+  const outage = ctx.state.outages.get(method);
+  if (outage) {
+    record(false, `outage_${outage}`);
+    // 'hang': the request is left open (close() ends it), as a Slack that accepts and never answers.
+    if (outage === 'error') sendJson(res, 503, { ok: false, error: 'service_unavailable' });
+    return;
+  }
   const limit = ctx.state.rateLimits.get(method);
   if (limit && limit.remaining > 0) {
     limit.remaining -= 1;

@@ -50,6 +50,8 @@ export class FakeState {
   readonly triggers = new Map<string, TriggerRecord>();
   readonly responseUrls = new Map<string, ResponseUrlRecord>();
   readonly rateLimits = new Map<string, RateLimitRecord>();
+  /** Methods Slack is down for: answered HTTP 503, or never answered at all. */
+  readonly outages = new Map<string, 'error' | 'hang'>();
   readonly channels = new Map<string, FakeChannel & { botIsMember: boolean }>();
   readonly users = new Map<string, FakeUser>();
 
@@ -72,6 +74,7 @@ export class FakeState {
     this.triggers.clear();
     this.responseUrls.clear();
     this.rateLimits.clear();
+    this.outages.clear();
     this.channels.clear();
     this.users.clear();
     this.seed();

@@ -153,6 +153,9 @@ export interface FakeSlack {
   simulate: {
     /** The next `count` calls (default 1) of `method` get HTTP 429 with Retry-After (default 1 s). */
     ratelimit(method: string, count?: number, retryAfterSec?: number): void;
+    /** Slack is down for these methods until `restore`: every call is answered HTTP 503 ('error') or never ('hang'). */
+    outage(methods: readonly string[], mode?: 'error' | 'hang'): void;
+    restore(): void;
     removeBotFrom(channel: string): void;
     addBotTo(channel: string): void;
   };
