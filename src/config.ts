@@ -94,9 +94,16 @@ const envSchema = z
       z.url({ message: 'SLACK_API_URL must be a URL such as https://slack.com/api/' }).optional(),
     ),
     PORT: port('PORT', 3000, true),
+    // `sandbox` is the explicit choice of the built-in sandbox gateway (its sample clients, not real ones).
     GATEWAY_BASE_URL: optionalText.pipe(
       z
-        .url({ message: 'GATEWAY_BASE_URL must be the gateway address shown in the agency automations area' })
+        .union([
+          z.literal('sandbox'),
+          z.url({
+            message:
+              'GATEWAY_BASE_URL must be the gateway address shown in the agency automations area, or sandbox',
+          }),
+        ])
         .optional(),
     ),
     GATEWAY_API_KEY: optionalText,
@@ -192,7 +199,9 @@ export interface Config {
   };
   port: number;
   gateway: {
+    /** Undefined when unset or `sandbox`; `sandbox` tells which (the runtime refuses to guess). */
     baseUrl: string | undefined;
+    sandbox: boolean;
     apiKey: string | undefined;
     actionRate: Rate;
     actionTimeoutMs: number;
@@ -258,7 +267,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     port: e.PORT,
     gateway: {
-      baseUrl: e.GATEWAY_BASE_URL,
+      baseUrl: e.GATEWAY_BASE_URL === 'sandbox' ? undefined : e.GATEWAY_BASE_URL,
+      sandbox: e.GATEWAY_BASE_URL === 'sandbox',
       apiKey: e.GATEWAY_API_KEY,
       actionRate: e.GATEWAY_ACTION_RATE,
       actionTimeoutMs: e.GATEWAY_ACTION_TIMEOUT,

@@ -31,6 +31,11 @@ export interface RuntimeOptions {
   worker?: Partial<Parameters<typeof startActionWorkers>[0]>;
 }
 
+const SANDBOX_NOT_CHOSEN =
+  'GATEWAY_BASE_URL is not set. Set it (and GATEWAY_API_KEY) to your gateway, as shown in the agency ' +
+  'automations area; or set GATEWAY_BASE_URL=sandbox to run against the built-in sandbox and its sample ' +
+  'clients on purpose. `npm run demo` needs neither.';
+
 /**
  * The composition root (DESIGN §1): builds every part once from the config and starts the roles that ROLE
  * names. main.ts, the demo and the end-to-end tests all start the bot through here, so they run the same thing.
@@ -50,11 +55,13 @@ export async function startRuntime(
   let gatewayUrl = config.gateway.baseUrl;
   let apiKey = config.gateway.apiKey;
   if (!gatewayUrl) {
+    // Real Slack people must never be served the sandbox's sample clients by a forgotten variable.
+    if (!config.gateway.sandbox) throw new Error(SANDBOX_NOT_CHOSEN);
     const { seed, ...knobs } = config.sandbox;
     sandbox = await startSandbox({ port: 0, seed, knobs });
     gatewayUrl = sandbox.url;
     apiKey = SANDBOX_KEYS.full;
-    logger.info(`GATEWAY_BASE_URL is unset: using the built-in sandbox gateway at ${sandbox.url}`);
+    logger.info(`GATEWAY_BASE_URL=sandbox: using the built-in sandbox gateway at ${sandbox.url}`);
   }
   if (!apiKey)
     throw new Error('GATEWAY_API_KEY is required with GATEWAY_BASE_URL (agency automations area).');

@@ -50,7 +50,7 @@ function demoConfig(
     SLACK_APP_TOKEN: '',
     SLACK_API_URL: parts.slack.apiUrl,
     PORT: '0',
-    GATEWAY_BASE_URL: '',
+    GATEWAY_BASE_URL: 'sandbox',
     GATEWAY_API_KEY: '',
     REDIS_URL: parts.redisUrl,
     REDIS_PREFIX: parts.prefix,

@@ -32,6 +32,7 @@ beforeAll(async () => {
     PORT: '0',
     REDIS_URL: TEST_REDIS_URL,
     REDIS_PREFIX: prefix,
+    GATEWAY_BASE_URL: 'sandbox',
     GATEWAY_ADMINS: ADMIN,
     GATEWAY_ACTION_RATE: '1000/1s',
     GATEWAY_ACTION_TIMEOUT: '2s',

@@ -21,6 +21,18 @@ describe('config', () => {
     expect(loadConfig({ GATEWAY_ADMINS: 'U1', GATEWAY_APPROVERS: 'S9' }).approvers).toEqual(['S9']);
   });
 
+  it('takes GATEWAY_BASE_URL=sandbox as the explicit choice of the built-in sandbox', () => {
+    expect(loadConfig({ GATEWAY_BASE_URL: 'sandbox' }).gateway).toMatchObject({
+      baseUrl: undefined,
+      sandbox: true,
+    });
+    expect(loadConfig({}).gateway.sandbox).toBe(false);
+    expect(loadConfig({ GATEWAY_BASE_URL: 'https://gw.example/api' }).gateway).toMatchObject({
+      baseUrl: 'https://gw.example/api',
+      sandbox: false,
+    });
+  });
+
   it('picks Socket Mode when an app token is set', () => {
     expect(loadConfig({ SLACK_BOT_TOKEN: 'xoxb-x', SLACK_APP_TOKEN: 'xapp-1-abc' }).slack.mode).toBe(
       'socket',
@@ -37,6 +49,7 @@ describe('config', () => {
     [{ SLACK_APP_TOKEN: 'xoxb-wrong' }, 'SLACK_APP_TOKEN'],
     [{ DIGEST_TZ: 'Mars/Base' }, 'DIGEST_TZ'],
     [{ REDIS_URL: 'localhost' }, 'REDIS_URL'],
+    [{ GATEWAY_BASE_URL: 'gw.example' }, 'GATEWAY_BASE_URL must be the gateway address'],
     [{ SANDBOX_ERROR_RATE: '2' }, 'SANDBOX_ERROR_RATE'],
   ])('refuses %o naming the variable and the fix', (env, expected) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
