@@ -94,16 +94,9 @@ const envSchema = z
       z.url({ message: 'SLACK_API_URL must be a URL such as https://slack.com/api/' }).optional(),
     ),
     PORT: port('PORT', 3000, true),
-    // `sandbox` is the explicit choice of the built-in sandbox gateway (its sample clients, not real ones).
     GATEWAY_BASE_URL: optionalText.pipe(
       z
-        .union([
-          z.literal('sandbox'),
-          z.url({
-            message:
-              'GATEWAY_BASE_URL must be the gateway address shown in the agency automations area, or sandbox',
-          }),
-        ])
+        .url({ message: 'GATEWAY_BASE_URL must be the gateway address shown in the agency automations area' })
         .optional(),
     ),
     GATEWAY_API_KEY: optionalText,
@@ -247,7 +240,9 @@ function deepFreeze<T>(value: T): T {
 
 /** Parses an environment (process.env by default) into a frozen Config, or throws ConfigError. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  // GATEWAY_BASE_URL=sandbox is the explicit choice of the built-in sandbox gateway (its sample clients).
+  const sandbox = env.GATEWAY_BASE_URL?.trim() === 'sandbox';
+  const parsed = envSchema.safeParse(sandbox ? { ...env, GATEWAY_BASE_URL: undefined } : env);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
@@ -267,8 +262,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     port: e.PORT,
     gateway: {
-      baseUrl: e.GATEWAY_BASE_URL === 'sandbox' ? undefined : e.GATEWAY_BASE_URL,
-      sandbox: e.GATEWAY_BASE_URL === 'sandbox',
+      baseUrl: e.GATEWAY_BASE_URL,
+      sandbox,
       apiKey: e.GATEWAY_API_KEY,
       actionRate: e.GATEWAY_ACTION_RATE,
       actionTimeoutMs: e.GATEWAY_ACTION_TIMEOUT,

@@ -5,6 +5,8 @@ import { AnswerQueue } from './commands/answer-queue.js';
 import type { Config } from './config.js';
 import { GatewayClient } from './gateway/client.js';
 import { SANDBOX_KEYS } from './gateway/spec.js';
+import { healthRoutes } from './http/health-routes.js';
+import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { type ActionWorkers, startActionWorkers } from './jobs/action-worker.js';
 import { ActionQueue } from './jobs/queue.js';
 import type { AppLogger } from './logger.js';
@@ -18,7 +20,7 @@ import { BindingStore } from './store/bindings.js';
 export interface Runtime {
   services: BotServices;
   bot?: Bot;
-  /** The HTTP port the web role serves on (Slack events in HTTP mode, health and metrics always). */
+  /** The HTTP port this process serves on: the web role's (Slack events in HTTP mode), health and metrics always. */
   port?: number;
   workers?: ActionWorkers;
   /** The in-process sandbox gateway, when GATEWAY_BASE_URL is unset. */
@@ -120,6 +122,7 @@ export async function startRuntime(
   let bot: Bot | undefined;
   let port: number | undefined;
   let workers: ActionWorkers | undefined;
+  let health: HealthServer | undefined;
   if (runs('worker')) {
     await refresh();
     workers = startActionWorkers({
@@ -143,6 +146,12 @@ export async function startRuntime(
     logger.info(
       `web role serving on port ${port} (${config.slack.mode === 'socket' ? 'Socket Mode' : 'HTTP: /slack/events'})`,
     );
+  } else {
+    // Workers and the scheduler answer health checks and scrapes too: their jobs and gateway calls are there.
+    const routes = healthRoutes({ redis, metrics, gatewayReady: () => gateway.discover({ force: true }) });
+    health = await startHealthServer(routes, config.port);
+    port = health.port;
+    logger.info(`${config.role} role serving /healthz and /metrics on port ${port}`);
   }
 
   return {
@@ -161,6 +170,7 @@ export async function startRuntime(
           new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref()),
         ]);
       await bounded(bot?.stop() ?? Promise.resolve()).catch((e: unknown) => logger.warn('web stop', e));
+      await health?.close();
       await bounded(services.answers.drain());
       await bounded(workers?.close() ?? Promise.resolve()).catch((e: unknown) =>
         logger.warn('worker stop', e),

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,6 +75,17 @@ async function portOf(output: () => string): Promise<number> {
   }
 }
 
+/** Runs the Dockerfile's HEALTHCHECK command as Docker would, against a port; resolves with its exit code. */
+async function dockerHealthcheck(port: number): Promise<number> {
+  const line = /HEALTHCHECK [^\n]*\\\n\s+CMD (\[.*\])$/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'));
+  const [command, ...args] = JSON.parse(line?.[1] ?? '[]') as string[];
+  if (command !== 'node') throw new Error('the HEALTHCHECK should run node');
+  return run(process.execPath, args, { env: { PORT: String(port) } }).then(
+    () => 0,
+    (error: { code?: number }) => error.code ?? -1,
+  );
+}
+
 describe('a production install (npm ci --omit=dev, compiled dist/)', () => {
   it('has no dev tool to lean on', async () => {
     await expect(run(process.execPath, ['-e', "require.resolve('tsx')"], { cwd: dir })).rejects.toThrow();
@@ -102,10 +113,12 @@ describe('a production install (npm ci --omit=dev, compiled dist/)', () => {
     const health = await request(`http://127.0.0.1:${port}/healthz`);
     expect(health.statusCode).toBe(200);
     expect(await health.body.json()).toMatchObject({ ok: true, redis: 'ok' });
+    await expect(dockerHealthcheck(port)).resolves.toBe(0);
     proc.child.kill('SIGTERM');
     expect(await exited(proc.child)).toBe(0);
     expect(proc.output()).toContain('SIGTERM: stopping');
     expect(proc.output()).not.toContain(SECRET);
+    await expect(dockerHealthcheck(port)).resolves.toBe(1);
   }, 30_000);
 
   it('refuses real Slack credentials without a gateway, saying how to fix it', async () => {

@@ -49,7 +49,6 @@ describe('config', () => {
     [{ SLACK_APP_TOKEN: 'xoxb-wrong' }, 'SLACK_APP_TOKEN'],
     [{ DIGEST_TZ: 'Mars/Base' }, 'DIGEST_TZ'],
     [{ REDIS_URL: 'localhost' }, 'REDIS_URL'],
-    [{ GATEWAY_BASE_URL: 'gw.example' }, 'GATEWAY_BASE_URL must be the gateway address'],
     [{ SANDBOX_ERROR_RATE: '2' }, 'SANDBOX_ERROR_RATE'],
   ])('refuses %o naming the variable and the fix', (env, expected) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
