@@ -70,13 +70,14 @@ export async function startRuntime(
 
   const redis = createRedis(config.redis.url);
   redis.on('error', (error) => logger.warn('redis connection error', error.message));
+  const metrics = new Metrics();
   const gateway = new GatewayClient({
     baseUrl: gatewayUrl,
     apiKey,
     logger: logger.child({ part: 'gateway' }),
     actionTimeoutMs: config.gateway.actionTimeoutMs,
+    observer: metrics.gatewayObserver(),
   });
-  const metrics = new Metrics();
   let catalogue: Catalogue = buildCatalogue(undefined, { guardedActions: config.guardedActions });
   let catalogueSource: unknown;
   let refreshing: Promise<void> | undefined;
@@ -104,8 +105,7 @@ export async function startRuntime(
     return catalogue;
   };
   const queue = new ActionQueue({ connection: redis, prefix: config.redis.prefix, logger });
-  metrics.gauge('queue_waiting_jobs', () => queue.queue.getWaitingCount(), 'Action jobs waiting');
-  metrics.gauge('queue_active_jobs', () => queue.queue.getActiveCount(), 'Action jobs running');
+  metrics.watchQueue(queue.queue);
   const services: BotServices = {
     config,
     logger,
@@ -137,6 +137,7 @@ export async function startRuntime(
       rate: config.gateway.actionRate,
       actionTimeoutMs: config.gateway.actionTimeoutMs,
       logger,
+      metrics,
       ...options.worker,
     });
   }

@@ -148,10 +148,7 @@ export async function submitAction(
     retryOf: request.retryOf,
     enqueuedAt: Date.now(),
   });
-  services.metrics.inc('actions_enqueued_total', {
-    action: entry.action,
-    duplicate: String(result.duplicate),
-  });
+  services.metrics.actionsEnqueued.inc({ action: entry.action, duplicate: String(result.duplicate) });
   if (result.duplicate) {
     // The same Slack request reached us twice: the first one's message stands, this one goes.
     await client.chat.delete({ channel: request.channel, ts: statusTs });

@@ -140,8 +140,10 @@ export async function settleEarlierAttempt(run: JobRun): Promise<ActionJobOutcom
       startedAt: data.startedAt ?? data.enqueuedAt,
     });
   } catch (error) {
+    deps.metrics?.reconciled('failed');
     return readFailed(run, error);
   }
+  deps.metrics?.reconciled(found.kind);
   if (found.kind === 'found') {
     run.log.info(`reconciled: found record ${found.recordId ?? '(no id)'} via ${found.via}`);
     return recordSuccess(run, found.record, {
