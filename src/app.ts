@@ -2,9 +2,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, type LogLevel } from '@slack/bolt';
 import { register as registerCommands } from './commands/index.js';
-import { timeAcks } from './http/ack-timing.js';
 import { healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
+import { instrumentRequests } from './http/request-context.js';
 import { register as registerInteractions } from './interactions/index.js';
 import type { BotServices } from './services.js';
 
@@ -65,7 +65,7 @@ export function createBot(services: BotServices): Bot {
       convoStore: false,
     });
   }
-  timeAcks(app, services.metrics);
+  instrumentRequests(app, services.metrics);
   registerCommands(app, services);
   registerInteractions(app, services);
   app.error(async (error) => {

@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
+import { slackLogContext } from '../http/request-context.js';
 import type { BotServices } from '../services.js';
 import { claimOnce } from '../store/dedupe.js';
 import type { CommandContext, CommandSpec, Message } from './context.js';
@@ -66,9 +67,15 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
   }
   const admins = new Set(services.config.admins);
 
-  return async function handleGatewayCommand({ command, ack, client, logger }: CommandArgs): Promise<void> {
+  return async function handleGatewayCommand({
+    command,
+    ack,
+    client,
+    logger,
+    context,
+  }: CommandArgs): Promise<void> {
     await ack();
-    const queued = services.answers.offer(() => answer({ command, client, logger }));
+    const queued = services.answers.offer(() => answer({ command, client, logger, context }));
     if (!queued) {
       services.metrics.command('busy', 'refused');
       await postToResponseUrl(command.response_url, {
@@ -82,13 +89,10 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     command,
     client,
     logger,
-  }: Pick<CommandArgs, 'command' | 'client' | 'logger'>): Promise<void> {
+    context,
+  }: Pick<CommandArgs, 'command' | 'client' | 'logger' | 'context'>): Promise<void> {
     const started = Date.now();
-    const log = services.logger.child({
-      command: 'gateway',
-      user: command.user_id,
-      channel: command.channel_id,
-    });
+    const log = services.logger.child({ ...slackLogContext(command, context), command: 'gateway' });
     const reply = async (message: Message) => {
       await postToResponseUrl(command.response_url, {
         response_type: 'ephemeral',

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import pretty from 'pino-pretty';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { createRedis, deleteByPrefix } from '../redis.js';
@@ -65,16 +66,6 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const LEVELS: Record<string, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-
-function levelOf(line: string): number {
-  try {
-    return LEVELS[String((JSON.parse(line) as { level?: unknown }).level)] ?? 40;
-  } catch {
-    return 40;
-  }
-}
-
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<number> {
@@ -135,10 +126,14 @@ async function main(): Promise<number> {
     const logger = createLogger({
       level: config.logLevel,
       secrets: [signingSecret, slack.botToken],
-      // Bolt resets an injected logger's level to info, so the demo filters here too: the console is for Slack.
-      write: (line) => {
-        if (levelOf(line) >= (LEVELS[config.logLevel] ?? 0)) process.stderr.write(`${line}\n`);
-      },
+      // Readable lines on stderr (pino-pretty, a dev dependency: the demo only): stdout is the Slack console.
+      destination: pretty({
+        destination: 2,
+        sync: true,
+        colorize: process.stderr.isTTY,
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname,name',
+      }),
     });
     runtime = await startRuntime(config, logger);
     const queue = runtime.services.queue.queue;
