@@ -20,7 +20,15 @@ export async function startHealthServer(routes: CustomRoute[], port: number): Pr
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              `PORT ${port} is in use: give each bot process on this machine its own PORT (0 picks a free one)`,
+            )
+          : error,
+      ),
+    );
     server.listen(port, resolve);
   });
   return {

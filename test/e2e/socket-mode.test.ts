@@ -146,6 +146,22 @@ describe('Socket Mode', () => {
     expect(events.statusCode).toBe(404);
   });
 
+  it('times the acks it gives over the socket, as over HTTP', async () => {
+    const metrics = await request(`http://127.0.0.1:${runtime.port}/metrics`);
+    const text = await metrics.body.text();
+    expect(text).toMatch(/^gateway_bot_ack_duration_seconds_count\{kind="command"\} [1-9]/m);
+    expect(text).toMatch(/^gateway_bot_ack_duration_seconds_count\{kind="block_actions"\} [1-9]/m);
+    expect(text).toMatch(/^gateway_bot_ack_duration_seconds_count\{kind="view_submission"\} [1-9]/m);
+  });
+
+  it('times the acks it gives over the socket, as over HTTP', async () => {
+    const metrics = await request(`http://127.0.0.1:${runtime.port}/metrics`);
+    const text = await metrics.body.text();
+    expect(text).toMatch(/^gateway_bot_ack_duration_seconds_count\{kind="command"\} [1-9]/m);
+    expect(text).toMatch(/^gateway_bot_ack_duration_seconds_count\{kind="block_actions"\} [1-9]/m);
+    expect(text).toMatch(/^gateway_bot_ack_duration_seconds_count\{kind="view_submission"\} [1-9]/m);
+  });
+
   it('closes its socket with the close handshake when it stops, and does not reconnect', async () => {
     await runtime.stop(5_000);
     stopped = true;
