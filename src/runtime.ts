@@ -23,7 +23,7 @@ export interface Runtime {
   /** The HTTP port this process serves on: the web role's (Slack events in HTTP mode), health and metrics always. */
   port?: number;
   workers?: ActionWorkers;
-  /** The in-process sandbox gateway, when GATEWAY_BASE_URL is unset. */
+  /** The in-process sandbox gateway, when GATEWAY_BASE_URL=sandbox. */
   sandbox?: Sandbox;
   stop(timeoutMs?: number): Promise<void>;
 }

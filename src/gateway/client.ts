@@ -170,32 +170,26 @@ export class GatewayClient {
     const body = JSON.stringify({ action, client_id: clientId, ...extra });
     const requestLine = `POST ${this.#origin}${this.#basePath} action=${action} client_id=${clientId}`;
     const timeoutMs = options.timeoutMs ?? this.#timeouts.action;
-    const reply = await this.#withRetries(
-      'POST',
-      requestLine,
-      isRetryableAction,
-      options.signal,
-      async () => {
-        options.signal?.throwIfAborted();
-        const deadline = AbortSignal.timeout(timeoutMs);
-        const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-        const call: Exchange = {
-          method: 'POST',
-          path: this.#basePath,
-          headers: { ...this.#headers(), 'content-type': 'application/json' },
-          body,
-          headersTimeoutMs: timeoutMs,
-          bodyTimeoutMs: this.#timeouts.body,
-          signal,
-          callerSignal: options.signal,
-        };
-        try {
-          return await this.#send(call, requestLine);
-        } catch (error) {
-          throw toActionError(error, requestLine);
-        }
-      },
-    );
+    const reply = await this.#withRetries(requestLine, isRetryableAction, options.signal, async () => {
+      options.signal?.throwIfAborted();
+      const deadline = AbortSignal.timeout(timeoutMs);
+      const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+      const call: Exchange = {
+        method: 'POST',
+        path: this.#basePath,
+        headers: { ...this.#headers(), 'content-type': 'application/json' },
+        body,
+        headersTimeoutMs: timeoutMs,
+        bodyTimeoutMs: this.#timeouts.body,
+        signal,
+        callerSignal: options.signal,
+      };
+      try {
+        return await this.#send(call, requestLine);
+      } catch (error) {
+        throw toActionError(error, requestLine);
+      }
+    });
     return toActionResult(reply, action, clientId, requestLine);
   }
 
@@ -217,7 +211,7 @@ export class GatewayClient {
 
   async #getJson(path: string, what: string, signal: AbortSignal | undefined): Promise<unknown> {
     const requestLine = `GET ${this.#origin}${path}`;
-    const reply = await this.#withRetries('GET', requestLine, isRetryableRead, signal, async () => {
+    const reply = await this.#withRetries(requestLine, isRetryableRead, signal, async () => {
       signal?.throwIfAborted();
       const reply = await this.#send(
         {
@@ -249,9 +243,13 @@ export class GatewayClient {
       if (call.method === 'POST' || reply.status < 200 || reply.status > 299) {
         reply.text = scrubSecret(reply.text, this.#apiKey);
       }
-      const ms = Math.round(performance.now() - started);
-      const log = reply.requestId ? this.#logger.child({ gatewayRequestId: reply.requestId }) : this.#logger;
-      log.debug(`gateway ← ${requestLine} HTTP ${reply.status} in ${ms} ms`);
+      if (this.#logger.getLevel() === 'debug') {
+        const ms = Math.round(performance.now() - started);
+        const log = reply.requestId
+          ? this.#logger.child({ gatewayRequestId: reply.requestId })
+          : this.#logger;
+        log.debug(`gateway ← ${requestLine} HTTP ${reply.status} in ${ms} ms`);
+      }
       return reply;
     } catch (error) {
       if (error instanceof GatewayError) status = error.code;
@@ -272,7 +270,6 @@ export class GatewayClient {
   }
 
   async #withRetries<T>(
-    method: 'GET' | 'POST',
     requestLine: string,
     retryable: (error: GatewayError) => boolean,
     signal: AbortSignal | undefined,
@@ -285,6 +282,7 @@ export class GatewayClient {
       } catch (error) {
         if (!(error instanceof GatewayError) || !retryable(error) || n + 1 >= attempts) throw error;
         const wait = retryDelayMs(error, n, this.#retry, this.#random);
+        const method = requestLine.startsWith('POST') ? 'POST' : 'GET';
         this.#notify(() => this.#observer.retry?.(method, error.code));
         this.#logger.warn(
           `gateway ${requestLine} failed (${error.name}: ${error.message}); attempt ${n + 1}/${attempts}, retrying in ${wait} ms`,
