@@ -14,7 +14,7 @@ const JOB_SECONDS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
 export type CommandOutcome = 'ok' | 'error' | 'refused';
 /** Slack payload kinds acked by the bot; anything else counts as `other`. */
-export const ACK_KINDS = ['command', 'block_actions', 'view_submission', 'view_closed', 'shortcut'] as const;
+const ACK_KINDS = ['command', 'block_actions', 'view_submission', 'view_closed', 'shortcut'] as const;
 export type ReconcileOutcome = 'found' | 'absent' | 'unknown' | 'failed';
 export type RetrySource = 'gateway_get' | 'gateway_post' | 'job';
 export type ApprovalState =
