@@ -1,8 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, buildReceiverRoutes, HTTPReceiver, type LogLevel } from '@slack/bolt';
+import { App, HTTPReceiver, type LogLevel } from '@slack/bolt';
 import { register as registerCommands } from './commands/index.js';
 import { healthRoutes } from './http/health-routes.js';
+import { type HealthServer, startHealthServer } from './http/health-server.js';
+import { instrumentRequests } from './http/request-context.js';
 import { register as registerInteractions } from './interactions/index.js';
 import type { BotServices } from './services.js';
 
@@ -32,7 +34,7 @@ export function createBot(services: BotServices): Bot {
   };
   // Bolt resets an injected logger's level to its own default unless told the configured one.
   const logLevel = config.logLevel as LogLevel;
-  let healthServer: Server | undefined;
+  let healthServer: HealthServer | undefined;
   let app: App;
   let receiver: HTTPReceiver | undefined;
   if (config.slack.mode === 'socket') {
@@ -63,6 +65,7 @@ export function createBot(services: BotServices): Bot {
       convoStore: false,
     });
   }
+  instrumentRequests(app, services.metrics);
   registerCommands(app, services);
   registerInteractions(app, services);
   app.error(async (error) => {
@@ -77,22 +80,12 @@ export function createBot(services: BotServices): Bot {
         return (server.address() as AddressInfo).port;
       }
       await app.start();
-      const table = buildReceiverRoutes(routes);
-      healthServer = createServer((req, res) => {
-        const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-        const handler = table[path]?.[req.method ?? 'GET'];
-        if (handler) return handler(req, res);
-        res.writeHead(404).end();
-      });
-      await new Promise<void>((resolve) => healthServer?.listen(port, resolve));
-      return (healthServer.address() as AddressInfo).port;
+      healthServer = await startHealthServer(routes, port);
+      return healthServer.port;
     },
     async stop() {
       await app.stop();
-      if (healthServer) {
-        healthServer.closeAllConnections();
-        await new Promise<void>((resolve) => healthServer?.close(() => resolve()));
-      }
+      await healthServer?.close();
     },
   };
 }

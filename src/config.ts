@@ -204,7 +204,9 @@ export interface Config {
   };
   port: number;
   gateway: {
+    /** Undefined when unset or `sandbox`; `sandbox` tells which (the runtime refuses to guess). */
     baseUrl: string | undefined;
+    sandbox: boolean;
     apiKey: string | undefined;
     actionRate: Rate;
     actionTimeoutMs: number;
@@ -254,7 +256,9 @@ function deepFreeze<T>(value: T): T {
 
 /** Parses an environment (process.env by default) into a frozen Config, or throws ConfigError. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  // GATEWAY_BASE_URL=sandbox is the explicit choice of the built-in sandbox gateway (its sample clients).
+  const sandbox = env.GATEWAY_BASE_URL?.trim() === 'sandbox';
+  const parsed = envSchema.safeParse(sandbox ? { ...env, GATEWAY_BASE_URL: undefined } : env);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
@@ -275,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     gateway: {
       baseUrl: e.GATEWAY_BASE_URL,
+      sandbox,
       apiKey: e.GATEWAY_API_KEY,
       actionRate: e.GATEWAY_ACTION_RATE,
       actionTimeoutMs: e.GATEWAY_ACTION_TIMEOUT,

@@ -1,105 +1,189 @@
+import type { Queue } from 'bullmq';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
 /**
- * A small Prometheus text-format registry: counters and latency histograms, enough for `/metrics` without a
- * dependency. Per process; a scraper adds the processes up.
+ * The bot's Prometheus metrics, with prom-client. One Registry per runtime (not prom-client's global one), so
+ * several runtimes in one process (tests, benchmarks) never clash. Label values come from fixed sets only:
+ * commands the bot knows, HTTP methods and statuses, error codes, outcomes; never user text, ids or URLs.
+ * Each process exposes its own; a scraper adds them up (queue gauges are the same in every process: use max).
  */
 
-type Labels = Record<string, string>;
+const P = 'gateway_bot_';
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const JOB_SECONDS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
-const DEFAULT_BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000];
-
-function labelText(labels: Labels): string {
-  const entries = Object.entries(labels);
-  if (!entries.length) return '';
-  return `{${entries.map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, '_')}"`).join(',')}}`;
-}
-
-interface Histogram {
-  buckets: number[];
-  counts: number[];
-  sum: number;
-  count: number;
-}
+export type CommandOutcome = 'ok' | 'error' | 'refused';
+/** Slack payload kinds acked by the bot; anything else counts as `other`. */
+const ACK_KINDS = ['command', 'block_actions', 'view_submission', 'view_closed', 'shortcut'] as const;
+export type ReconcileOutcome = 'found' | 'absent' | 'unknown' | 'failed';
+export type RetrySource = 'gateway_get' | 'gateway_post' | 'job';
+export type ApprovalState =
+  | 'pending'
+  | 'approved'
+  | 'running'
+  | 'done'
+  | 'failed'
+  | 'rejected'
+  | 'cancelled'
+  | 'expired';
+export type DigestKind = 'reviews' | 'rankings';
 
 export class Metrics {
-  private readonly counters = new Map<string, Map<string, number>>();
-  private readonly histograms = new Map<string, Map<string, Histogram>>();
-  private readonly help = new Map<string, string>();
-  private readonly gauges = new Map<string, () => Promise<number> | number>();
+  readonly registry = new Registry();
+  readonly contentType = this.registry.contentType;
+  readonly #queues: Queue[] = [];
+  readonly #registers = [this.registry];
 
-  constructor(private readonly namespace = 'gateway_bot') {}
+  /** Slash commands by canonical command name (every unknown one is `unknown`) and outcome. */
+  readonly commands = new Counter({
+    name: `${P}commands_total`,
+    help: 'Slash commands handled, by command and outcome (ok, error, refused)',
+    labelNames: ['command', 'outcome'] as const,
+    registers: this.#registers,
+  });
+  readonly commandSeconds = new Histogram({
+    name: `${P}command_duration_seconds`,
+    help: 'From the ack of a slash command to its answer',
+    buckets: SECONDS,
+    registers: this.#registers,
+  });
+  /** Slack allows 3 s: from the verified request reaching Bolt to its ack, by payload kind. */
+  readonly ackSeconds = new Histogram({
+    name: `${P}ack_duration_seconds`,
+    help: 'From a Slack request reaching the app to its ack, by kind (command, block_actions, view_submission, …)',
+    labelNames: ['kind'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3],
+    registers: this.#registers,
+  });
+  readonly actionsEnqueued = new Counter({
+    name: `${P}actions_enqueued_total`,
+    help: 'Action jobs asked for, by gateway action and whether the request was a duplicate delivery',
+    labelNames: ['action', 'duplicate'] as const,
+    registers: this.#registers,
+  });
+  readonly gatewayRequests = new Counter({
+    name: `${P}gateway_requests_total`,
+    help: 'HTTP exchanges with the gateway, by method and status (an HTTP status, or the error code when none came)',
+    labelNames: ['method', 'status'] as const,
+    registers: this.#registers,
+  });
+  readonly gatewaySeconds = new Histogram({
+    name: `${P}gateway_request_duration_seconds`,
+    help: 'Duration of one HTTP exchange with the gateway, by method and status',
+    labelNames: ['method', 'status'] as const,
+    buckets: SECONDS,
+    registers: this.#registers,
+  });
+  readonly retries = new Counter({
+    name: `${P}retries_total`,
+    help: 'Retries, by source (gateway_get, gateway_post, job) and reason (the error code)',
+    labelNames: ['source', 'reason'] as const,
+    registers: this.#registers,
+  });
+  readonly reconciliations = new Counter({
+    name: `${P}reconciliations_total`,
+    help: 'Checks whether an earlier POST created its record, by outcome (found, absent, unknown, failed)',
+    labelNames: ['outcome'] as const,
+    registers: this.#registers,
+  });
+  /** Approval transitions, by the state entered. Increment with `approvalEntered(state)`. */
+  readonly approvals = new Counter({
+    name: `${P}approvals_total`,
+    help: 'Approval transitions, by the state entered',
+    labelNames: ['state'] as const,
+    registers: this.#registers,
+  });
+  /** Digests posted to a channel, by kind. Increment with `digestPosted(kind)`. */
+  readonly digestsPosted = new Counter({
+    name: `${P}digests_posted_total`,
+    help: 'Digests posted, by kind (reviews, rankings)',
+    labelNames: ['kind'] as const,
+    registers: this.#registers,
+  });
+  readonly jobSeconds = new Histogram({
+    name: `${P}job_duration_seconds`,
+    help: 'Duration of one job run, from its start to its end, by queue and outcome',
+    labelNames: ['queue', 'outcome'] as const,
+    buckets: JOB_SECONDS,
+    registers: this.#registers,
+  });
 
-  inc(name: string, labels: Labels = {}, by = 1, help = ''): void {
-    const full = `${this.namespace}_${name}`;
-    if (help) this.help.set(full, help);
-    const series = this.counters.get(full) ?? new Map<string, number>();
-    const key = labelText(labels);
-    series.set(key, (series.get(key) ?? 0) + by);
-    this.counters.set(full, series);
+  constructor() {
+    // Unprefixed process_* and nodejs_* names, so the standard Node.js dashboards work as they are.
+    collectDefaultMetrics({ register: this.registry });
   }
 
-  observe(name: string, valueMs: number, labels: Labels = {}, help = ''): void {
-    const full = `${this.namespace}_${name}`;
-    if (help) this.help.set(full, help);
-    const series = this.histograms.get(full) ?? new Map<string, Histogram>();
-    const key = labelText(labels);
-    const h = series.get(key) ?? {
-      buckets: DEFAULT_BUCKETS_MS,
-      counts: DEFAULT_BUCKETS_MS.map(() => 0),
-      sum: 0,
-      count: 0,
+  command(name: string, outcome: CommandOutcome): void {
+    this.commands.inc({ command: name, outcome });
+  }
+
+  ack(kind: string, seconds: number): void {
+    const bounded = (ACK_KINDS as readonly string[]).includes(kind) ? kind : 'other';
+    this.ackSeconds.observe({ kind: bounded }, seconds);
+  }
+
+  gatewayExchange(method: string, status: string, seconds: number): void {
+    this.gatewayRequests.inc({ method, status });
+    this.gatewaySeconds.observe({ method, status }, seconds);
+  }
+
+  retry(source: RetrySource, reason: string): void {
+    this.retries.inc({ source, reason });
+  }
+
+  reconciled(outcome: ReconcileOutcome): void {
+    this.reconciliations.inc({ outcome });
+  }
+
+  approvalEntered(state: ApprovalState): void {
+    this.approvals.inc({ state });
+  }
+
+  digestPosted(kind: DigestKind): void {
+    this.digestsPosted.inc({ kind });
+  }
+
+  /** The gateway client's observer (the client imports nothing of ours): exchanges and retries. */
+  gatewayObserver() {
+    return {
+      exchange: (method: string, status: string, seconds: number) =>
+        this.gatewayExchange(method, status, seconds),
+      retry: (method: string, reason: string) =>
+        this.retry(method === 'POST' ? 'gateway_post' : 'gateway_get', reason),
     };
-    h.buckets.forEach((b, i) => {
-      if (valueMs <= b) h.counts[i] = (h.counts[i] ?? 0) + 1;
-    });
-    h.sum += valueMs;
-    h.count += 1;
-    series.set(key, h);
-    this.histograms.set(full, series);
   }
 
-  /** A gauge read at scrape time (queue depth, say). */
-  gauge(name: string, read: () => Promise<number> | number, help = ''): void {
-    const full = `${this.namespace}_${name}`;
-    if (help) this.help.set(full, help);
-    this.gauges.set(full, read);
+  jobEnded(queue: string, outcome: string, seconds: number): void {
+    this.jobSeconds.observe({ queue, outcome }, seconds);
   }
 
-  counter(name: string, labels: Labels = {}): number {
-    return this.counters.get(`${this.namespace}_${name}`)?.get(labelText(labels)) ?? 0;
+  /** Queue depth at scrape time, and BullMQ's own Prometheus export of the queue in `render()`. */
+  watchQueue(queue: Queue): void {
+    this.#queues.push(queue);
+    const depth = (name: string, help: string, read: () => Promise<number>) =>
+      new Gauge({
+        name: `${P}queue_${name}_jobs`,
+        help,
+        registers: this.#registers,
+        async collect() {
+          // A scrape while Redis is down still answers; NaN says "unknown" rather than "empty".
+          this.set(await read().catch(() => Number.NaN));
+        },
+      });
+    depth('waiting', 'Action jobs waiting', () => queue.getWaitingCount());
+    depth('active', 'Action jobs running', () => queue.getActiveCount());
   }
 
+  /** The Prometheus text of this process. */
   async render(): Promise<string> {
-    const lines: string[] = [];
-    const head = (name: string, type: string) => {
-      const help = this.help.get(name);
-      if (help) lines.push(`# HELP ${name} ${help}`);
-      lines.push(`# TYPE ${name} ${type}`);
-    };
-    for (const [name, series] of this.counters) {
-      head(name, 'counter');
-      for (const [labels, value] of series) lines.push(`${name}${labels} ${value}`);
+    const parts = [await this.registry.metrics()];
+    for (const queue of this.#queues) {
+      parts.push(
+        await queue
+          .exportPrometheusMetrics()
+          .catch(() => `# bullmq metrics of queue ${queue.name} unavailable: Redis is not answering`),
+      );
     }
-    for (const [name, series] of this.histograms) {
-      head(name, 'histogram');
-      for (const [labels, h] of series) {
-        const inner = labels.slice(1, -1);
-        const join = (extra: string) => `{${inner ? `${inner},` : ''}${extra}}`;
-        h.buckets.forEach((b, i) => {
-          lines.push(`${name}_bucket${join(`le="${b}"`)} ${h.counts[i]}`);
-        });
-        lines.push(`${name}_bucket${join('le="+Inf"')} ${h.count}`);
-        lines.push(`${name}_sum${labels} ${h.sum}`);
-        lines.push(`${name}_count${labels} ${h.count}`);
-      }
-    }
-    for (const [name, read] of this.gauges) {
-      head(name, 'gauge');
-      try {
-        lines.push(`${name} ${await read()}`);
-      } catch {
-        lines.push(`${name} NaN`);
-      }
-    }
-    return `${lines.join('\n')}\n`;
+    return `${parts.map((p) => p.trimEnd()).join('\n')}\n`;
   }
 }

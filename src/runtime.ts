@@ -5,6 +5,8 @@ import { AnswerQueue } from './commands/answer-queue.js';
 import type { Config } from './config.js';
 import { GatewayClient } from './gateway/client.js';
 import { SANDBOX_KEYS } from './gateway/spec.js';
+import { healthRoutes } from './http/health-routes.js';
+import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { type ActionWorkers, startActionWorkers } from './jobs/action-worker.js';
 import { ActionQueue } from './jobs/queue.js';
 import { createWorkerSlackClient } from './jobs/slack-poster.js';
@@ -19,10 +21,10 @@ import { BindingStore } from './store/bindings.js';
 export interface Runtime {
   services: BotServices;
   bot?: Bot;
-  /** The HTTP port the web role serves on (Slack events in HTTP mode, health and metrics always). */
+  /** The HTTP port this process serves on: the web role's (Slack events in HTTP mode), health and metrics always. */
   port?: number;
   workers?: ActionWorkers;
-  /** The in-process sandbox gateway, when GATEWAY_BASE_URL is unset. */
+  /** The in-process sandbox gateway, when GATEWAY_BASE_URL=sandbox. */
   sandbox?: Sandbox;
   stop(timeoutMs?: number): Promise<void>;
 }
@@ -31,6 +33,11 @@ export interface RuntimeOptions {
   /** Worker tuning for tests and benchmarks (short grace periods, short backoffs). */
   worker?: Partial<Parameters<typeof startActionWorkers>[0]>;
 }
+
+const SANDBOX_NOT_CHOSEN =
+  'GATEWAY_BASE_URL is not set. Set it (and GATEWAY_API_KEY) to your gateway, as shown in the agency ' +
+  'automations area; or set GATEWAY_BASE_URL=sandbox to run against the built-in sandbox and its sample ' +
+  'clients on purpose. `npm run demo` needs neither.';
 
 /**
  * The composition root (DESIGN §1): builds every part once from the config and starts the roles that ROLE
@@ -51,28 +58,31 @@ export async function startRuntime(
   let gatewayUrl = config.gateway.baseUrl;
   let apiKey = config.gateway.apiKey;
   if (!gatewayUrl) {
+    // Real Slack people must never be served the sandbox's sample clients by a forgotten variable.
+    if (!config.gateway.sandbox) throw new Error(SANDBOX_NOT_CHOSEN);
     const { seed, ...knobs } = config.sandbox;
     sandbox = await startSandbox({ port: 0, seed, knobs });
     gatewayUrl = sandbox.url;
     apiKey = SANDBOX_KEYS.full;
-    logger.info(`GATEWAY_BASE_URL is unset: using the built-in sandbox gateway at ${sandbox.url}`);
+    logger.info(`GATEWAY_BASE_URL=sandbox: using the built-in sandbox gateway at ${sandbox.url}`);
   }
   if (!apiKey)
     throw new Error('GATEWAY_API_KEY is required with GATEWAY_BASE_URL (agency automations area).');
 
   const redis = createRedis(config.redis.url);
   redis.on('error', (error) => logger.warn('redis connection error', error.message));
+  const metrics = new Metrics();
   const gateway = new GatewayClient({
     baseUrl: gatewayUrl,
     apiKey,
     logger: logger.child({ part: 'gateway' }),
     actionTimeoutMs: config.gateway.actionTimeoutMs,
+    observer: metrics.gatewayObserver(),
   });
   await confirmGuardedNames(config.guardedActions, () => gateway.discover(), logger).catch(async (e) => {
     await Promise.allSettled([gateway.close(), redis.quit(), sandbox?.close()]);
     throw e;
   });
-  const metrics = new Metrics();
   let catalogue: Catalogue = buildCatalogue(undefined, { guardedActions: config.guardedActions });
   let catalogueSource: unknown;
   let refreshing: Promise<void> | undefined;
@@ -103,8 +113,7 @@ export async function startRuntime(
     return catalogue;
   };
   const queue = new ActionQueue({ connection: redis, prefix: config.redis.prefix, logger });
-  metrics.gauge('queue_waiting_jobs', () => queue.queue.getWaitingCount(), 'Action jobs waiting');
-  metrics.gauge('queue_active_jobs', () => queue.queue.getActiveCount(), 'Action jobs running');
+  metrics.watchQueue(queue.queue);
   const services: BotServices = {
     config,
     logger,
@@ -121,6 +130,7 @@ export async function startRuntime(
   let bot: Bot | undefined;
   let port: number | undefined;
   let workers: ActionWorkers | undefined;
+  let health: HealthServer | undefined;
   if (runs('worker')) {
     await refresh();
     workers = startActionWorkers({
@@ -135,6 +145,7 @@ export async function startRuntime(
       rate: config.gateway.actionRate,
       actionTimeoutMs: config.gateway.actionTimeoutMs,
       logger,
+      metrics,
       ...options.worker,
     });
   }
@@ -144,6 +155,12 @@ export async function startRuntime(
     logger.info(
       `web role serving on port ${port} (${config.slack.mode === 'socket' ? 'Socket Mode' : 'HTTP: /slack/events'})`,
     );
+  } else {
+    // Workers and the scheduler answer health checks and scrapes too: their jobs and gateway calls are there.
+    const routes = healthRoutes({ redis, metrics, gatewayReady: () => gateway.discover({ force: true }) });
+    health = await startHealthServer(routes, config.port);
+    port = health.port;
+    logger.info(`${config.role} role serving /healthz and /metrics on port ${port}`);
   }
 
   return {
@@ -162,6 +179,7 @@ export async function startRuntime(
           new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref()),
         ]);
       await bounded(bot?.stop() ?? Promise.resolve()).catch((e: unknown) => logger.warn('web stop', e));
+      await health?.close();
       await bounded(services.answers.drain());
       await bounded(workers?.close() ?? Promise.resolve()).catch((e: unknown) =>
         logger.warn('worker stop', e),

@@ -52,7 +52,7 @@ export function describeError(error: unknown, logger: AppLogger): Message {
         });
       default:
         // The message names the gateway's address and the request: for the log, not for the channel.
-        logger.warn('gateway call failed', error.code, error.message);
+        logger.warn('gateway call failed', error);
         return buildErrorMessage({
           title: 'The gateway is not answering right now.',
           detail: `${error.status ? `HTTP ${error.status}` : error.code.replace('gateway_', '').replace('_', ' ')} at ${error.at}`,

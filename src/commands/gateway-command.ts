@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
+import { slackLogContext } from '../http/request-context.js';
 import type { BotServices } from '../services.js';
 import { claimOnce } from '../store/dedupe.js';
 import type { CommandContext, CommandSpec, Message } from './context.js';
@@ -66,11 +67,17 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
   }
   const admins = new Set(services.config.admins);
 
-  return async function handleGatewayCommand({ command, ack, client, logger }: CommandArgs): Promise<void> {
+  return async function handleGatewayCommand({
+    command,
+    ack,
+    client,
+    logger,
+    context,
+  }: CommandArgs): Promise<void> {
     await ack();
-    const queued = services.answers.offer(() => answer({ command, client, logger }));
+    const queued = services.answers.offer(() => answer({ command, client, logger, context }));
     if (!queued) {
-      services.metrics.inc('commands_total', { command: 'busy', outcome: 'refused' });
+      services.metrics.command('busy', 'refused');
       await postToResponseUrl(command.response_url, {
         response_type: 'ephemeral',
         text: ':hourglass: I am very busy right now. Try again in a minute.',
@@ -82,13 +89,10 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     command,
     client,
     logger,
-  }: Pick<CommandArgs, 'command' | 'client' | 'logger'>): Promise<void> {
+    context,
+  }: Pick<CommandArgs, 'command' | 'client' | 'logger' | 'context'>): Promise<void> {
     const started = Date.now();
-    const log = services.logger.child({
-      command: 'gateway',
-      user: command.user_id,
-      channel: command.channel_id,
-    });
+    const log = services.logger.child({ ...slackLogContext(command, context), command: 'gateway' });
     const reply = async (message: Message) => {
       await postToResponseUrl(command.response_url, {
         response_type: 'ephemeral',
@@ -97,6 +101,8 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
       });
     };
     let name = 'unknown';
+    // A typed word is not a metric label: only a command or action the bot knows names a series.
+    let known = 'unknown';
     try {
       const fresh = await claimOnce(
         services.redis,
@@ -137,17 +143,19 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
         args[0]?.kind === 'word' ? findTwoWordAction(await services.catalogue(), name, args) : undefined;
       const spec = twoWord ? undefined : byName.get(name);
       if (spec) {
+        known = spec.name;
         await spec.run(ctx);
       } else {
         const catalogue = await services.catalogue();
         const found = twoWord ?? findAction(catalogue, name, args);
-        if (!found && name === 'run') throw runWithoutAction(catalogue, args);
+        if (!found && name === 'run') {
+          known = 'run';
+          throw runWithoutAction(catalogue, args);
+        }
         if (!found) {
-          // A typed word is not a metric label: unknown commands share one series.
           const typed = name;
-          name = 'unknown';
-          const known = [...byName.keys(), ...catalogue.entries().map((e) => e.command.split(' ')[0] ?? '')];
-          const guess = closestCommand(typed, known);
+          const names = [...byName.keys(), ...catalogue.entries().map((e) => e.command.split(' ')[0] ?? '')];
+          const guess = closestCommand(typed, names);
           throw new UserError(UserErrorCode.UnknownCommand, `There is no \`${typed}\` command.`, {
             hint: guess
               ? `Did you mean \`/gateway ${guess}\`? \`/gateway help\` lists every command.`
@@ -155,23 +163,19 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
           });
         }
         name = found.entry.command;
+        known = name;
         await registry.runAction({ ...ctx, name, args: found.rest }, found.entry);
       }
-      services.metrics.inc('commands_total', { command: name, outcome: 'ok' }, 1, 'Slash commands handled');
+      services.metrics.command(known, 'ok');
     } catch (error) {
-      services.metrics.inc(
-        'commands_total',
-        { command: name, outcome: 'error' },
-        1,
-        'Slash commands handled',
-      );
+      services.metrics.command(known, 'error');
       try {
         await reply(describeError(error, log));
       } catch (replyError) {
         logger.error('could not tell the user about an error', replyError);
       }
     } finally {
-      services.metrics.observe('command_duration_ms', Date.now() - started, {}, 'From ack to the answer');
+      services.metrics.commandSeconds.observe((Date.now() - started) / 1_000);
     }
   }
 }

@@ -228,10 +228,7 @@ export async function submitAction(
     await release();
     throw error;
   }
-  services.metrics.inc('actions_enqueued_total', {
-    action: entry.action,
-    duplicate: String(result.duplicate),
-  });
+  services.metrics.actionsEnqueued.inc({ action: entry.action, duplicate: String(result.duplicate) });
   if (result.taken) {
     // An older job already has this request's id (a Retry clicked after its claims expired): nothing was
     // queued, so the "queued" message goes and the person is told where that job is.

@@ -32,6 +32,17 @@ import {
  * only ever goes into the Authorization header handed to undici.
  */
 
+/**
+ * Told about every exchange and every retry (the runtime counts them as metrics). The client knows nothing of
+ * what listens; a listener's fault never fails a request.
+ */
+export interface GatewayObserver {
+  /** One exchange ended: an HTTP status, or the error's code when no answer came. */
+  exchange?(method: 'GET' | 'POST', status: string, seconds: number): void;
+  /** A request is about to be sent again after `reason` (an error code). */
+  retry?(method: 'GET' | 'POST', reason: string): void;
+}
+
 export interface GatewayClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -48,6 +59,7 @@ export interface GatewayClientOptions {
   /** Source of jitter; tests inject a fixed one. */
   random?: () => number;
   connections?: number;
+  observer?: GatewayObserver;
 }
 
 export type { PagedParams } from './pages.js';
@@ -62,6 +74,7 @@ export class GatewayClient {
   readonly #retry: RetryPolicy;
   readonly #random: () => number;
   readonly #discoveryTtlMs: number;
+  readonly #observer: GatewayObserver;
   #discovery: { value: Discovery; expiresAt: number } | undefined;
   #discovering: Promise<Discovery> | undefined;
 
@@ -82,6 +95,7 @@ export class GatewayClient {
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#random = options.random ?? Math.random;
     this.#discoveryTtlMs = options.discoveryTtlMs ?? 60_000;
+    this.#observer = options.observer ?? {};
     this.#pool = new Pool(url.origin, {
       connections: options.connections ?? 10,
       connect: { timeout: options.connectTimeoutMs ?? 5_000 },
@@ -220,15 +234,39 @@ export class GatewayClient {
   /** One exchange, logged with the Authorization header redacted. */
   async #send(call: Exchange, requestLine: string): Promise<Reply> {
     const started = performance.now();
+    let status = 'aborted';
     this.#logger.debug(`gateway → ${requestLine} headers=${JSON.stringify(redactedHeaders(call.headers))}`);
-    const reply = await exchange(this.#pool, call, requestLine);
-    // Error bodies and action answers end up in messages; a 2xx page is data and is left as it came (speed).
-    if (call.method === 'POST' || reply.status < 200 || reply.status > 299) {
-      reply.text = scrubSecret(reply.text, this.#apiKey);
+    try {
+      const reply = await exchange(this.#pool, call, requestLine);
+      status = String(reply.status);
+      // Error bodies and action answers end up in messages; a 2xx page is data and is left as it came (speed).
+      if (call.method === 'POST' || reply.status < 200 || reply.status > 299) {
+        reply.text = scrubSecret(reply.text, this.#apiKey);
+      }
+      if (this.#logger.getLevel() === 'debug') {
+        const ms = Math.round(performance.now() - started);
+        const log = reply.requestId
+          ? this.#logger.child({ gatewayRequestId: reply.requestId })
+          : this.#logger;
+        log.debug(`gateway ← ${requestLine} HTTP ${reply.status} in ${ms} ms`);
+      }
+      return reply;
+    } catch (error) {
+      if (error instanceof GatewayError) status = error.code;
+      throw error;
+    } finally {
+      this.#notify(() =>
+        this.#observer.exchange?.(call.method, status, (performance.now() - started) / 1_000),
+      );
     }
-    const ms = Math.round(performance.now() - started);
-    this.#logger.debug(`gateway ← ${requestLine} HTTP ${reply.status} in ${ms} ms`);
-    return reply;
+  }
+
+  #notify(tell: () => void): void {
+    try {
+      tell();
+    } catch (error) {
+      this.#logger.warn('gateway observer failed', error);
+    }
   }
 
   async #withRetries<T>(
@@ -244,6 +282,8 @@ export class GatewayClient {
       } catch (error) {
         if (!(error instanceof GatewayError) || !retryable(error) || n + 1 >= attempts) throw error;
         const wait = retryDelayMs(error, n, this.#retry, this.#random);
+        const method = requestLine.startsWith('POST') ? 'POST' : 'GET';
+        this.#notify(() => this.#observer.retry?.(method, error.code));
         this.#logger.warn(
           `gateway ${requestLine} failed (${error.name}: ${error.message}); attempt ${n + 1}/${attempts}, retrying in ${wait} ms`,
         );

@@ -62,7 +62,7 @@ export function healthRoutes(checks: HealthChecks): CustomRoute[] {
     send(res, ok ? 200 : 503, { ok, ...result });
   };
   const metrics = async (_req: IncomingMessage, res: ServerResponse) => {
-    send(res, 200, await checks.metrics.render(), 'text/plain; version=0.0.4');
+    send(res, 200, await checks.metrics.render(), checks.metrics.contentType);
   };
   return [
     { path: '/healthz', method: ['GET'], handler: (req, res) => void healthz(req, res) },

@@ -3,6 +3,7 @@ import { validateActionFields } from '../actions/catalogue.js';
 import { describeError, slackErrorCode } from '../commands/describe-error.js';
 import { submitAction } from '../commands/submit-action.js';
 import { notBoundError, UserError, UserErrorCode } from '../commands/user-error.js';
+import { slackLogContext } from '../http/request-context.js';
 import type { BotServices } from '../services.js';
 import { claimOnce } from '../store/dedupe.js';
 import { readActionModal } from '../views/action-modal.js';
@@ -26,8 +27,8 @@ function parseMetadata(text: string): ModalMetadata | undefined {
  * dedupe key, so a double submission is one job.
  */
 export function actionModalSubmission(services: BotServices) {
-  return async function handleActionModal({ ack, body, view, client }: SubmitArgs): Promise<void> {
-    const log = services.logger.child({ view: view.id, user: body.user.id });
+  return async function handleActionModal({ ack, body, view, client, context }: SubmitArgs): Promise<void> {
+    const log = services.logger.child({ ...slackLogContext(body, context), view: view.id });
     const meta = parseMetadata(view.private_metadata);
     const catalogue = await services.catalogue();
     const entry = meta ? catalogue.byAction(meta.a) : undefined;

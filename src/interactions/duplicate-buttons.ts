@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } 
 import { describeError } from '../commands/describe-error.js';
 import { submitAction, takePendingRequest } from '../commands/submit-action.js';
 import { notBoundError, UserError, UserErrorCode } from '../commands/user-error.js';
+import { slackLogContext } from '../http/request-context.js';
 import type { BotServices } from '../services.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
@@ -17,9 +18,10 @@ export function duplicateConfirm(services: BotServices) {
     action,
     respond,
     client,
+    context,
   }: ButtonArgs): Promise<void> {
     await ack();
-    const log = services.logger.child({ action: action.action_id, user: body.user.id });
+    const log = services.logger.child({ ...slackLogContext(body, context), action: action.action_id });
     const reply = async (message: { text: string; blocks: import('@slack/bolt').types.KnownBlock[] }) => {
       await respond({ response_type: 'ephemeral', replace_original: false, ...message });
     };
@@ -67,9 +69,15 @@ export function duplicateConfirm(services: BotServices) {
 }
 
 export function duplicateCancel(services: BotServices) {
-  return async function handleDuplicateCancel({ ack, body, action, respond }: ButtonArgs): Promise<void> {
+  return async function handleDuplicateCancel({
+    ack,
+    body,
+    action,
+    respond,
+    context,
+  }: ButtonArgs): Promise<void> {
     await ack();
-    const log = services.logger.child({ action: action.action_id, user: body.user.id });
+    const log = services.logger.child({ ...slackLogContext(body, context), action: action.action_id });
     try {
       await takePendingRequest(services, action.value ?? '');
       await respond({ replace_original: true, text: 'Cancelled: nothing was generated.' });

@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } 
 import { describeError } from '../commands/describe-error.js';
 import { submitAction } from '../commands/submit-action.js';
 import { notBoundError, UserError, UserErrorCode } from '../commands/user-error.js';
+import { slackLogContext } from '../http/request-context.js';
 import type { BotServices } from '../services.js';
 import { claimOnce, releaseClaim } from '../store/dedupe.js';
 
@@ -12,9 +13,16 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareAr
  * and one new job runs however many times the button is clicked, by whoever.
  */
 export function jobRetry(services: BotServices, options: { anyway: boolean }) {
-  return async function handleJobRetry({ ack, body, action, respond, client }: ButtonArgs): Promise<void> {
+  return async function handleJobRetry({
+    ack,
+    body,
+    action,
+    respond,
+    client,
+    context,
+  }: ButtonArgs): Promise<void> {
     await ack();
-    const log = services.logger.child({ action: action.action_id, user: body.user.id });
+    const log = services.logger.child({ ...slackLogContext(body, context), action: action.action_id });
     const reply = async (message: { text: string; blocks: import('@slack/bolt').types.KnownBlock[] }) => {
       await respond({ response_type: 'ephemeral', replace_original: false, ...message });
     };

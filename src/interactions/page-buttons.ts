@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } 
 import { describeError, slackErrorCode } from '../commands/describe-error.js';
 import { readResourcePage } from '../commands/read-resource.js';
 import { UserError, UserErrorCode } from '../commands/user-error.js';
+import { slackLogContext } from '../http/request-context.js';
 import type { BotServices } from '../services.js';
 import { decodePageQuery } from '../views/resource-page.js';
 
@@ -12,9 +13,16 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareAr
  * button's value can be forged, so it is decoded strictly and its client must be the channel's own.
  */
 export function pageButton(services: BotServices) {
-  return async function handlePageButton({ ack, body, action, respond, client }: ButtonArgs): Promise<void> {
+  return async function handlePageButton({
+    ack,
+    body,
+    action,
+    respond,
+    client,
+    context,
+  }: ButtonArgs): Promise<void> {
     await ack();
-    const log = services.logger.child({ action: action.action_id, user: body.user.id });
+    const log = services.logger.child({ ...slackLogContext(body, context), action: action.action_id });
     try {
       const query = decodePageQuery(action.value ?? '');
       if (!query) {

@@ -38,7 +38,7 @@ export async function processActionJob(
   token: string | undefined,
   deps: ActionJobDeps,
 ): Promise<ActionJobOutcome> {
-  const log = deps.logger.child({ job: job.id });
+  const log = deps.logger.child({ job: job.id, channel: job.data.channel, user: job.data.requestedBy });
   const entry = deps.catalogue().byAction(job.data.action);
   if (!entry) {
     // Told in the thread by the worker's final-failure report.
@@ -152,8 +152,10 @@ export async function settleEarlierAttempt(run: JobRun): Promise<ActionJobOutcom
       startedAt: data.startedAt ?? data.enqueuedAt,
     });
   } catch (error) {
+    deps.metrics?.reconciled('failed');
     return readFailed(run, error);
   }
+  deps.metrics?.reconciled(found.kind);
   if (found.kind === 'found') {
     run.log.info(`reconciled: found record ${found.recordId ?? '(no id)'} via ${found.via}`);
     return recordSuccess(run, found.record, {

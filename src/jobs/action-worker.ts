@@ -1,17 +1,18 @@
 import type { WebClient } from '@slack/web-api';
-import { Worker } from 'bullmq';
+import { MetricsTime, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Catalogue } from '../actions/catalogue.js';
 import type { Rate } from '../config.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import { createRedis } from '../redis.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import { ActionLedger } from '../store/ledger.js';
 import type { ActionJobDeps } from './action-job.js';
 import { reportFinalFailure } from './final-failure.js';
-import { wasReported } from './job-errors.js';
+import { RetryableJobError, wasReported } from './job-errors.js';
 import { actionProcessors, dispatch } from './processors.js';
 import { ACTION_QUEUE, type ActionJobData, type ActionJobOutcome } from './queue.js';
 import { advanceFairClock, backoffMs, fairKeys, pauseAllWorkers } from './rate-limit.js';
@@ -34,6 +35,8 @@ export interface ActionWorkerOptions {
   actionTimeoutMs: number;
   concurrency?: number;
   logger?: AppLogger;
+  /** Job durations, job retries and reconciliations are counted here when given. */
+  metrics?: Metrics;
   /** Lease around reconcile-and-POST; renewed while it runs. Default 15 s. */
   leaseMs?: number;
   /** Wait before reconciling after an unknown outcome, so the gateway's write lands. Default 2 s. */
@@ -91,6 +94,7 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       logger.warn(`backing every worker off for ${paused} ms: ${reason}`);
     },
     logger,
+    metrics: options.metrics,
   };
   const process = dispatch(actionProcessors(deps));
   const nowKey = fairKeys(options.prefix, ACTION_QUEUE, '').now;
@@ -119,6 +123,8 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       lockDuration: options.lockDurationMs ?? 30_000,
       ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
       maxStalledCount: 2,
+      // Minute counts of completed and failed jobs, which BullMQ's own Prometheus export reads.
+      metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
     },
   );
   const reports = new Set<Promise<void>>();
@@ -128,11 +134,19 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     releaseJobClaim(redis, options.prefix, data).catch((e: unknown) =>
       logger.warn('could not release an in-flight claim', e),
     );
-  worker.on('completed', (job) => void release(job.data));
+  const ranFor = (job: { processedOn?: number; finishedOn?: number }) =>
+    Math.max(0, (job.finishedOn ?? Date.now()) - (job.processedOn ?? Date.now())) / 1_000;
+  worker.on('completed', (job, result) => {
+    void release(job.data);
+    options.metrics?.jobEnded(ACTION_QUEUE, result?.outcome ?? 'done', ranFor(job));
+  });
   worker.on('failed', (job, error) => {
     const log = logger.child({ job: job?.id });
     log.warn(`job failed: ${error.message}`);
-    if (job?.finishedOn) void release(job.data);
+    if (job?.finishedOn) {
+      void release(job.data);
+      options.metrics?.jobEnded(ACTION_QUEUE, 'failed', ranFor(job));
+    } else options.metrics?.retry('job', error instanceof RetryableJobError ? error.code : 'error');
     // finishedOn is set only when BullMQ will not try again; a reported error has been told already.
     if (!job?.finishedOn || wasReported(error)) return;
     const report = reportFinalFailure(job, error, deps)

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import type { ActionLedger } from '../store/ledger.js';
 import { buildJobStatus, type JobStatusState, subjectOf } from '../views/job-status.js';
 import type { ActionJobData, ActionJobOutcome } from './queue.js';
@@ -25,6 +26,7 @@ export interface ActionJobDeps {
   /** Backs every worker off for `ms` (worker.rateLimit). */
   backOff: (reason: string) => Promise<void>;
   logger: AppLogger;
+  metrics?: Metrics;
 }
 
 export type ActionJob = Job<ActionJobData, ActionJobOutcome>;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import pretty from 'pino-pretty';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { createRedis, deleteByPrefix } from '../redis.js';
@@ -50,7 +51,7 @@ function demoConfig(
     SLACK_APP_TOKEN: '',
     SLACK_API_URL: parts.slack.apiUrl,
     PORT: '0',
-    GATEWAY_BASE_URL: '',
+    GATEWAY_BASE_URL: 'sandbox',
     GATEWAY_API_KEY: '',
     REDIS_URL: parts.redisUrl,
     REDIS_PREFIX: parts.prefix,
@@ -63,16 +64,6 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-const LEVELS: Record<string, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-
-function levelOf(line: string): number {
-  try {
-    return LEVELS[String((JSON.parse(line) as { level?: unknown }).level)] ?? 40;
-  } catch {
-    return 40;
-  }
 }
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -135,10 +126,14 @@ async function main(): Promise<number> {
     const logger = createLogger({
       level: config.logLevel,
       secrets: [signingSecret, slack.botToken],
-      // Bolt resets an injected logger's level to info, so the demo filters here too: the console is for Slack.
-      write: (line) => {
-        if (levelOf(line) >= (LEVELS[config.logLevel] ?? 0)) process.stderr.write(`${line}\n`);
-      },
+      // Readable lines on stderr (pino-pretty, a dev dependency: the demo only): stdout is the Slack console.
+      destination: pretty({
+        destination: 2,
+        sync: true,
+        colorize: process.stderr.isTTY,
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname,name',
+      }),
     });
     runtime = await startRuntime(config, logger);
     const queue = runtime.services.queue.queue;

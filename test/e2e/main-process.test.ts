@@ -45,6 +45,7 @@ describe('npm start (src/main.ts)', () => {
       PORT: '0',
       REDIS_URL: TEST_REDIS_URL,
       REDIS_PREFIX: prefix,
+      GATEWAY_BASE_URL: 'sandbox',
       LOG_LEVEL: 'debug',
     });
     const port = await new Promise<number>((resolve, reject) => {

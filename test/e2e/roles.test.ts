@@ -1,3 +1,4 @@
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { SlackDriver } from '../../src/local/driver.js';
@@ -55,8 +56,19 @@ describe('several processes against one Redis', () => {
     const workerA = await start('worker');
     const workerB = await start('worker');
     expect(webA.workers).toBeUndefined();
-    expect(workerA.port).toBeUndefined();
+    expect(workerA.bot).toBeUndefined();
     expect(workerA.workers && workerB.workers).toBeTruthy();
+    // A worker serves health and metrics (probes, scrapes), never Slack's endpoint.
+    const workerUrl = `http://127.0.0.1:${workerA.port}`;
+    const health = await request(`${workerUrl}/healthz`);
+    expect(health.statusCode).toBe(200);
+    await health.body.dump();
+    const metrics = await request(`${workerUrl}/metrics`);
+    expect(metrics.statusCode).toBe(200);
+    expect(await metrics.body.text()).toContain('# TYPE gateway_bot_queue_waiting_jobs gauge');
+    const events = await request(`${workerUrl}/slack/events`, { method: 'POST', body: '{}' });
+    expect(events.statusCode).toBe(404);
+    await events.body.dump();
     const drivers = [webA, webB].map(
       (web) =>
         new SlackDriver({

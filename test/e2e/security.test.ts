@@ -50,7 +50,7 @@ beforeAll(async () => {
   const write = process.stdout.write;
   process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
     const text = String(chunk);
-    if (text.startsWith('{"time"')) {
+    if (text.startsWith('{"level"')) {
       logLines.push(text);
       return true;
     }

@@ -32,6 +32,7 @@ beforeAll(async () => {
     PORT: '0',
     REDIS_URL: TEST_REDIS_URL,
     REDIS_PREFIX: prefix,
+    GATEWAY_BASE_URL: 'sandbox',
     GATEWAY_ADMINS: ADMIN,
     GATEWAY_ACTION_RATE: '1000/1s',
     GATEWAY_ACTION_TIMEOUT: '2s',
@@ -143,6 +144,14 @@ describe('Socket Mode', () => {
     });
     await events.body.text();
     expect(events.statusCode).toBe(404);
+  });
+
+  it('times the acks it gives over the socket, as over HTTP', async () => {
+    const metrics = await request(`http://127.0.0.1:${runtime.port}/metrics`);
+    const text = await metrics.body.text();
+    expect(text).toMatch(/^gateway_bot_ack_duration_seconds_count\{kind="command"\} [1-9]/m);
+    expect(text).toMatch(/^gateway_bot_ack_duration_seconds_count\{kind="block_actions"\} [1-9]/m);
+    expect(text).toMatch(/^gateway_bot_ack_duration_seconds_count\{kind="view_submission"\} [1-9]/m);
   });
 
   it('closes its socket with the close handshake when it stops, and does not reconnect', async () => {

@@ -66,6 +66,8 @@ export async function startHarness(
     PORT: '0',
     REDIS_URL: TEST_REDIS_URL,
     REDIS_PREFIX: prefix,
+    // The in-process sandbox, chosen explicitly as the runtime requires with a Slack token.
+    GATEWAY_BASE_URL: 'sandbox',
     GATEWAY_ADMINS: ADMIN,
     GATEWAY_ACTION_RATE: '1000/1s',
     GATEWAY_ACTION_TIMEOUT: '2s',
@@ -82,7 +84,7 @@ export async function startHarness(
     throw error;
   });
   const sandbox = runtime.sandbox;
-  if (!sandbox) throw new Error('harness: expected the in-process sandbox (leave GATEWAY_BASE_URL unset)');
+  if (!sandbox) throw new Error('harness: expected the in-process sandbox (GATEWAY_BASE_URL=sandbox)');
   const driver = new SlackDriver({
     eventsUrl: `http://127.0.0.1:${runtime.port}/slack/events`,
     signingSecret: SIGNING_SECRET,

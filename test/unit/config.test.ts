@@ -29,6 +29,18 @@ describe('config', () => {
     expect(guarded('send_prospect_email DEPLOY_BLOG')).toEqual(['deploy_blog', 'send_prospect_email']);
   });
 
+  it('takes GATEWAY_BASE_URL=sandbox as the explicit choice of the built-in sandbox', () => {
+    expect(loadConfig({ GATEWAY_BASE_URL: 'sandbox' }).gateway).toMatchObject({
+      baseUrl: undefined,
+      sandbox: true,
+    });
+    expect(loadConfig({}).gateway.sandbox).toBe(false);
+    expect(loadConfig({ GATEWAY_BASE_URL: 'https://gw.example/api' }).gateway).toMatchObject({
+      baseUrl: 'https://gw.example/api',
+      sandbox: false,
+    });
+  });
+
   it('picks Socket Mode when an app token is set', () => {
     expect(loadConfig({ SLACK_BOT_TOKEN: 'xoxb-x', SLACK_APP_TOKEN: 'xapp-1-abc' }).slack.mode).toBe(
       'socket',

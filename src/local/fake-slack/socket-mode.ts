@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
 import { fail, type MethodContext, type MethodResult } from './context.js';
 import { randomId } from './ids.js';
 import type { EnvelopeAck, EnvelopeType, FakeSocketMode } from './types.js';
-import { acceptUpgrade, isWebSocketUpgrade, refuseUpgrade, type ServerSocket } from './websocket.js';
 
 /**
  * Slack's side of Socket Mode: `apps.connections.open` hands out a one-use WebSocket URL on this server, the
  * upgrade is greeted with `hello`, and envelopes pushed to the bot resolve when it acks them by envelope_id.
+ * The WebSocket protocol itself (handshake, frames, ping/pong, close) is the `ws` package's.
  */
 
 const TICKET_TTL_MS = 60_000;
@@ -40,11 +41,17 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
+/** Refuses an upgrade with a plain HTTP status, the way Slack's edge refuses a bad ticket. */
+function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
 export function createSocketModeHub(ctx: MethodContext, ackTimeoutMs = ACK_TIMEOUT_MS): SocketModeHub {
   const tickets = new Map<string, number>();
-  const sockets: ServerSocket[] = [];
+  const server = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  const sockets: WebSocket[] = [];
   const pending = new Map<string, Pending>();
-  const live = () => sockets.filter((s) => s.open);
+  const live = () => sockets.filter((s) => s.readyState === WebSocket.OPEN);
 
   const onText = (text: string) => {
     let message: { envelope_id?: unknown; payload?: unknown };
@@ -76,26 +83,29 @@ export function createSocketModeHub(ctx: MethodContext, ackTimeoutMs = ACK_TIMEO
       const ticket = url.searchParams.get('ticket') ?? '';
       const expiresAt = tickets.get(ticket);
       tickets.delete(ticket);
-      if (url.pathname !== SOCKET_PATH || !isWebSocketUpgrade(req))
+      if (url.pathname !== SOCKET_PATH || String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
         return refuseUpgrade(socket, 404, 'Not Found');
       if (!expiresAt || Date.now() > expiresAt) return refuseUpgrade(socket, 401, 'Unauthorized');
-      if (head.length > 0) socket.unshift(head);
-      const ws = acceptUpgrade(req, socket, {
-        onText,
-        onClose: () => {
+      server.handleUpgrade(req, socket, head, (ws) => {
+        sockets.push(ws);
+        ws.on('message', (data, isBinary) => {
+          if (!isBinary) onText(data.toString());
+        });
+        ws.on('close', () => {
           const at = sockets.indexOf(ws);
           if (at >= 0) sockets.splice(at, 1);
-        },
+        });
+        // A client that vanishes mid-frame is a closed connection, not a crash of the stand-in.
+        ws.on('error', () => ws.terminate());
+        ws.send(
+          JSON.stringify({
+            type: 'hello',
+            num_connections: live().length,
+            debug_info: { host: 'local', build_number: 1, approximate_connection_time: 3600 },
+            connection_info: { app_id: ctx.appId },
+          }),
+        );
       });
-      sockets.push(ws);
-      ws.sendText(
-        JSON.stringify({
-          type: 'hello',
-          num_connections: live().length,
-          debug_info: { host: 'local', build_number: 1, approximate_connection_time: 3600 },
-          connection_info: { app_id: ctx.appId },
-        }),
-      );
     },
     connected: () => live().length > 0,
     send(type: EnvelopeType, payload: unknown, opts = {}) {
@@ -127,11 +137,11 @@ export function createSocketModeHub(ctx: MethodContext, ackTimeoutMs = ACK_TIMEO
           );
         }, timeoutMs);
         pending.set(envelopeId, { started: performance.now(), resolve, reject, timer });
-        ws.sendText(JSON.stringify(envelope));
+        ws.send(JSON.stringify(envelope));
       });
     },
     closeAll() {
-      for (const ws of sockets.splice(0)) ws.destroy();
+      for (const ws of sockets.splice(0)) ws.terminate();
       for (const [id, waiting] of pending) {
         clearTimeout(waiting.timer);
         pending.delete(id);

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+/** Docker may not run where the tests do: these check the deployment files say what docs/deploy.md promises. */
+
+const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+
+interface Service {
+  image?: string;
+  build?: string;
+  command?: string[];
+  env_file?: string;
+  environment?: Record<string, string>;
+  deploy?: { replicas?: number };
+  stop_grace_period?: string;
+}
+
+describe('compose.yaml', () => {
+  const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, Service> };
+  const { redis, web, worker, scheduler } = compose.services;
+
+  it('runs Redis with AOF and noeviction, the settings BullMQ needs', () => {
+    const command = (redis?.command ?? []).join(' ');
+    expect(command).toContain('--appendonly yes');
+    expect(command).toContain('--maxmemory-policy noeviction');
+  });
+
+  it('runs one web, two workers and one scheduler from the same image and .env', () => {
+    expect(web?.environment?.ROLE).toBe('web');
+    expect(worker?.environment?.ROLE).toBe('worker');
+    expect(scheduler?.environment?.ROLE).toBe('scheduler');
+    expect(worker?.deploy?.replicas).toBe(2);
+    expect(web?.deploy?.replicas ?? 1).toBe(1);
+    for (const bot of [web, worker, scheduler]) {
+      expect(bot?.image).toBe(web?.image);
+      expect(bot?.env_file).toBe('.env');
+      expect(bot?.environment?.REDIS_URL).toBe('redis://redis:6379');
+      expect(bot?.stop_grace_period).toBe('30s');
+    }
+  });
+
+  it('names only roles the config accepts', () => {
+    const config = read('src/config.ts');
+    for (const bot of [web, worker, scheduler]) expect(config).toContain(`'${bot?.environment?.ROLE}'`);
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = read('Dockerfile');
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+
+  it('builds with dev dependencies and runs with production ones only, as a non-root user', () => {
+    expect(stages).toHaveLength(2);
+    const [build, runtime] = stages;
+    expect(build).toMatch(/RUN npm ci\b/);
+    expect(build).toContain('RUN npm run build');
+    expect(runtime).toContain('npm ci --omit=dev');
+    expect(runtime).toContain('COPY --from=build /app/dist ./dist');
+    expect(runtime).toMatch(/^USER node$/m);
+    expect(runtime).toContain('CMD ["node", "dist/main.js"]');
+    expect(runtime).not.toMatch(/tsx|typescript/);
+  });
+
+  it('health-checks /healthz with node (slim images have no curl)', () => {
+    expect(dockerfile).toMatch(/HEALTHCHECK [^\n]*\\\n\s+CMD \["node", "-e", ".*\/healthz/);
+  });
+
+  it('keeps .env and local output out of the build context', () => {
+    const ignored = read('.dockerignore').split('\n');
+    for (const entry of ['.env', 'node_modules', 'dist']) expect(ignored).toContain(entry);
+  });
+});
