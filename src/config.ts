@@ -32,6 +32,23 @@ export function parseRate(text: string): Rate | undefined {
   return { max, windowMs };
 }
 
+/**
+ * The key goes in every request's Authorization header, so it may travel only over TLS, or over plain HTTP that
+ * never leaves the machine (the built-in sandbox, a local tunnel).
+ */
+export function isSafeGatewayUrl(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  if (url.protocol === 'https:') return true;
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 const idList = (name: string) =>
   z
     .string()
@@ -98,6 +115,10 @@ const envSchema = z
     GATEWAY_BASE_URL: optionalText.pipe(
       z
         .url({ message: 'GATEWAY_BASE_URL must be the gateway address shown in the agency automations area' })
+        .refine((v) => isSafeGatewayUrl(v), {
+          message:
+            'GATEWAY_BASE_URL must start with https:// (the API key travels with every request); plain http:// is allowed only on this machine (localhost, 127.0.0.1, ::1)',
+        })
         .optional(),
     ),
     GATEWAY_API_KEY: optionalText,
@@ -118,6 +139,23 @@ const envSchema = z
       .default('all'),
     GATEWAY_ADMINS: idList('GATEWAY_ADMINS'),
     GATEWAY_APPROVERS: idList('GATEWAY_APPROVERS'),
+    GATEWAY_MEMBERS: idList('GATEWAY_MEMBERS'),
+    GATEWAY_ALLOWED_ACTIONS: z
+      .string()
+      .optional()
+      .transform((v) =>
+        (v ?? '')
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .map((name) => name.toLowerCase()),
+      )
+      .pipe(
+        z.array(
+          z
+            .string()
+            .regex(/^[a-z][a-z0-9_]*$/, 'GATEWAY_ALLOWED_ACTIONS: action names look like generate_faq'),
+        ),
+      ),
     // Only adds to the actions that are always guarded (see actions/guarded.ts); blank means unset.
     GATEWAY_GUARDED_ACTIONS: z
       .string()
@@ -215,6 +253,10 @@ export interface Config {
   role: 'web' | 'worker' | 'scheduler' | 'all';
   admins: readonly string[];
   approvers: readonly string[];
+  /** Who may run actions (user ids U…/W…, user-group ids S…); empty: every full member of the home workspace. */
+  members: readonly string[];
+  /** Actions only the discovery call lists that non-admins may run too (lower case). */
+  allowedActions: readonly string[];
   /**
    * Lower-cased; always includes deploy_blog and send_prospect_email. Names the spec lacks are checked against
    * the gateway's discovery call at start (runtime.ts), the first place the bot can learn them.
@@ -288,6 +330,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     role: e.ROLE,
     admins: e.GATEWAY_ADMINS,
     approvers: e.GATEWAY_APPROVERS.length ? e.GATEWAY_APPROVERS : e.GATEWAY_ADMINS,
+    members: e.GATEWAY_MEMBERS,
+    allowedActions: e.GATEWAY_ALLOWED_ACTIONS,
     guardedActions: e.GATEWAY_GUARDED_ACTIONS,
     allowSelfApproval: e.GATEWAY_ALLOW_SELF_APPROVAL,
     approvalTtlMs: e.GATEWAY_APPROVAL_TTL,

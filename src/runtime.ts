@@ -1,3 +1,7 @@
+import { WebClient } from '@slack/web-api';
+import { AccessPolicy } from './access/policy.js';
+import { UserDirectory } from './access/user-directory.js';
+import { UserGroups } from './access/user-groups.js';
 import { buildCatalogue, type Catalogue } from './actions/catalogue.js';
 import { confirmGuardedNames, GuardedActionsError, unknownNames } from './actions/guarded.js';
 import { type Bot, createBot } from './app.js';
@@ -16,6 +20,7 @@ import { createRedis } from './redis.js';
 import type { Sandbox } from './sandbox/index.js';
 import { startSandbox } from './sandbox/index.js';
 import type { BotServices } from './services.js';
+import { shutdownDeadline } from './shutdown.js';
 import { BindingStore } from './store/bindings.js';
 
 export interface Runtime {
@@ -114,6 +119,21 @@ export async function startRuntime(
   };
   const queue = new ActionQueue({ connection: redis, prefix: config.redis.prefix, logger });
   metrics.watchQueue(queue.queue);
+  // Who someone is and who is in a group: short retries, a timeout and no waiting out a 429, since a person is
+  // waiting for the answer (a lookup that fails refuses and says to try again).
+  const people = new WebClient(botToken, {
+    slackApiUrl: config.slack.apiUrl,
+    logger,
+    timeout: 5_000,
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000 },
+  });
+  const access = new AccessPolicy(
+    config,
+    new UserDirectory(people),
+    new UserGroups(people),
+    logger.child({ part: 'access' }),
+  );
   const services: BotServices = {
     config,
     logger,
@@ -123,6 +143,7 @@ export async function startRuntime(
     bindings: new BindingStore(redis, config.redis.prefix),
     queue,
     metrics,
+    access,
     answers: new AnswerQueue(),
   };
 
@@ -171,23 +192,17 @@ export async function startRuntime(
     sandbox,
     async stop(timeoutMs = 10_000) {
       // Stop taking requests first, then let in-flight jobs finish within the bound, then close connections.
-      // One deadline for the whole stop, not one per step.
-      const deadline = Date.now() + timeoutMs;
-      const bounded = <T>(p: Promise<T>) =>
-        Promise.race([
-          p,
-          new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref()),
-        ]);
-      await bounded(bot?.stop() ?? Promise.resolve()).catch((e: unknown) => logger.warn('web stop', e));
-      await health?.close();
-      await bounded(services.answers.drain());
-      await bounded(workers?.close() ?? Promise.resolve()).catch((e: unknown) =>
-        logger.warn('worker stop', e),
-      );
-      await queue.close().catch(() => {});
-      await gateway.close();
-      await redis.quit().catch(() => redis.disconnect());
-      await sandbox?.close();
+      // One deadline for the whole stop, not one per step: a step that hangs (a gateway request that never
+      // answers, a Redis that does not) is given up on, and the steps after it still run and are forced.
+      const bounded = shutdownDeadline(timeoutMs, logger);
+      await bounded('web', () => bot?.stop());
+      await bounded('health', () => health?.close());
+      await bounded('answers', () => services.answers.drain());
+      await bounded('workers', () => workers?.close());
+      await bounded('queue', () => queue.close());
+      if (!(await bounded('gateway', () => gateway.close()))) await gateway.destroy().catch(() => {});
+      if (!(await bounded('redis', () => redis.quit()))) redis.disconnect();
+      await bounded('sandbox', () => sandbox?.close());
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { AccessPolicy } from './access/policy.js';
 import type { Catalogue } from './actions/catalogue.js';
 import type { AnswerQueue } from './commands/answer-queue.js';
 import type { Config } from './config.js';
@@ -19,6 +20,8 @@ export interface BotServices {
   bindings: BindingStore;
   queue: ActionQueue;
   metrics: Metrics;
+  /** Who may do what: one policy for every command, click and submission. */
+  access: AccessPolicy;
   /** Command answers after the ack, a few at a time (the ack never waits behind them). */
   answers: AnswerQueue;
 }

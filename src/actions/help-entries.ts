@@ -5,7 +5,7 @@ import type { ActionEntry, Catalogue } from './catalogue.js';
  * Help lines for every action, generated from the catalogue so a newly discovered action shows up in
  * `/gateway help` without code. Actions the gateway does not offer (not in its discovery answer) are left out.
  */
-export function actionHelpEntries(catalogue: Catalogue): HelpEntry[] {
+export function actionHelpEntries(catalogue: Catalogue, allowedActions: readonly string[] = []): HelpEntry[] {
   return catalogue
     .entries()
     .filter((e) => e.available)
@@ -14,6 +14,8 @@ export function actionHelpEntries(catalogue: Catalogue): HelpEntry[] {
       usage: e.usage.replace(/^\/gateway /, ''),
       summary: summaryOf(e),
       example: e.example,
+      // Only discovery lists it: admins only until GATEWAY_ALLOWED_ACTIONS names it (see access/policy.ts).
+      ...(e.discovered && !allowedActions.includes(e.action.toLowerCase()) ? { adminOnly: true } : {}),
       group: 'Actions' as const,
     }));
 }

@@ -20,6 +20,8 @@ export async function runActionCommand(ctx: CommandContext, entry: ActionEntry):
       },
     );
   }
+  // Before a modal opens: someone who may not run it should not fill in a form first.
+  await ctx.services.access.requireAction(ctx.user, entry);
   if (entry.guarded) throw guardedRefusal(entry);
   const parsed = parseActionArgs(entry, ctx.args);
   if (parsed.kind === 'invalid') {

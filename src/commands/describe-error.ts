@@ -1,4 +1,5 @@
-import { GatewayErrorCode, isGatewayError } from '../gateway/errors.js';
+import { AccessError } from '../access/access-error.js';
+import { GatewayErrorCode, isGatewayError, publicDetail, publicErrorLine } from '../gateway/errors.js';
 import type { AppLogger } from '../logger.js';
 import { buildErrorMessage } from '../views/error-message.js';
 import { UserError } from './user-error.js';
@@ -16,7 +17,7 @@ export function slackErrorCode(error: unknown): string | undefined {
  * errors are logged with their details and shown without them (never a stack trace).
  */
 export function describeError(error: unknown, logger: AppLogger): Message {
-  if (error instanceof UserError) {
+  if (error instanceof UserError || error instanceof AccessError) {
     return buildErrorMessage({ title: error.title, ...error.options });
   }
   if (error && typeof error === 'object' && (error as { code?: unknown }).code === 'unterminated_quote') {
@@ -31,7 +32,7 @@ export function describeError(error: unknown, logger: AppLogger): Message {
       case GatewayErrorCode.BadRequest:
         return buildErrorMessage({
           title: 'The gateway refused the request.',
-          detail: error.message,
+          detail: publicDetail(error),
           hint: 'Fix the value it names and try again.',
         });
       case GatewayErrorCode.Unauthorized:
@@ -42,8 +43,14 @@ export function describeError(error: unknown, logger: AppLogger): Message {
       case GatewayErrorCode.Forbidden:
         return buildErrorMessage({
           title: 'The gateway refused access.',
-          detail: error.message,
+          detail: publicDetail(error),
           hint: error.advice,
+        });
+      case GatewayErrorCode.ResponseTooLarge:
+        logger.warn('gateway answer too large', error.message);
+        return buildErrorMessage({
+          title: 'The gateway’s answer was too large to read.',
+          hint: 'Ask for fewer rows, e.g. `limit=20`, or narrow it with a filter.',
         });
       case GatewayErrorCode.RateLimited:
         return buildErrorMessage({
@@ -55,7 +62,7 @@ export function describeError(error: unknown, logger: AppLogger): Message {
         logger.warn('gateway call failed', error);
         return buildErrorMessage({
           title: 'The gateway is not answering right now.',
-          detail: `${error.status ? `HTTP ${error.status}` : error.code.replace('gateway_', '').replace('_', ' ')} at ${error.at}`,
+          detail: publicErrorLine(error),
           hint: 'Try again in a few minutes. If it keeps failing, tell the people who run the bot (the time helps them).',
         });
     }

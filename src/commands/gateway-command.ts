@@ -65,7 +65,6 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     byName.set(spec.name, spec);
     for (const alias of spec.aliases ?? []) byName.set(alias, spec);
   }
-  const admins = new Set(services.config.admins);
 
   return async function handleGatewayCommand({
     command,
@@ -114,6 +113,8 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
         log.info('duplicate delivery of a command ignored');
         return;
       }
+      // Guests and other workspaces' people are refused before any command, `help` included.
+      await services.access.requirePerson(command.user_id);
       const { command: word, args } = splitCommand(command.text ?? '');
       name = word ?? 'help';
       const ctx: CommandContext = {
@@ -135,7 +136,7 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
           });
           return result.ts ?? '';
         },
-        isAdmin: () => admins.has(command.user_id),
+        isAdmin: () => services.access.isAdmin(command.user_id),
         binding: () => requireBinding(services, command.channel_id),
       };
       // A two-word action (`backlinks refresh`) wins over the read of the same first word.

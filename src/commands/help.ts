@@ -36,7 +36,10 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
     group: 'Setup',
     async run(ctx) {
       const catalogue = await ctx.services.catalogue();
-      const entries = [...commands().map(toEntry), ...actionHelpEntries(catalogue)];
+      const entries = [
+        ...commands().map(toEntry),
+        ...actionHelpEntries(catalogue, ctx.services.config.allowedActions),
+      ];
       const wanted = ctx.args
         .filter((t) => t.kind === 'word')
         .map((t) => t.value.toLowerCase())

@@ -1,3 +1,4 @@
+import { failureCode } from '../jobs/job-errors.js';
 import { buildJobList } from '../views/job-list.js';
 import type { CommandSpec } from './context.js';
 
@@ -12,7 +13,12 @@ export const jobsCommand: CommandSpec = {
     const catalogue = await ctx.services.catalogue();
     await ctx.reply(
       buildJobList(
-        jobs.map((job) => ({ ...job, label: catalogue.byAction(job.action)?.label ?? job.action })),
+        jobs.map((job) => ({
+          ...job,
+          label: catalogue.byAction(job.action)?.label ?? job.action,
+          // A failure's code only (the list already shows when): its message can name the gateway's address.
+          ...(job.failedReason ? { failedReason: failureCode(job.failedReason) } : {}),
+        })),
       ),
     );
   },

@@ -1,6 +1,6 @@
 import type { BotServices } from '../services.js';
 import type { ChannelBinding } from '../store/bindings.js';
-import { buildResourcePage } from '../views/resource-page.js';
+import { buildResourcePage, DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
 import type { Message } from './context.js';
 import type { ReadQuery } from './read-query.js';
 import { closestCommand } from './tokenizer.js';
@@ -16,20 +16,25 @@ export async function checkResource(services: BotServices, resource: string): Pr
   });
 }
 
-/** Reads one page of a resource for the channel's client and renders it (with Next/Previous). */
+/** Reads one page of a resource for the channel's client, as `user` may, and renders it (with Next/Previous). */
 export async function readResourcePage(
   services: BotServices,
+  user: string,
   binding: Pick<ChannelBinding, 'clientId' | 'clientLabel'>,
   resource: string,
   query: ReadQuery,
 ): Promise<Message> {
+  services.access.requireRead(user, resource);
   const clientId = resource === 'clients' ? undefined : binding.clientId;
+  // A message shows DEFAULT_PAGE_ROWS rows: fetching more (`limit=1000`) would read rows nobody sees. Next
+  // then steps by what was shown, so paging still covers every row once.
+  const limit = Math.min(query.limit, DEFAULT_PAGE_ROWS);
   const page = await services.gateway.read(resource, {
     clientId,
     filter: query.filter,
     order: query.order,
     direction: query.direction,
-    limit: query.limit,
+    limit,
     offset: query.offset,
   });
   return buildResourcePage({
@@ -37,6 +42,7 @@ export async function readResourcePage(
     clientLabel: binding.clientLabel,
     rows: page.data,
     pagination: page.pagination,
-    query: { resource, clientId: binding.clientId, ...query },
+    query: { resource, clientId: binding.clientId, ...query, limit },
+    maxRows: DEFAULT_PAGE_ROWS,
   });
 }

@@ -12,7 +12,7 @@ async function showResource(ctx: CommandContext, resource: string, usage: string
   const binding = await requireBinding(ctx.services, ctx.channel);
   const query = parseReadQuery(ctx.args, usage, DEFAULT_PAGE_ROWS);
   await checkResource(ctx.services, resource);
-  const message = await readResourcePage(ctx.services, binding, resource, query);
+  const message = await readResourcePage(ctx.services, ctx.user, binding, resource, query);
   await ctx.post(message);
 }
 

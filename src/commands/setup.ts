@@ -1,4 +1,4 @@
-import { FORBIDDEN_ADVICE, GatewayErrorCode, isGatewayError } from '../gateway/errors.js';
+import { FORBIDDEN_ADVICE, GatewayErrorCode, isGatewayError, publicDetail } from '../gateway/errors.js';
 import { buildAlreadyBound, buildBindingConfirmation, buildStatus } from '../views/status.js';
 import type { CommandSpec } from './context.js';
 import { slackErrorCode } from './describe-error.js';
@@ -11,12 +11,16 @@ const clientsCommand: CommandSpec = {
   summary: 'Clients the agency key reaches',
   example: '/gateway clients',
   group: 'Setup',
+  adminOnly: true,
   async run(ctx) {
     const binding = (await ctx.services.bindings.get(ctx.channel)) ?? {
       clientId: '',
       clientLabel: 'this agency',
     };
-    const message = await readResourcePage(ctx.services, binding, 'clients', { limit: 20, offset: 0 });
+    const message = await readResourcePage(ctx.services, ctx.user, binding, 'clients', {
+      limit: 20,
+      offset: 0,
+    });
     await ctx.reply(message);
   },
 };
@@ -88,7 +92,8 @@ const useCommand: CommandSpec = {
 function reachProblem(error: unknown): string {
   if (!isGatewayError(error)) return 'the gateway could not be asked';
   if (error.code === GatewayErrorCode.Unauthorized || error.code === GatewayErrorCode.Forbidden) {
-    return `${error.message} ${error.advice ?? ''}`.trim();
+    // The gateway's words, not the message: one built here names the gateway's address.
+    return `${publicDetail(error)} ${error.advice ?? ''}`.trim();
   }
   return `the gateway is not answering (${error.status ? `HTTP ${error.status}` : error.code.replace('gateway_', '')} at ${error.at})`;
 }

@@ -183,6 +183,8 @@ export async function submitAction(
   reply: (message: Message) => Promise<void>,
 ): Promise<void> {
   const { entry, fields, binding } = request;
+  // Every surface (command, modal, "Generate another", Retry) passes here: the one place the action is checked.
+  await services.access.requireAction(request.user, entry);
   if (entry.guarded) throw guardedRefusal(entry);
   const holds = await claimOrAsk(services, request, reply);
   if (holds === 'asked') return;

@@ -56,6 +56,8 @@ export interface GatewayClientOptions {
   actionTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   discoveryTtlMs?: number;
+  /** Largest response body read (default 8 MiB); a longer one fails with ResponseTooLargeError. */
+  maxBodyBytes?: number;
   /** Source of jitter; tests inject a fixed one. */
   random?: () => number;
   connections?: number;
@@ -63,6 +65,9 @@ export interface GatewayClientOptions {
 }
 
 export type { PagedParams } from './pages.js';
+
+/** A 1,000-row page of the largest sample rows is well under 1 MiB; eight leaves room without letting a runaway in. */
+const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export class GatewayClient {
   readonly #apiKey: string;
@@ -75,6 +80,7 @@ export class GatewayClient {
   readonly #random: () => number;
   readonly #discoveryTtlMs: number;
   readonly #observer: GatewayObserver;
+  readonly #maxBodyBytes: number;
   #discovery: { value: Discovery; expiresAt: number } | undefined;
   #discovering: Promise<Discovery> | undefined;
 
@@ -96,6 +102,7 @@ export class GatewayClient {
     this.#random = options.random ?? Math.random;
     this.#discoveryTtlMs = options.discoveryTtlMs ?? 60_000;
     this.#observer = options.observer ?? {};
+    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#pool = new Pool(url.origin, {
       connections: options.connections ?? 10,
       connect: { timeout: options.connectTimeoutMs ?? 5_000 },
@@ -174,7 +181,7 @@ export class GatewayClient {
       options.signal?.throwIfAborted();
       const deadline = AbortSignal.timeout(timeoutMs);
       const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-      const call: Exchange = {
+      const call: Omit<Exchange, 'maxBodyBytes'> = {
         method: 'POST',
         path: this.#basePath,
         headers: { ...this.#headers(), 'content-type': 'application/json' },
@@ -193,8 +200,14 @@ export class GatewayClient {
     return toActionResult(reply, action, clientId, requestLine);
   }
 
+  /** Waits for requests in flight, then closes the connections. */
   async close(): Promise<void> {
     await this.#pool.close();
+  }
+
+  /** Aborts requests in flight and closes at once: for a shutdown whose deadline has passed. */
+  async destroy(): Promise<void> {
+    await this.#pool.destroy();
   }
 
   toJSON(): Record<string, unknown> {
@@ -232,12 +245,12 @@ export class GatewayClient {
   }
 
   /** One exchange, logged with the Authorization header redacted. */
-  async #send(call: Exchange, requestLine: string): Promise<Reply> {
+  async #send(call: Omit<Exchange, 'maxBodyBytes'>, requestLine: string): Promise<Reply> {
     const started = performance.now();
     let status = 'aborted';
     this.#logger.debug(`gateway → ${requestLine} headers=${JSON.stringify(redactedHeaders(call.headers))}`);
     try {
-      const reply = await exchange(this.#pool, call, requestLine);
+      const reply = await exchange(this.#pool, { ...call, maxBodyBytes: this.#maxBodyBytes }, requestLine);
       status = String(reply.status);
       // Error bodies and action answers end up in messages; a 2xx page is data and is left as it came (speed).
       if (call.method === 'POST' || reply.status < 200 || reply.status > 299) {

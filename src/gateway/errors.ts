@@ -15,6 +15,7 @@ export const GatewayErrorCode = {
   UnknownOutcome: 'gateway_unknown_outcome',
   ActionFailed: 'gateway_action_failed',
   InvalidResponse: 'gateway_invalid_response',
+  ResponseTooLarge: 'gateway_response_too_large',
 } as const;
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
 
@@ -196,6 +197,78 @@ export class InvalidResponseError extends GatewayError {
   }
 }
 
+/** A body past the client's size cap: read no further (a runaway or hostile answer must not fill memory). */
+export class ResponseTooLargeError extends GatewayError {
+  override name = 'ResponseTooLargeError';
+  constructor(
+    message: string,
+    readonly maxBytes: number,
+    init: GatewayErrorInit = {},
+  ) {
+    super(GatewayErrorCode.ResponseTooLarge, message, {
+      advice: 'The gateway answered with more data than the bot reads at once. Ask for fewer rows (limit=).',
+      ...init,
+      retryable: false,
+    });
+  }
+}
+
 export function isGatewayError(error: unknown): error is GatewayError {
   return error instanceof GatewayError;
+}
+
+/**
+ * What a person or an unauthenticated probe may see of a failure: its code, HTTP status and time. Messages
+ * name the gateway's address and the request (for the logs); this never does. A wrapper (a job error whose
+ * cause is the gateway's) is described by the gateway error inside it.
+ */
+export function publicErrorLine(error: unknown, now: Date = new Date()): string {
+  const gateway = findGatewayError(error);
+  return `${publicErrorCode(error)} at ${gateway?.at ?? now.toISOString()}`;
+}
+
+/** publicErrorLine without the time: `gateway_server_error (HTTP 500)`, `job_unknown_action`, `internal_error`. */
+export function publicErrorCode(error: unknown): string {
+  const gateway = findGatewayError(error);
+  if (gateway instanceof UnknownOutcomeError)
+    return `${gateway.code} after ${statusPart(gateway.underlying)}`;
+  if (gateway) return statusPart(gateway);
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && SAFE_CODE.test(code)) return code;
+  // Our own job errors start their message with their code (`job_unknown_action: …`), as do the public lines.
+  const message = error instanceof Error ? error.message : '';
+  return LEADING_CODE.exec(message)?.[1] ?? 'internal_error';
+}
+
+const SAFE_CODE = /^[a-z][a-z0-9_]{0,60}$/;
+const LEADING_CODE = /^([a-z][a-z0-9]*_[a-z0-9_]{1,60})(?=[: ]|$)/;
+
+function statusPart(error: GatewayError): string {
+  return error.status ? `${error.code} (HTTP ${error.status})` : error.code;
+}
+
+function findGatewayError(error: unknown): GatewayError | undefined {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof GatewayError) return e;
+  }
+  return undefined;
+}
+
+/** The gateway's own words from an error body (`{ error }` or `{ message }`), if it sent any. */
+function gatewayWords(error: GatewayError): string | undefined {
+  const body = error.body;
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { error: text, message } = body as { error?: unknown; message?: unknown };
+  if (typeof text === 'string' && text.trim()) return text.trim().slice(0, 500);
+  if (typeof message === 'string' && message.trim()) return message.trim().slice(0, 500);
+  return undefined;
+}
+
+/**
+ * What a person may read of a refusal: the gateway's own words; or the client's own check, raised before any
+ * request was sent (a bad order or filter: no body, and no address in its message); or else the code line.
+ */
+export function publicDetail(error: GatewayError): string {
+  const local = error.body === undefined && error instanceof BadRequestError;
+  return gatewayWords(error) ?? (local ? error.message : publicErrorLine(error));
 }

@@ -8,6 +8,7 @@ import {
   InvalidResponseError,
   MethodNotAllowedError,
   RateLimitedError,
+  ResponseTooLargeError,
   ServerError,
   TimeoutError,
   UnauthorizedError,
@@ -31,6 +32,8 @@ export interface Exchange {
   signal?: AbortSignal;
   /** The caller's own signal: its abort passes through as is instead of becoming a gateway error. */
   callerSignal?: AbortSignal;
+  /** Largest body read; a longer one is dropped with ResponseTooLargeError. */
+  maxBodyBytes: number;
 }
 
 export interface Reply {
@@ -105,17 +108,50 @@ export async function exchange(pool: Pool, call: Exchange, requestLine: string):
   } catch (error) {
     throw translate(error, call.callerSignal, requestLine);
   }
+  const requestId = headerValue(response.headers['x-request-id']);
+  let text: string | undefined;
   try {
-    const text = await response.body.text();
-    return {
-      status: response.statusCode,
-      requestId: headerValue(response.headers['x-request-id']),
-      retryAfter: headerValue(response.headers['retry-after']),
-      text,
-    };
+    text = await readCapped(response.body, call.maxBodyBytes, response.headers['content-length']);
   } catch (error) {
     throw translate(error, call.callerSignal, requestLine);
   }
+  if (text === undefined) {
+    throw new ResponseTooLargeError(
+      `The gateway's answer is larger than ${call.maxBodyBytes} bytes; it was not read (${requestLine})`,
+      call.maxBodyBytes,
+      { status: response.statusCode, requestId },
+    );
+  }
+  return {
+    status: response.statusCode,
+    requestId,
+    retryAfter: headerValue(response.headers['retry-after']),
+    text,
+  };
+}
+
+/** The body as text, or undefined (the rest discarded unread) once it passes `maxBytes`. */
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  maxBytes: number,
+  contentLength: string | string[] | undefined,
+): Promise<string | undefined> {
+  const declared = Number(headerValue(contentLength));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    body.destroy();
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 /** A caller's own abort passes through untouched; it is not a gateway fault. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import type { Redis } from 'ioredis';
+import { publicErrorLine } from '../gateway/errors.js';
 import type { Metrics } from '../metrics.js';
 
 export interface HealthChecks {
@@ -8,6 +9,26 @@ export interface HealthChecks {
   metrics: Metrics;
   /** Resolves when the gateway's discovery call answers. */
   gatewayReady(): Promise<unknown>;
+  /** How long one answer about the gateway stands (default 3 s). */
+  gatewayCacheMs?: number;
+}
+
+/**
+ * The gateway's readiness, asked at most once per `ttlMs` whatever the probe rate: /readyz is unauthenticated,
+ * and each real check is a discovery call with the agency key. Callers within the window share one answer.
+ */
+function cachedReadiness(check: () => Promise<unknown>, ttlMs: number): () => Promise<string> {
+  let last: { at: number; answer: Promise<string> } | undefined;
+  return () => {
+    if (last && Date.now() - last.at < ttlMs) return last.answer;
+    const answer = within(check(), 5_000).then(
+      () => 'ok',
+      // Code and time only: a gateway error's message names the gateway's address.
+      (error: unknown) => `not answering (${publicErrorLine(error)})`,
+    );
+    last = { at: Date.now(), answer };
+    return answer;
+  };
 }
 
 function send(res: ServerResponse, status: number, body: unknown, type = 'application/json'): void {
@@ -21,7 +42,10 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
     return await Promise.race([
       promise,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+        timer = setTimeout(
+          () => reject(Object.assign(new Error(`no answer within ${ms} ms`), { code: 'check_timeout' })),
+          ms,
+        );
       }),
     ]);
   } finally {
@@ -44,21 +68,16 @@ export function healthRoutes(checks: HealthChecks): CustomRoute[] {
     }
     send(res, 503, { ok: false, redis: 'not answering' });
   };
+  const gatewayState = cachedReadiness(checks.gatewayReady, checks.gatewayCacheMs ?? 3_000);
   const readyz = async (_req: IncomingMessage, res: ServerResponse) => {
     const result: Record<string, string> = {};
-    let ok = true;
     try {
       result.redis = (await redisOk()) ? 'ok' : 'not answering';
     } catch {
       result.redis = 'not answering';
     }
-    try {
-      await within(checks.gatewayReady(), 5_000);
-      result.gateway = 'ok';
-    } catch (error) {
-      result.gateway = error instanceof Error ? error.message : 'not answering';
-    }
-    ok = result.redis === 'ok' && result.gateway === 'ok';
+    result.gateway = await gatewayState();
+    const ok = result.redis === 'ok' && result.gateway === 'ok';
     send(res, ok ? 200 : 503, { ok, ...result });
   };
   const metrics = async (_req: IncomingMessage, res: ServerResponse) => {

@@ -5,6 +5,7 @@ import { actionModalSubmission } from './action-modal.js';
 import { duplicateCancel, duplicateConfirm } from './duplicate-buttons.js';
 import { jobRetry } from './job-buttons.js';
 import { pageButton } from './page-buttons.js';
+import { buttonForPeople, viewForPeople } from './require-person.js';
 
 type ButtonListener = Middleware<SlackActionMiddlewareArgs<BlockButtonAction>>;
 
@@ -33,13 +34,13 @@ export const INTERACTIVE_IDS = {
   views: ['action_modal'],
 } as const;
 
-/** Every button and modal listener (STYLE §3: one register per surface). */
+/** Every button and modal listener (STYLE §3: one register per surface), each behind the person check. */
 export function register(app: App, services: BotServices): void {
   const buttons = buttonListeners(services);
   for (const id of INTERACTIVE_IDS.actions) {
     const listener = buttons[id];
     if (!listener) throw new Error(`no listener for the interactive id ${id}`);
-    app.action<BlockButtonAction>(id, listener);
+    app.action<BlockButtonAction>(id, buttonForPeople(services, listener));
   }
-  app.view('action_modal', actionModalSubmission(services));
+  app.view('action_modal', viewForPeople(services, actionModalSubmission(services)));
 }

@@ -10,7 +10,7 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareAr
 
 /**
  * "Retry" (after `status: "error"`) and "Retry anyway" (after an outcome nobody could tell): a person decides,
- * and one new job runs however many times the button is clicked, by whoever.
+ * and one new job runs however many times the button is clicked. Only the requester, admins and approvers may.
  */
 export function jobRetry(services: BotServices, options: { anyway: boolean }) {
   return async function handleJobRetry({
@@ -46,6 +46,8 @@ export function jobRetry(services: BotServices, options: { anyway: boolean }) {
           hint: 'Retry it from the channel where it ran.',
         });
       }
+      // Before the claim: a refused click must not use up the one retry.
+      await services.access.requireRetry(body.user.id, data.requestedBy);
       claimed = await claimOnce(services.redis, services.config.redis.prefix, `retry:${jobKey}`, 86_400);
       if (!claimed) return;
       const binding = await services.bindings.get(data.channel);

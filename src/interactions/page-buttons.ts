@@ -45,6 +45,7 @@ export function pageButton(services: BotServices) {
       const { resource, ...rest } = query;
       const message = await readResourcePage(
         services,
+        body.user.id,
         { clientId: query.clientId, clientLabel: binding?.clientLabel ?? 'this agency' },
         resource,
         rest,

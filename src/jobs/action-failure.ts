@@ -3,6 +3,9 @@ import {
   ActionFailedError,
   ConnectionError,
   GatewayError,
+  publicDetail,
+  publicErrorCode,
+  publicErrorLine,
   RateLimitedError,
   TimeoutError,
   UnknownOutcomeError,
@@ -44,7 +47,8 @@ export async function handleActionError(run: JobRun, error: unknown): Promise<Ac
     throw BullWorker.RateLimitError();
   }
   if (error instanceof UnknownOutcomeError) {
-    run.log.warn(`unknown outcome (${error.underlying.code}); reconciling`);
+    // The full message names the gateway's address: it goes to the log, never to Slack.
+    run.log.warn(`unknown outcome (${error.underlying.code}); reconciling: ${error.message}`);
     // A 5xx is the gateway's last word: what it wrote is there after a short grace. After a timeout or a
     // lost connection it may still be working, so "nothing found" is believed only a full timeout later.
     const mayStillRun =
@@ -56,7 +60,7 @@ export async function handleActionError(run: JobRun, error: unknown): Promise<Ac
     if (run.entry.safeToRepeat) {
       return retryOrGiveUp(
         run,
-        new RetryableJobError(JobErrorCode.SafeRepeat, error.message, { cause: error }),
+        new RetryableJobError(JobErrorCode.SafeRepeat, publicErrorLine(error), { cause: error }),
       );
     }
     try {
@@ -76,11 +80,11 @@ export async function handleActionError(run: JobRun, error: unknown): Promise<Ac
   if (error instanceof GatewayError) {
     return endFinally(run, error, async () => {
       await checkpoint(run, { step: 'queued' });
-      await run.status('failed', error.message);
+      await run.status('failed', `refused by the gateway (${publicErrorCode(error)})`);
       const advice = error.advice ? { advice: error.advice } : {};
-      await run.reply(
-        buildActionRejected({ label, status: error.status, message: error.message, ...advice }),
-      );
+      // The gateway's own words help (a field it wants); a message built here would name its address.
+      const message = publicDetail(error);
+      await run.reply(buildActionRejected({ label, status: error.status, message, ...advice }));
     });
   }
   throw error;
@@ -88,7 +92,9 @@ export async function handleActionError(run: JobRun, error: unknown): Promise<Ac
 
 /** Tells the channel (best effort) and ends the job for good. */
 async function endFinally(run: JobRun, error: GatewayError, tell: () => Promise<void>): Promise<never> {
-  const final = new UnrecoverableError(`${error.code}: ${error.message}`);
+  run.log.warn(`final failure: ${error.code}: ${error.message}`);
+  // BullMQ keeps this message as the job's failedReason, which `jobs` reads: code and time only.
+  const final = new UnrecoverableError(publicErrorLine(error));
   try {
     await tell();
     markReported(final);
@@ -102,7 +108,7 @@ async function endFinally(run: JobRun, error: GatewayError, tell: () => Promise<
 /** Throws the retryable error, after telling the channel when this was the last attempt. */
 async function retryOrGiveUp(run: JobRun, error: unknown): Promise<never> {
   if (run.isLastAttempt && !(error instanceof UnrecoverableError)) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = publicErrorCode(error);
     try {
       await run.status('failed', 'gave up after repeated gateway faults');
       await run.reply(

@@ -1,6 +1,6 @@
 import { DelayedError, UnrecoverableError } from 'bullmq';
 import type { GatewayClient } from '../gateway/client.js';
-import { GatewayError } from '../gateway/errors.js';
+import { GatewayError, publicErrorLine } from '../gateway/errors.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import { actionFingerprint } from '../store/ledger.js';
 import { buildActionResult, buildOutcomeUnknown } from '../views/action-result.js';
@@ -181,10 +181,9 @@ export async function settleEarlierAttempt(run: JobRun): Promise<ActionJobOutcom
  * stops the job and asks a person; otherwise the job tries again later. Never a POST on a guess.
  */
 async function readFailed(run: JobRun, error: unknown): Promise<ActionJobOutcome> {
-  const message = error instanceof Error ? error.message : String(error);
   run.log.warn('reconciliation read failed', error);
   if ((error instanceof GatewayError && !error.retryable) || run.isLastAttempt) {
-    return needsAttention(run, `the bot could not look for the record: ${message}`);
+    return needsAttention(run, `the bot could not look for the record (${publicErrorLine(error)})`);
   }
   throw new RetryableJobError(JobErrorCode.ReconcileFailed, 'could not read the gateway to reconcile', {
     cause: error,

@@ -1,6 +1,6 @@
 import { buildActionGaveUp, buildApprovalMissing, buildOutcomeUnknown } from '../views/action-result.js';
 import { buildJobStatus, type JobStatusState, subjectOf } from '../views/job-status.js';
-import { JobErrorCode } from './job-errors.js';
+import { failureCode, JobErrorCode } from './job-errors.js';
 import { type ActionJob, type ActionJobDeps, storedData } from './job-run.js';
 import type { SlackMessage } from './slack-poster.js';
 
@@ -10,6 +10,7 @@ import type { SlackMessage } from './slack-poster.js';
  * died mid-POST more than once; the processor never ran). The worker calls this from its `failed` event, so
  * no job ends silently with its status message stuck at "queued" or "running".
  *
+ * The thread gets the failure's code and time only: an error's message can name the gateway's address.
  * What the thread is told follows the job's stored step: "posting" on an action that is not safe to repeat
  * means the POST may have run, so a person decides ("Retry anyway"); otherwise it failed ("Retry").
  */
@@ -44,7 +45,7 @@ export async function reportFinalFailure(job: ActionJob, error: Error, deps: Act
     return;
   }
   if (data.step === 'posting' && !entry?.safeToRepeat) {
-    const reason = `the job stopped while its request may have been with the gateway (${error.message})`;
+    const reason = `the job stopped while its request may have been with the gateway (${failureCode(error)} at ${at})`;
     await post(
       'needs-attention',
       'outcome unknown: a person must decide',
@@ -55,6 +56,6 @@ export async function reportFinalFailure(job: ActionJob, error: Error, deps: Act
   await post(
     'failed',
     'failed',
-    buildActionGaveUp({ label, message: error.message, at, jobKey: data.jobKey }),
+    buildActionGaveUp({ label, message: failureCode(error), at, jobKey: data.jobKey }),
   );
 }

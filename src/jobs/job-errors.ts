@@ -1,3 +1,5 @@
+import { publicErrorCode } from '../gateway/errors.js';
+
 /**
  * Errors a job throws for BullMQ to act on, with stable codes (STYLE §8). BullMQ's own control-flow errors
  * (UnrecoverableError, DelayedError, RateLimitError) are used where BullMQ must see its class.
@@ -21,8 +23,22 @@ export class RetryableJobError extends Error {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    // The code leads the message: BullMQ keeps only the message (failedReason), and `jobs` shows the code.
+    super(`${code}: ${message}`, options);
   }
+}
+
+/** BullMQ's own words for a job whose workers died mid-run more often than maxStalledCount. */
+const STALLED = /stalled more than allowable limit/;
+
+/**
+ * The code of a failure as `jobs` and threads may show it: never a message, which can name the gateway's address.
+ * Works on the error or on the failedReason BullMQ kept of it.
+ */
+export function failureCode(error: unknown): string {
+  const message = typeof error === 'string' ? error : error instanceof Error ? error.message : '';
+  if (STALLED.test(message)) return 'job_stalled';
+  return publicErrorCode(typeof error === 'string' ? new Error(error) : error);
 }
 
 /**

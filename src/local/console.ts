@@ -21,7 +21,7 @@ export const CONSOLE_HELP = [
   '  press <label>          press the button with that label (press Next)',
   '  fill name=value …      answer the open modal’s fields (quotes for spaces), then: submit',
   '  submit | cancel        submit or close the open modal',
-  '  as <user>              switch user: alice (admin), bob, carol',
+  '  as <user>              switch user: alice (admin), bob, carol, dave (guest), erin (another workspace)',
   '  channel #name          switch channel (#seo is bound in the sample session)',
   '  wait                   wait until the bot has finished its work',
   '  help | quit',
@@ -242,7 +242,14 @@ export class DemoConsole {
     this.flush();
     this.user = user.id;
     this.buttons = [];
-    this.out?.print([`(you are now ${user.name}${user.is_admin ? ', an admin' : ''})`]);
+    const role = user.is_admin
+      ? ', an admin'
+      : user.is_restricted
+        ? ', a guest'
+        : user.team_id
+          ? ', from another workspace'
+          : '';
+    this.out?.print([`(you are now ${user.name}${role})`]);
   }
 
   private switchChannel(name: string): void {

@@ -67,7 +67,8 @@ export interface Actor {
 
 export function userObject(a: Actor): Obj {
   const name = a.slack.userName(a.user);
-  return { id: a.user, username: name, name, team_id: a.teamId };
+  // A Slack Connect user's clicks carry their own workspace's team id.
+  return { id: a.user, username: name, name, team_id: a.slack.userTeam(a.user) };
 }
 
 export function messageObject(slack: FakeSlack, m: FakeMessage): Obj {

@@ -4,7 +4,8 @@ import { bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../he
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness('e2e-actions');
+  // generate_faq is one only discovery lists: members may run it once it is allowed.
+  h = await startHarness('e2e-actions', { GATEWAY_ALLOWED_ACTIONS: 'generate_faq' });
   await bind(h, 'harbor-law');
 });
 afterAll(async () => {

@@ -69,7 +69,11 @@ describe('a blank GATEWAY_GUARDED_ACTIONS', () => {
 describe('an extra guarded action, in another case', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness('e2e-guards-extra', { GATEWAY_GUARDED_ACTIONS: ' Generate_FAQ ,' });
+    h = await startHarness('e2e-guards-extra', {
+      GATEWAY_GUARDED_ACTIONS: ' Generate_FAQ ,',
+      // Discovered-only actions are admins' unless allowed; allowed here so the member meets the guard.
+      GATEWAY_ALLOWED_ACTIONS: 'generate_faq',
+    });
     await bind(h, 'harbor-law');
   });
   afterAll(async () => {
@@ -170,6 +174,7 @@ describe('a guarded name the spec lacks, while the gateway is down at start', ()
       GATEWAY_API_KEY: 'sandbox-key',
       GATEWAY_ADMINS: ADMIN,
       GATEWAY_GUARDED_ACTIONS: 'generate_faq',
+      GATEWAY_ALLOWED_ACTIONS: 'generate_faq',
     });
     const runtime = await startRuntime(config, silentLogger());
     try {

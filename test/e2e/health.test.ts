@@ -15,6 +15,16 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** Probes /readyz until it answers 503 (its answer about the gateway is cached for a few seconds). */
+async function untilNotReady(): Promise<{ status: number; body: string }> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const ready = await get('/readyz');
+    if (ready.status === 503 || Date.now() > deadline) return ready;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 describe('health, readiness and metrics', () => {
   it('is healthy and ready when Redis and the gateway answer', async () => {
     expect(await get('/healthz')).toMatchObject({ status: 200 });
@@ -23,13 +33,33 @@ describe('health, readiness and metrics', () => {
     expect(JSON.parse(ready.body)).toMatchObject({ ok: true, redis: 'ok', gateway: 'ok' });
   });
 
-  it('stays healthy but not ready while the gateway fails, and still tells people', async () => {
+  it('asks the gateway at most once however often /readyz is probed within a few seconds', async () => {
+    const discoveries = async () => {
+      const res = await request(`${h.sandbox.origin}/__sandbox/counts`);
+      const { requests } = (await res.body.json()) as {
+        requests: Array<{ method: string; resource?: string }>;
+      };
+      return requests.filter((r) => r.method === 'GET' && r.resource === undefined).length;
+    };
+    const before = await discoveries();
+    for (let i = 0; i < 20; i++) expect((await get('/readyz')).status).toBe(200);
+    expect((await discoveries()) - before).toBeLessThanOrEqual(1);
+  });
+
+  it('stays healthy but not ready while the gateway fails, says so without its address, and still tells people', async () => {
     h.sandbox.setKnobs({ errorRate: 1 });
     try {
       expect((await get('/healthz')).status).toBe(200);
-      const ready = await get('/readyz');
+      // The last answer about the gateway stands for a few seconds; then the failure shows.
+      const ready = await untilNotReady();
       expect(ready.status).toBe(503);
-      expect(JSON.parse(ready.body)).toMatchObject({ ok: false, redis: 'ok' });
+      const body = JSON.parse(ready.body);
+      expect(body).toMatchObject({ ok: false, redis: 'ok' });
+      expect(body.gateway).toMatch(
+        /^not answering \((gateway_server_error \(HTTP 500\)|check_timeout) at \d{4}-/,
+      );
+      expect(ready.body).not.toContain('127.0.0.1');
+      expect(ready.body).not.toContain('http');
       await h.gateway('help');
       await h.ephemeral((m) => textOf(m).includes('/gateway keywords'));
     } finally {

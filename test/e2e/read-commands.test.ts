@@ -77,7 +77,8 @@ describe('reads', () => {
     expect(resources.length).toBeGreaterThan(30);
     for (const resource of resources) {
       const before = h.slack.messages(CHANNEL).length;
-      await h.gateway(`get ${resource} limit=3`);
+      // The client roster is for admins (see access.test.ts); every other resource for anyone.
+      await h.gateway(`get ${resource} limit=3`, resource === 'clients' ? { user: ADMIN } : {});
       const posted = await h.slack.waitFor(
         () =>
           h.slack
@@ -109,12 +110,27 @@ describe('reads', () => {
     );
   });
 
-  it('renders a 1,000-row page within Slack’s limits and says what it left out', async () => {
-    await h.gateway('keywords limit=1000');
-    const page = await h.message((m) => textOf(m).includes('1,000 rows'));
+  it('fetches no more rows than a message shows for `limit=1000`, and Next carries on after them', async () => {
+    const before = h.sandbox.requests().length;
+    await h.gateway('keywords limit=1000 order=created_at');
+    const page = await h.message((m) => textOf(m).includes('Order: `created_at`') && m.text.includes('1–20'));
+    const reads = h.sandbox
+      .requests()
+      .slice(before)
+      .filter((r) => r.resource === 'keywords');
+    expect(reads.map((r) => Number(r.fields?.limit))).toEqual([20]);
     expect(page.blocks?.length).toBeLessThanOrEqual(50);
     expect(validateBlocks(page.blocks ?? [], 'message')).toEqual([]);
-    expect(textOf(page)).toMatch(/Showing 20 of the 1,000 rows/);
+    await h.driver.click(page, { actionId: 'page_next' }, { user: MEMBER });
+    await h.slack.waitFor(
+      () => h.slack.messages(CHANNEL).find((m) => m.ts === page.ts && m.text.includes('21–40 of 100,000')),
+      { what: 'page 2 in place' },
+    );
+    const next = h.sandbox
+      .requests()
+      .filter((r) => r.resource === 'keywords')
+      .at(-1);
+    expect(next?.fields).toMatchObject({ limit: '20', offset: '20' });
   });
 
   it('refuses a bad order with the allowed values, before anything is read', async () => {

@@ -494,9 +494,9 @@ describe('secrets', () => {
         for (const key of keys) dump.push(key, JSON.stringify(await redisValue(redis, key)));
       } while (cursor !== '0');
       const text = dump.join('\n');
-      // The data is there to be checked: a job of this file, the stash of the duplicate prompt.
+      // The data is there to be checked: a job of this file (the deploy that failed), the duplicate prompt's stash.
       expect(text).toContain('hostile duplicate');
-      expect(text).toContain('Blog post');
+      expect(text).toContain('gateway_action_failed');
       for (const secret of secrets()) expect(text).not.toContain(secret);
     } finally {
       await redis.quit();

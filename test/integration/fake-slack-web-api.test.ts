@@ -126,11 +126,33 @@ describe('fake Slack Web API through a real WebClient', () => {
     });
   });
 
+  it('tells guests and other workspaces’ people from members in users.info, and lists user groups', async () => {
+    expect((await client.users.info({ user: 'UMEMBER' })).user).toMatchObject({
+      team_id: slack.teamId,
+      is_restricted: false,
+      is_ultra_restricted: false,
+    });
+    expect((await client.users.info({ user: 'UGUEST' })).user).toMatchObject({ is_restricted: true });
+    expect((await client.users.info({ user: 'UEXTERNAL' })).user).toMatchObject({ team_id: 'T0PARTNER' });
+    slack.simulate.addUser({ id: 'USINGLE', name: 'sam', is_ultra_restricted: true });
+    expect((await client.users.info({ user: 'USINGLE' })).user).toMatchObject({
+      is_restricted: true,
+      is_ultra_restricted: true,
+    });
+    // Any well-formed id is a full member on first use, like channels.
+    expect((await client.users.info({ user: 'UNEWCOMER' })).user).toMatchObject({ team_id: slack.teamId });
+    slack.simulate.setUserGroup('SSEO', ['UMEMBER', 'UOTHER']);
+    expect((await client.usergroups.users.list({ usergroup: 'SSEO' })).users).toEqual(['UMEMBER', 'UOTHER']);
+    await expect(client.usergroups.users.list({ usergroup: 'SNONE' })).rejects.toMatchObject(
+      slackError('no_such_subteam'),
+    );
+  });
+
   it('answers users.info and conversations.info, and says when they do not exist', async () => {
     const user = await client.users.info({ user: 'UADMIN' });
     expect(user.user).toMatchObject({ id: 'UADMIN', name: 'alice', tz: 'Europe/London', is_admin: true });
     expect(user.user?.profile).toMatchObject({ display_name: 'alice', real_name: 'Alice Admin' });
-    await expect(client.users.info({ user: 'UNOBODY' })).rejects.toMatchObject(slackError('user_not_found'));
+    await expect(client.users.info({ user: 'nobody' })).rejects.toMatchObject(slackError('user_not_found'));
     const channel = await client.conversations.info({ channel: 'CGENERAL' });
     expect(channel.channel).toMatchObject({
       id: 'CGENERAL',

@@ -7,6 +7,7 @@ import {
   FORBIDDEN_ADVICE,
   ForbiddenError,
   InvalidResponseError,
+  ResponseTooLargeError,
   ServerError,
   UNAUTHORIZED_ADVICE,
   UnauthorizedError,
@@ -332,5 +333,38 @@ describe('discovery', () => {
     await expect(client.discover()).rejects.toBeInstanceOf(InvalidResponseError);
     await expect(client.discover()).resolves.toEqual(discovery);
     expect(fake.seen).toHaveLength(2);
+  });
+});
+
+describe('response size cap', () => {
+  const rows = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ keyword: `kw ${i} ${'x'.repeat(200)}` }));
+
+  it('refuses a body past the cap, declared or streamed, with a typed error and no retry', async () => {
+    const big = page('keywords', rows(2_000), 2_000, 1000, 0);
+    const { fake, client } = await setup(
+      (_req, res, n) => {
+        if (n === 1) return json(res, 200, big);
+        // No content-length: the cap must hold while the body streams in.
+        res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+        const text = JSON.stringify(big);
+        for (let i = 0; i < text.length; i += 16_384) res.write(text.slice(i, i + 16_384));
+        res.end();
+      },
+      { maxBodyBytes: 100_000 },
+    );
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const error = await client.read('keywords', { clientId: 'acme-plumbing' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseTooLargeError);
+      expect((error as ResponseTooLargeError).code).toBe('gateway_response_too_large');
+      expect((error as ResponseTooLargeError).advice).toMatch(/fewer rows/);
+    }
+    expect(fake.seen).toHaveLength(2);
+  });
+
+  it('reads a body under the cap as usual', async () => {
+    const small = page('keywords', rows(50), 50, 100, 0);
+    const { client } = await setup((_req, res) => json(res, 200, small), { maxBodyBytes: 100_000 });
+    expect((await client.read('keywords', { clientId: 'acme-plumbing' })).data).toHaveLength(50);
   });
 });

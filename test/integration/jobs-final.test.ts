@@ -98,7 +98,7 @@ describe('final failures of action jobs', () => {
     const reply = await h.slack.waitFor(() => h.slack.thread(CHANNEL, status.ts).at(-1));
     expect(status.text).toContain('needs attention');
     expect(allText(reply)).toContain(`"action_id":"job_retry_anyway","value":"${data.jobKey}"`);
-    expect(allText(reply)).toContain('stalled more than allowable limit');
+    expect(allText(reply)).toContain('job_stalled');
     expect(posts()).toHaveLength(0);
   });
 

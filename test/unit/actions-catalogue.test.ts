@@ -223,6 +223,14 @@ describe('action help entries', () => {
     expect(help.find((h) => h.name === 'run generate_faq')!.usage).toBe('run generate_faq topic=…');
   });
 
+  it('marks actions only discovery lists as admins-only until they are allowed', () => {
+    const catalogue = buildCatalogue(discovery, { guardedActions: GUARDED });
+    expect(actionHelpEntries(catalogue).find((h) => h.name === 'run generate_faq')?.adminOnly).toBe(true);
+    expect(actionHelpEntries(catalogue).find((h) => h.name === 'audit')?.adminOnly).toBeUndefined();
+    const allowed = actionHelpEntries(catalogue, ['generate_faq']);
+    expect(allowed.find((h) => h.name === 'run generate_faq')?.adminOnly).toBeUndefined();
+  });
+
   it('leaves out actions this gateway does not offer', () => {
     const partial: Discovery = {
       resources: [],

@@ -67,6 +67,37 @@ describe('config', () => {
     expect(() => loadConfig(env)).toThrow(expected);
   });
 
+  it.each([
+    'http://gateway.example.com/functions/v1/gateway',
+    'http://10.0.0.5:8080/gateway',
+    'http://127.0.0.1.evil.example/gateway',
+    'ftp://gateway.example.com/',
+  ])('refuses a gateway address the key would travel to in clear text: %s', (url) => {
+    expect(() => loadConfig({ GATEWAY_BASE_URL: url })).toThrow(ConfigError);
+    expect(() => loadConfig({ GATEWAY_BASE_URL: url })).toThrow(
+      /GATEWAY_BASE_URL must start with https:\/\//,
+    );
+  });
+
+  it.each([
+    'https://gateway.example.com/functions/v1/gateway',
+    'http://127.0.0.1:4010/gateway',
+    'http://127.8.9.10/gateway',
+    'http://localhost:4010/gateway',
+    'http://[::1]:4010/gateway',
+  ])('accepts https anywhere and http on loopback: %s', (url) => {
+    expect(loadConfig({ GATEWAY_BASE_URL: url }).gateway.baseUrl).toBe(url);
+  });
+
+  it('reads members and allowed actions, lower-casing action names', () => {
+    const config = loadConfig({ GATEWAY_MEMBERS: 'U1, S2', GATEWAY_ALLOWED_ACTIONS: 'Generate_FAQ,foo_bar' });
+    expect(config.members).toEqual(['U1', 'S2']);
+    expect(config.allowedActions).toEqual(['generate_faq', 'foo_bar']);
+    expect(loadConfig({}).members).toEqual([]);
+    expect(() => loadConfig({ GATEWAY_MEMBERS: 'bob' })).toThrow('GATEWAY_MEMBERS');
+    expect(() => loadConfig({ GATEWAY_ALLOWED_ACTIONS: 'rm -rf' })).toThrow('GATEWAY_ALLOWED_ACTIONS');
+  });
+
   it('parses durations and rates', () => {
     expect(parseDuration('250ms')).toBe(250);
     expect(parseDuration('5m')).toBe(300_000);

@@ -39,6 +39,11 @@ describe('manifest.yml', () => {
 
   it('turns on interactivity and asks only for the scopes the bot uses', () => {
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
-    expect(manifest.oauth_config.scopes.bot.sort()).toEqual(['chat:write', 'commands']);
+    expect(manifest.oauth_config.scopes.bot.sort()).toEqual([
+      'chat:write',
+      'commands',
+      'usergroups:read',
+      'users:read',
+    ]);
   });
 });

@@ -115,7 +115,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       restore: () => state.outages.clear(),
       removeBotFrom: (channel) => setMembership(state, channel, false),
       addBotTo: (channel) => setMembership(state, channel, true),
+      addUser: (user) => {
+        state.users.set(user.id, { ...user });
+        state.changed();
+      },
+      setUserGroup: (groupId, userIds) => {
+        state.userGroups.set(groupId, [...userIds]);
+        state.changed();
+      },
     },
+    userTeam: (user) => state.users.get(user)?.team_id ?? ctx.teamId,
     socket: {
       connected: () => socketMode.connected(),
       send: (type, payload, opts) => socketMode.send(type, payload, opts),

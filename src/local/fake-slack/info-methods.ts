@@ -1,4 +1,5 @@
 import { fail, type MethodHandler, messageObject } from './context.js';
+import type { FakeUser } from './types.js';
 
 /** Identity and lookup methods: auth.test (Bolt calls it before any listener runs), users, conversations. */
 
@@ -16,21 +17,26 @@ const authTest: MethodHandler = (ctx) => ({
 const usersInfo: MethodHandler = (ctx, args) => {
   const id = String(args.user ?? '');
   const isBot = id === ctx.botUserId;
-  const user = isBot ? { id, name: 'gateway-bot', real_name: 'Gateway Bot' } : ctx.state.users.get(id);
+  const user: FakeUser | undefined = isBot
+    ? { id, name: 'gateway-bot', real_name: 'Gateway Bot' }
+    : ctx.state.user(id);
   if (!user) return fail('user_not_found');
   const realName = user.real_name ?? user.name;
   return {
     ok: true,
     user: {
       id: user.id,
-      team_id: ctx.teamId,
+      team_id: user.team_id ?? ctx.teamId,
       name: user.name,
-      deleted: false,
+      deleted: Boolean(user.deleted),
+      is_restricted: Boolean(user.is_restricted || user.is_ultra_restricted),
+      is_ultra_restricted: Boolean(user.is_ultra_restricted),
+      ...(user.enterprise_teams ? { enterprise_user: { teams: [...user.enterprise_teams] } } : {}),
       real_name: realName,
       tz: user.tz ?? 'UTC',
       tz_label: user.tz ?? 'UTC',
       tz_offset: 0,
-      is_admin: 'is_admin' in user ? Boolean(user.is_admin) : false,
+      is_admin: Boolean(user.is_admin),
       is_owner: false,
       is_bot: isBot,
       profile: {
@@ -41,6 +47,13 @@ const usersInfo: MethodHandler = (ctx, args) => {
       },
     },
   };
+};
+
+/** The members of a user group (usergroups:read). */
+const userGroupUsers: MethodHandler = (ctx, args) => {
+  const users = ctx.state.userGroups.get(String(args.usergroup ?? ''));
+  if (!users) return fail('no_such_subteam');
+  return { ok: true, users: [...users] };
 };
 
 const conversationsInfo: MethodHandler = (ctx, args) => {
@@ -85,6 +98,7 @@ export const infoMethods: Record<string, MethodHandler> = {
   'api.test': () => ({ ok: true }),
   'auth.test': authTest,
   'users.info': usersInfo,
+  'usergroups.users.list': userGroupUsers,
   'conversations.info': conversationsInfo,
   'conversations.history': history,
   'conversations.replies': replies,

@@ -34,6 +34,8 @@ export const DEFAULT_USERS: FakeUser[] = [
   { id: 'UADMIN', name: 'alice', real_name: 'Alice Admin', tz: 'Europe/London', is_admin: true },
   { id: 'UMEMBER', name: 'bob', real_name: 'Bob Member', tz: 'America/New_York' },
   { id: 'UOTHER', name: 'carol', real_name: 'Carol Other', tz: 'UTC' },
+  { id: 'UGUEST', name: 'dave', real_name: 'Dave Guest', tz: 'UTC', is_restricted: true },
+  { id: 'UEXTERNAL', name: 'erin', real_name: 'Erin Partner', tz: 'UTC', team_id: 'T0PARTNER' },
 ];
 
 const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
@@ -54,6 +56,7 @@ export class FakeState {
   readonly outages = new Map<string, 'error' | 'hang'>();
   readonly channels = new Map<string, FakeChannel & { botIsMember: boolean }>();
   readonly users = new Map<string, FakeUser>();
+  readonly userGroups = new Map<string, string[]>();
 
   constructor(private readonly options: FakeSlackOptions) {
     this.seed();
@@ -77,6 +80,7 @@ export class FakeState {
     this.outages.clear();
     this.channels.clear();
     this.users.clear();
+    this.userGroups.clear();
     this.seed();
     this.changed();
   }
@@ -103,6 +107,18 @@ export class FakeState {
     if (known || this.options.channels || !CHANNEL_ID.test(idOrName)) return known;
     const created = { id: idOrName, name: idOrName.toLowerCase(), botIsMember: true };
     this.channels.set(idOrName, created);
+    return created;
+  }
+
+  /**
+   * The user an id refers to. Without a configured user list any well-formed id (U…, W…) is a full member of
+   * the stand-in's team on first use, as channels are, so tests need not declare every person.
+   */
+  user(id: string): FakeUser | undefined {
+    const known = this.users.get(id);
+    if (known || this.options.users || !USER_ID.test(id)) return known;
+    const created = { id, name: id.toLowerCase() };
+    this.users.set(id, created);
     return created;
   }
 

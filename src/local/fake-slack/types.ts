@@ -6,6 +6,14 @@ export interface FakeUser {
   real_name?: string;
   tz?: string;
   is_admin?: boolean;
+  /** A guest: multi-channel (restricted) or single-channel (ultra restricted). */
+  is_restricted?: boolean;
+  is_ultra_restricted?: boolean;
+  /** Another workspace's user (Slack Connect); default the stand-in's own team. */
+  team_id?: string;
+  /** Enterprise Grid: every workspace of the org the user belongs to (users.info `enterprise_user.teams`). */
+  enterprise_teams?: string[];
+  deleted?: boolean;
 }
 
 export interface FakeChannel {
@@ -158,7 +166,13 @@ export interface FakeSlack {
     restore(): void;
     removeBotFrom(channel: string): void;
     addBotTo(channel: string): void;
+    /** Adds or replaces a user: a guest (`is_restricted`), another workspace's (`team_id`), anyone. */
+    addUser(user: FakeUser): void;
+    /** Sets the members of a user group (S…), as usergroups.users.list answers them. */
+    setUserGroup(groupId: string, userIds: string[]): void;
   };
+  /** The team a user belongs to (the stand-in's own unless the user was added with another). */
+  userTeam(user: string): string;
   /** Socket Mode: the bot connects with `apps.connections.open` (an xapp- token) and a WebSocket here. */
   socket: FakeSocketMode;
   reset(): void;

@@ -1,0 +1,75 @@
+import type { WebClient } from '@slack/web-api';
+import { TtlCache } from './ttl-cache.js';
+
+/** What the bot needs to know about a person to decide what they may do. */
+export interface SlackPerson {
+  id: string;
+  /**
+   * The workspaces the person belongs to: their own (`team_id`) and, on Enterprise Grid, every workspace of the
+   * org they are in (`enterprise_user.teams`). None of them the app's means a Slack Connect (external) user.
+   */
+  teams: string[];
+  /** A multi-channel or single-channel guest (users.info `is_restricted` / `is_ultra_restricted`). */
+  guest: boolean;
+  deleted: boolean;
+}
+
+export interface DirectoryOptions {
+  /** How long an answer stands; default 5 minutes (a guest promoted or a person removed shows after that). */
+  ttlMs?: number;
+  /** Most people remembered at once; default 1,000. */
+  maxEntries?: number;
+}
+
+interface UsersInfo {
+  user?: {
+    id?: string;
+    team_id?: string;
+    is_restricted?: boolean;
+    is_ultra_restricted?: boolean;
+    deleted?: boolean;
+    enterprise_user?: { teams?: string[] };
+  };
+}
+
+/** Who someone is, from users.info (scope users:read), cached; and the app's own workspace, from auth.test. */
+export class UserDirectory {
+  readonly #people: TtlCache<SlackPerson>;
+  #homeTeam: Promise<string> | undefined;
+
+  constructor(
+    private readonly client: WebClient,
+    options: DirectoryOptions = {},
+  ) {
+    this.#people = new TtlCache(options.ttlMs ?? 300_000, options.maxEntries ?? 1_000);
+  }
+
+  person(userId: string): Promise<SlackPerson> {
+    return this.#people.get(userId, async () => {
+      const { user } = (await this.client.users.info({ user: userId })) as UsersInfo;
+      return {
+        id: user?.id ?? userId,
+        teams: [user?.team_id, ...(user?.enterprise_user?.teams ?? [])].filter(
+          (team): team is string => typeof team === 'string' && team !== '',
+        ),
+        guest: Boolean(user?.is_restricted || user?.is_ultra_restricted),
+        deleted: Boolean(user?.deleted),
+      };
+    });
+  }
+
+  /** The workspace the app is installed in; asked once (a failed ask is asked again next time). */
+  homeTeam(): Promise<string> {
+    this.#homeTeam ??= this.client.auth.test().then(
+      (auth) => {
+        if (!auth.team_id) throw new Error('auth.test answered without a team_id');
+        return auth.team_id;
+      },
+      (error: unknown) => {
+        this.#homeTeam = undefined;
+        throw error;
+      },
+    );
+    return this.#homeTeam;
+  }
+}

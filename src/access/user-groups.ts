@@ -1,0 +1,36 @@
+import type { WebClient } from '@slack/web-api';
+import { TtlCache } from './ttl-cache.js';
+
+/** A Slack user-group id (S…), as GATEWAY_MEMBERS and GATEWAY_APPROVERS may name instead of a person. */
+const isUserGroupId = (id: string): boolean => id.startsWith('S');
+
+/**
+ * Who is in a user group, from usergroups.users.list (scope usergroups:read), cached for a few minutes. Used
+ * wherever a setting names people: members who may run actions, approvers.
+ */
+export class UserGroups {
+  readonly #members: TtlCache<ReadonlySet<string>>;
+
+  constructor(
+    private readonly client: WebClient,
+    options: { ttlMs?: number; maxEntries?: number } = {},
+  ) {
+    this.#members = new TtlCache(options.ttlMs ?? 300_000, options.maxEntries ?? 200);
+  }
+
+  members(groupId: string): Promise<ReadonlySet<string>> {
+    return this.#members.get(groupId, async () => {
+      const answer = await this.client.usergroups.users.list({ usergroup: groupId });
+      return new Set(answer.users ?? []);
+    });
+  }
+
+  /** True when `userId` is one of `ids`, directly or through a user group among them. */
+  async includes(ids: readonly string[], userId: string): Promise<boolean> {
+    if (ids.includes(userId)) return true;
+    for (const id of ids) {
+      if (isUserGroupId(id) && (await this.members(id)).has(userId)) return true;
+    }
+    return false;
+  }
+}
