@@ -1,7 +1,9 @@
 import { FORBIDDEN_ADVICE, GatewayErrorCode, isGatewayError, publicDetail } from '../gateway/errors.js';
+import { digestLine } from '../views/digest-status.js';
 import { buildAlreadyBound, buildBindingConfirmation, buildStatus } from '../views/status.js';
 import type { CommandSpec } from './context.js';
 import { slackErrorCode } from './describe-error.js';
+import { channelDigests } from './digest.js';
 import { readResourcePage } from './read-resource.js';
 import { notAdminError, UserError, UserErrorCode } from './user-error.js';
 
@@ -101,7 +103,7 @@ function reachProblem(error: unknown): string {
 const statusCommand: CommandSpec = {
   name: 'status',
   usage: '/gateway status',
-  summary: 'This channel’s client, whether the key reaches it, and its jobs',
+  summary: 'This channel’s client, whether the key reaches it, its digests and its jobs',
   example: '/gateway status',
   group: 'Setup',
   async run(ctx) {
@@ -115,7 +117,8 @@ const statusCommand: CommandSpec = {
       }
     }
     const jobs = binding ? await ctx.services.queue.channelJobs(ctx.channel, 50) : [];
-    await ctx.reply(buildStatus({ binding, reach, jobs }));
+    const digests = (await channelDigests(ctx.services, ctx.channel)).map(digestLine);
+    await ctx.reply(buildStatus({ binding, reach, jobs, digests }));
   },
 };
 
