@@ -4,10 +4,10 @@ type KnownBlock = types.KnownBlock;
 
 import type { WebClient } from '@slack/web-api';
 import type { AppLogger } from '../logger.js';
+import { notBoundError } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import type { ChannelBinding } from '../store/bindings.js';
 import type { Token } from './tokenizer.js';
-import { notBoundError } from './user-error.js';
 
 export interface Message {
   text: string;

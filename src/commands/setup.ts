@@ -1,9 +1,9 @@
 import { FORBIDDEN_ADVICE, GatewayErrorCode, isGatewayError, publicDetail } from '../gateway/errors.js';
+import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
+import { slackErrorCode } from '../slack/describe-error.js';
 import { buildAlreadyBound, buildBindingConfirmation, buildStatus } from '../views/status.js';
 import type { CommandSpec } from './context.js';
-import { slackErrorCode } from './describe-error.js';
 import { readResourcePage } from './read-resource.js';
-import { notAdminError, UserError, UserErrorCode } from './user-error.js';
 
 const clientsCommand: CommandSpec = {
   name: 'clients',

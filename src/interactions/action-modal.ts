@@ -1,12 +1,15 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { validateActionFields } from '../actions/catalogue.js';
-import { describeError, slackErrorCode } from '../commands/describe-error.js';
-import { submitAction } from '../commands/submit-action.js';
-import { notBoundError, UserError, UserErrorCode } from '../commands/user-error.js';
 import { slackLogContext } from '../http/request-context.js';
+import { slackReplyTarget } from '../jobs/reply-target.js';
+import { requestKeys } from '../requests/request-keys.js';
+import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
+import { answerRequest } from '../slack/answer-request.js';
+import { describeError, slackErrorCode } from '../slack/describe-error.js';
 import { claimOnce } from '../store/dedupe.js';
 import { readActionModal } from '../views/action-modal.js';
+import type { SlackMessage } from '../views/blocks.js';
 import type { ModalMetadata } from './open-action-modal.js';
 
 type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -53,7 +56,7 @@ export function actionModalSubmission(services: BotServices) {
       return;
     }
     await ack();
-    const tell = async (message: { text: string; blocks: import('@slack/bolt').types.KnownBlock[] }) => {
+    const tell = async (message: SlackMessage) => {
       try {
         await client.chat.postEphemeral({ channel: meta.c, user: body.user.id, ...message });
       } catch (error) {
@@ -69,26 +72,15 @@ export function actionModalSubmission(services: BotServices) {
         log.info('duplicate submission of a modal ignored');
         return;
       }
-      const binding = await services.bindings.get(meta.c);
-      if (!binding) throw notBoundError();
-      if (meta.k !== undefined && binding.clientId !== meta.k) {
-        throw new UserError(UserErrorCode.WrongClient, 'This channel is now bound to another client.', {
-          hint: 'Nothing was run. Run the command again for the current client.',
-        });
-      }
-      await submitAction(
-        services,
-        client,
-        {
-          entry,
-          fields: checked.fields,
-          binding,
-          channel: meta.c,
-          user: body.user.id,
-          jobKey: `view-${view.id}`,
-        },
-        tell,
-      );
+      const result = await services.requests.submit({
+        requester: body.user.id,
+        clientId: meta.k,
+        action: entry.action,
+        fields: checked.fields,
+        replyTo: slackReplyTarget(meta.c),
+        requestKey: requestKeys.form(view.id),
+      });
+      await answerRequest(result, tell, log);
     } catch (error) {
       await tell(describeError(error, log)).catch((e: unknown) =>
         log.error('could not report a modal error', e),

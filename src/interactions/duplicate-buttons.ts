@@ -1,9 +1,11 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { describeError } from '../commands/describe-error.js';
-import { submitAction, takePendingRequest } from '../commands/submit-action.js';
-import { notBoundError, UserError, UserErrorCode } from '../commands/user-error.js';
 import { slackLogContext } from '../http/request-context.js';
+import { requestKeys } from '../requests/request-keys.js';
+import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
+import { answerRequest } from '../slack/answer-request.js';
+import { describeError } from '../slack/describe-error.js';
+import type { SlackMessage } from '../views/blocks.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -17,16 +19,15 @@ export function duplicateConfirm(services: BotServices) {
     body,
     action,
     respond,
-    client,
     context,
   }: ButtonArgs): Promise<void> {
     await ack();
     const log = services.logger.child({ ...slackLogContext(body, context), action: action.action_id });
-    const reply = async (message: { text: string; blocks: import('@slack/bolt').types.KnownBlock[] }) => {
+    const reply = async (message: SlackMessage) => {
       await respond({ response_type: 'ephemeral', replace_original: false, ...message });
     };
     try {
-      const pending = await takePendingRequest(services, action.value ?? '');
+      const pending = await services.requests.takePending(action.value ?? '');
       if (!pending) {
         // Already confirmed or cancelled by an earlier click (whose job stands), or expired: say so either way.
         throw new UserError(UserErrorCode.Expired, 'That question was already answered, or it expired.', {
@@ -34,32 +35,14 @@ export function duplicateConfirm(services: BotServices) {
         });
       }
       await respond({ replace_original: true, text: 'Generating another one, as you asked.' });
-      const catalogue = await services.catalogue();
-      const entry = catalogue.byAction(pending.action);
-      if (!entry) {
-        throw new UserError(UserErrorCode.Unavailable, `The gateway no longer lists \`${pending.action}\`.`);
-      }
-      // The channel's binding now is what counts, not the one at the time of the prompt.
-      const binding = await services.bindings.get(pending.channel);
-      if (!binding) throw notBoundError();
-      if (binding.clientId !== pending.binding.clientId) {
-        throw new UserError(UserErrorCode.WrongClient, 'This channel is now bound to another client.', {
-          hint: 'Run the command again for the current client.',
-        });
-      }
-      await submitAction(
-        services,
-        client,
-        {
-          ...pending,
-          entry,
-          binding,
-          user: body.user.id,
-          confirmedDuplicate: true,
-          jobKey: `dup-${action.value}`,
-        },
-        reply,
-      );
+      // The channel's binding now is what counts (the request layer checks it), not the one at the prompt.
+      const result = await services.requests.submit({
+        ...pending,
+        requester: body.user.id,
+        confirmedDuplicate: true,
+        requestKey: requestKeys.duplicate(action.value ?? ''),
+      });
+      await answerRequest(result, reply, log);
     } catch (error) {
       await reply(describeError(error, log)).catch((e: unknown) =>
         log.error('could not report a duplicate prompt error', e),
@@ -79,7 +62,7 @@ export function duplicateCancel(services: BotServices) {
     await ack();
     const log = services.logger.child({ ...slackLogContext(body, context), action: action.action_id });
     try {
-      await takePendingRequest(services, action.value ?? '');
+      await services.requests.takePending(action.value ?? '');
       await respond({ replace_original: true, text: 'Cancelled: nothing was generated.' });
     } catch (error) {
       await respond({

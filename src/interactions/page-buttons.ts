@@ -1,9 +1,9 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { describeError, slackErrorCode } from '../commands/describe-error.js';
 import { readResourcePage } from '../commands/read-resource.js';
-import { UserError, UserErrorCode } from '../commands/user-error.js';
 import { slackLogContext } from '../http/request-context.js';
+import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
+import { describeError, slackErrorCode } from '../slack/describe-error.js';
 import { decodePageQuery } from '../views/resource-page.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;

@@ -6,8 +6,8 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import { AccessError, AccessErrorCode } from '../access/access-error.js';
-import { describeError } from '../commands/describe-error.js';
 import type { BotServices } from '../services.js';
+import { describeError } from '../slack/describe-error.js';
 
 type ButtonListener = Middleware<SlackActionMiddlewareArgs<BlockButtonAction>>;
 type ViewListener = Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>>;

@@ -38,7 +38,11 @@ export async function processActionJob(
   token: string | undefined,
   deps: ActionJobDeps,
 ): Promise<ActionJobOutcome> {
-  const log = deps.logger.child({ job: job.id, channel: job.data.channel, user: job.data.requestedBy });
+  const log = deps.logger.child({
+    job: job.id,
+    channel: job.data.replyTo.channel,
+    user: job.data.requestedBy,
+  });
   const entry = deps.catalogue().byAction(job.data.action);
   if (!entry) {
     // Told in the thread by the worker's final-failure report.

@@ -1,10 +1,9 @@
 import { AccessError } from '../access/access-error.js';
 import { GatewayErrorCode, isGatewayError, publicDetail, publicErrorLine } from '../gateway/errors.js';
 import type { AppLogger } from '../logger.js';
+import { UserError } from '../requests/user-error.js';
+import type { SlackMessage } from '../views/blocks.js';
 import { buildErrorMessage } from '../views/error-message.js';
-import { UserError } from './user-error.js';
-
-type Message = { text: string; blocks: import('@slack/bolt').types.KnownBlock[] };
 
 /** The Slack Web API error code of a failed call, if that is what `error` is. */
 export function slackErrorCode(error: unknown): string | undefined {
@@ -16,7 +15,7 @@ export function slackErrorCode(error: unknown): string | undefined {
  * Turns any failure into the ephemeral message a person sees: what went wrong and what to do next. Unexpected
  * errors are logged with their details and shown without them (never a stack trace).
  */
-export function describeError(error: unknown, logger: AppLogger): Message {
+export function describeError(error: unknown, logger: AppLogger): SlackMessage {
   if (error instanceof UserError || error instanceof AccessError) {
     return buildErrorMessage({ title: error.title, ...error.options });
   }
