@@ -5,7 +5,6 @@ import { UserGroups } from './access/user-groups.js';
 import { buildCatalogue, type Catalogue } from './actions/catalogue.js';
 import { confirmGuardedNames, GuardedActionsError, unknownNames } from './actions/guarded.js';
 import { type Bot, createBot, webSlackClientOptions } from './app.js';
-import { AnswerQueue } from './commands/answer-queue.js';
 import type { Config } from './config.js';
 import { GatewayClient } from './gateway/client.js';
 import { SANDBOX_KEYS } from './gateway/spec.js';
@@ -22,6 +21,7 @@ import type { Sandbox } from './sandbox/index.js';
 import { startSandbox } from './sandbox/index.js';
 import type { BotServices } from './services.js';
 import { shutdownDeadline } from './shutdown.js';
+import { AnswerQueue } from './slack/answer-queue.js';
 import { BindingStore } from './store/bindings.js';
 
 export interface Runtime {

@@ -1,13 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { AccessPolicy } from './access/policy.js';
 import type { Catalogue } from './actions/catalogue.js';
-import type { AnswerQueue } from './commands/answer-queue.js';
 import type { Config } from './config.js';
 import type { GatewayClient } from './gateway/client.js';
 import type { ActionQueue } from './jobs/queue.js';
 import type { AppLogger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { ActionRequests } from './requests/action-requests.js';
+import type { AnswerQueue } from './slack/answer-queue.js';
 import type { BindingStore } from './store/bindings.js';
 
 /** What the Slack listeners need: built once in main.ts (the composition root) and handed to each register(). */

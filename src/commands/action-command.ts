@@ -1,10 +1,10 @@
 import type { ActionEntry } from '../actions/catalogue.js';
-import { parseActionArgs } from '../actions/catalogue.js';
-import { openActionModal } from '../interactions/open-action-modal.js';
+import { parseActionArgs } from '../actions/parse-args.js';
 import { slackReplyTarget } from '../jobs/reply-target.js';
 import { requestKeys } from '../requests/request-keys.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { answerRequest } from '../slack/answer-request.js';
+import { openActionModal } from '../slack/open-action-modal.js';
 import type { CommandContext } from './context.js';
 
 /**

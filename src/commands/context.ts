@@ -3,11 +3,11 @@ import type { types } from '@slack/bolt';
 type KnownBlock = types.KnownBlock;
 
 import type { WebClient } from '@slack/web-api';
+import type { Token } from '../actions/token.js';
 import type { AppLogger } from '../logger.js';
 import { notBoundError } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import type { ChannelBinding } from '../store/bindings.js';
-import type { Token } from './tokenizer.js';
 
 export interface Message {
   text: string;

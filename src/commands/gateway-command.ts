@@ -1,14 +1,15 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
+import type { Token } from '../actions/token.js';
 import { slackLogContext } from '../http/request-context.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { describeError } from '../slack/describe-error.js';
+import { postToResponseUrl } from '../slack/response-url.js';
 import { claimOnce } from '../store/dedupe.js';
 import type { CommandContext, CommandSpec, Message } from './context.js';
 import { requireBinding } from './context.js';
-import { postToResponseUrl } from './respond.js';
-import { closestCommand, splitCommand, type Token } from './tokenizer.js';
+import { closestCommand, splitCommand } from './tokenizer.js';
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 

@@ -1,7 +1,7 @@
 import type { Catalogue } from '../actions/catalogue.js';
-import { actionHelpEntries } from '../actions/help-entries.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { buildCommandHelp, buildHelp, type HelpEntry } from '../views/help.js';
+import { actionHelpEntries } from './action-help.js';
 import type { CommandSpec } from './context.js';
 import { closestCommand } from './tokenizer.js';
 

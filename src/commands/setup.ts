@@ -1,4 +1,5 @@
-import { FORBIDDEN_ADVICE, GatewayErrorCode, isGatewayError, publicDetail } from '../gateway/errors.js';
+import { FORBIDDEN_ADVICE } from '../gateway/advice.js';
+import { GatewayErrorCode, isGatewayError, publicDetail } from '../gateway/errors.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import { slackErrorCode } from '../slack/describe-error.js';
 import { buildAlreadyBound, buildBindingConfirmation, buildStatus } from '../views/status.js';

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import { validateActionFields } from '../actions/catalogue.js';
+import { validateActionFields } from '../actions/parse-args.js';
 import { slackLogContext } from '../http/request-context.js';
 import { slackReplyTarget } from '../jobs/reply-target.js';
 import { requestKeys } from '../requests/request-keys.js';
@@ -7,22 +7,12 @@ import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { answerRequest } from '../slack/answer-request.js';
 import { describeError, slackErrorCode } from '../slack/describe-error.js';
+import { parseModalMetadata } from '../slack/open-action-modal.js';
 import { claimOnce } from '../store/dedupe.js';
 import { readActionModal } from '../views/action-modal.js';
 import type { SlackMessage } from '../views/blocks.js';
-import type { ModalMetadata } from './open-action-modal.js';
 
 type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
-
-function parseMetadata(text: string): ModalMetadata | undefined {
-  try {
-    const meta = JSON.parse(text) as Partial<ModalMetadata>;
-    if (typeof meta.c !== 'string' || typeof meta.a !== 'string') return undefined;
-    return { c: meta.c, a: meta.a, ...(typeof meta.k === 'string' ? { k: meta.k } : {}) };
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * An action modal's submission: field errors go back onto the fields (`response_action: errors`) so nothing
@@ -32,9 +22,9 @@ function parseMetadata(text: string): ModalMetadata | undefined {
 export function actionModalSubmission(services: BotServices) {
   return async function handleActionModal({ ack, body, view, client, context }: SubmitArgs): Promise<void> {
     const log = services.logger.child({ ...slackLogContext(body, context), view: view.id });
-    const meta = parseMetadata(view.private_metadata);
+    const meta = parseModalMetadata(view.private_metadata);
     const catalogue = await services.catalogue();
-    const entry = meta ? catalogue.byAction(meta.a) : undefined;
+    const entry = meta ? catalogue.byAction(meta.action) : undefined;
     if (!meta || !entry) {
       // An empty errors answer would leave the form open with nothing said: close it and explain.
       await ack();
@@ -58,7 +48,7 @@ export function actionModalSubmission(services: BotServices) {
     await ack();
     const tell = async (message: SlackMessage) => {
       try {
-        await client.chat.postEphemeral({ channel: meta.c, user: body.user.id, ...message });
+        await client.chat.postEphemeral({ channel: meta.channel, user: body.user.id, ...message });
       } catch (error) {
         // A modal has no response_url: where the bot cannot post in the channel (not invited, removed),
         // the person still gets the answer, in the bot's direct message.
@@ -74,10 +64,10 @@ export function actionModalSubmission(services: BotServices) {
       }
       const result = await services.requests.submit({
         requester: body.user.id,
-        clientId: meta.k,
+        clientId: meta.clientId,
         action: entry.action,
         fields: checked.fields,
-        replyTo: slackReplyTarget(meta.c),
+        replyTo: slackReplyTarget(meta.channel),
         requestKey: requestKeys.form(view.id),
       });
       await answerRequest(result, tell, log);
