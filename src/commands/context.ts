@@ -40,7 +40,11 @@ export interface CommandSpec {
   summary: string;
   example: string;
   group: 'Setup' | 'Read' | 'Actions' | 'Jobs & approvals' | 'Digests';
-  adminOnly?: boolean;
+  /**
+   * Admins only, enforced by the router before `run`: true, or what only admins may do as the refusal says it
+   * ("bind a channel to a client").
+   */
+  adminOnly?: boolean | string;
   run(ctx: CommandContext): Promise<void>;
 }
 

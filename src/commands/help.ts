@@ -11,7 +11,7 @@ const toEntry = (spec: CommandSpec): HelpEntry => ({
   usage: spec.usage.replace(/^\/gateway /, ''),
   summary: spec.summary,
   example: spec.example,
-  adminOnly: spec.adminOnly,
+  adminOnly: Boolean(spec.adminOnly),
   group: spec.group,
 });
 
