@@ -2,11 +2,21 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, type LogLevel } from '@slack/bolt';
 import { register as registerCommands } from './commands/index.js';
+import type { Config } from './config.js';
 import { healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { instrumentRequests } from './http/request-context.js';
 import { register as registerInteractions } from './interactions/index.js';
 import type { BotServices } from './services.js';
+
+/** The web role's Slack client options: Bolt's own client and the request layer's reporter share them. */
+export function webSlackClientOptions(config: Config) {
+  return {
+    slackApiUrl: config.slack.apiUrl,
+    // A 429 from chat.postMessage waits for Retry-After inside the client instead of failing the request.
+    retryConfig: { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 10_000 },
+  };
+}
 
 export interface Bot {
   app: App;
@@ -27,11 +37,7 @@ export function createBot(services: BotServices): Bot {
     metrics: services.metrics,
     gatewayReady: () => services.gateway.discover({ force: true }),
   });
-  const clientOptions = {
-    slackApiUrl: config.slack.apiUrl,
-    // A 429 from chat.postMessage waits for Retry-After inside the client instead of failing the request.
-    retryConfig: { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 10_000 },
-  };
+  const clientOptions = webSlackClientOptions(config);
   // Bolt resets an injected logger's level to its own default unless told the configured one.
   const logLevel = config.logLevel as LogLevel;
   let healthServer: HealthServer | undefined;
