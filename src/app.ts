@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, type LogLevel } from '@slack/bolt';
+import { BotIdentity } from './bot-identity.js';
 import { register as registerCommands } from './commands/index.js';
 import { healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
@@ -34,12 +35,15 @@ export function createBot(services: BotServices): Bot {
   };
   // Bolt resets an injected logger's level to its own default unless told the configured one.
   const logLevel = config.logLevel as LogLevel;
+  // Not Bolt's own auth.test at construction: a Slack outage at start must not crash or disable the app.
+  const identity = new BotIdentity(config.slack.botToken ?? '', config.slack.apiUrl, logger);
+  const authorize = identity.authorize;
   let healthServer: HealthServer | undefined;
   let app: App;
   let receiver: HTTPReceiver | undefined;
   if (config.slack.mode === 'socket') {
     app = new App({
-      token: config.slack.botToken,
+      authorize,
       appToken: config.slack.appToken,
       socketMode: true,
       logger,
@@ -57,7 +61,7 @@ export function createBot(services: BotServices): Bot {
     });
     // No conversation store: nothing reads it, and it is middleware work on every request before the ack.
     app = new App({
-      token: config.slack.botToken,
+      authorize,
       receiver,
       logger,
       logLevel,
@@ -75,6 +79,7 @@ export function createBot(services: BotServices): Bot {
   return {
     app,
     async start(port) {
+      identity.start();
       if (receiver) {
         const server = (await app.start(port)) as Server;
         return (server.address() as AddressInfo).port;
@@ -84,6 +89,7 @@ export function createBot(services: BotServices): Bot {
       return healthServer.port;
     },
     async stop() {
+      identity.stop();
       await app.stop();
       await healthServer?.close();
     },
