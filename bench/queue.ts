@@ -15,6 +15,7 @@ import { buildCatalogue } from '../src/actions/catalogue.js';
 import { GatewayClient } from '../src/gateway/client.js';
 import { startActionWorkers } from '../src/jobs/action-worker.js';
 import { type ActionJobData, ActionQueue } from '../src/jobs/queue.js';
+import { slackReplyTarget } from '../src/jobs/reply-target.js';
 import { startFakeSlack } from '../src/local/fake-slack/index.js';
 import { silentLogger } from '../src/logger.js';
 import { createRedis, deleteByPrefix } from '../src/redis.js';
@@ -90,7 +91,7 @@ export async function runQueueBench(
     clientId: 'acme-plumbing',
     clientLabel: 'Acme Plumbing',
     fields: { url: `https://acmeplumbing.example/page-${i}` },
-    channel: 'CBENCH',
+    replyTo: slackReplyTarget('CBENCH'),
     requestedBy: 'UBENCH',
     statusTs: String(status.ts),
     enqueuedAt: Date.now(),

@@ -1,12 +1,23 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, type LogLevel } from '@slack/bolt';
+import { BotIdentity } from './bot-identity.js';
 import { register as registerCommands } from './commands/index.js';
+import type { Config } from './config.js';
 import { healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { instrumentRequests } from './http/request-context.js';
 import { register as registerInteractions } from './interactions/index.js';
 import type { BotServices } from './services.js';
+
+/** The web role's Slack client options: Bolt's own client and the request layer's reporter share them. */
+export function webSlackClientOptions(config: Config) {
+  return {
+    slackApiUrl: config.slack.apiUrl,
+    // A 429 from chat.postMessage waits for Retry-After inside the client instead of failing the request.
+    retryConfig: { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 10_000 },
+  };
+}
 
 export interface Bot {
   app: App;
@@ -27,19 +38,18 @@ export function createBot(services: BotServices): Bot {
     metrics: services.metrics,
     gatewayReady: () => services.gateway.discover({ force: true }),
   });
-  const clientOptions = {
-    slackApiUrl: config.slack.apiUrl,
-    // A 429 from chat.postMessage waits for Retry-After inside the client instead of failing the request.
-    retryConfig: { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 10_000 },
-  };
+  const clientOptions = webSlackClientOptions(config);
   // Bolt resets an injected logger's level to its own default unless told the configured one.
   const logLevel = config.logLevel as LogLevel;
+  // Not Bolt's own auth.test at construction: a Slack outage at start must not crash or disable the app.
+  const identity = new BotIdentity(config.slack.botToken ?? '', config.slack.apiUrl, logger);
+  const authorize = identity.authorize;
   let healthServer: HealthServer | undefined;
   let app: App;
   let receiver: HTTPReceiver | undefined;
   if (config.slack.mode === 'socket') {
     app = new App({
-      token: config.slack.botToken,
+      authorize,
       appToken: config.slack.appToken,
       socketMode: true,
       logger,
@@ -57,7 +67,7 @@ export function createBot(services: BotServices): Bot {
     });
     // No conversation store: nothing reads it, and it is middleware work on every request before the ack.
     app = new App({
-      token: config.slack.botToken,
+      authorize,
       receiver,
       logger,
       logLevel,
@@ -75,6 +85,7 @@ export function createBot(services: BotServices): Bot {
   return {
     app,
     async start(port) {
+      identity.start();
       if (receiver) {
         const server = (await app.start(port)) as Server;
         return (server.address() as AddressInfo).port;
@@ -84,6 +95,7 @@ export function createBot(services: BotServices): Bot {
       return healthServer.port;
     },
     async stop() {
+      identity.stop();
       await app.stop();
       await healthServer?.close();
     },

@@ -4,8 +4,7 @@ import { UserDirectory } from './access/user-directory.js';
 import { UserGroups } from './access/user-groups.js';
 import { buildCatalogue, type Catalogue } from './actions/catalogue.js';
 import { confirmGuardedNames, GuardedActionsError, unknownNames } from './actions/guarded.js';
-import { type Bot, createBot } from './app.js';
-import { AnswerQueue } from './commands/answer-queue.js';
+import { type Bot, createBot, webSlackClientOptions } from './app.js';
 import type { Config } from './config.js';
 import { DigestStore } from './digests/store.js';
 import { GatewayClient } from './gateway/client.js';
@@ -18,14 +17,16 @@ import { DigestQueue } from './jobs/digest-queue.js';
 import { type DigestScheduler, startDigestScheduler } from './jobs/digest-scheduler.js';
 import { type DigestWorkers, startDigestWorkers } from './jobs/digest-worker.js';
 import { ActionQueue } from './jobs/queue.js';
-import { createWorkerSlackClient } from './jobs/slack-poster.js';
+import { createSlackPoster, createWorkerSlackClient } from './jobs/slack-poster.js';
 import type { AppLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { createRedis } from './redis.js';
+import { ActionRequests } from './requests/action-requests.js';
 import type { Sandbox } from './sandbox/index.js';
 import { startSandbox } from './sandbox/index.js';
 import type { BotServices } from './services.js';
 import { shutdownDeadline } from './shutdown.js';
+import { AnswerQueue } from './slack/answer-queue.js';
 import { BindingStore } from './store/bindings.js';
 
 export interface Runtime {
@@ -157,18 +158,35 @@ export async function startRuntime(
     new UserGroups(people),
     logger.child({ part: 'access' }),
   );
+  const bindings = new BindingStore(redis, config.redis.prefix);
+  // The request layer posts each job's "queued" message before the job exists: the web role's Slack client,
+  // with a person waiting, so a 429 is waited out inside the client and not again on top.
+  const webSlack = new WebClient(botToken, { ...webSlackClientOptions(config), logger });
+  const requests = new ActionRequests({
+    redis,
+    prefix: config.redis.prefix,
+    logger,
+    gateway,
+    catalogue: currentCatalogue,
+    bindings,
+    queue,
+    metrics,
+    access,
+    reporter: createSlackPoster(webSlack, { maxWaits: 0 }),
+  });
   const services: BotServices = {
     config,
     logger,
     redis,
     gateway,
     catalogue: currentCatalogue,
-    bindings: new BindingStore(redis, config.redis.prefix),
+    bindings,
     queue,
     digests,
     digestQueue,
     metrics,
     access,
+    requests,
     answers: new AnswerQueue(),
   };
 

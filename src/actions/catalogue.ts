@@ -19,7 +19,6 @@ import { KNOWN_ACTIONS, type KnownAction, type ModalPolicy } from './known-actio
 
 export type { ActionField, FieldKind } from './fields.js';
 export type { ModalPolicy } from './known-actions.js';
-export { type ParseResult, parseActionArgs, validateActionFields } from './parse-args.js';
 
 export interface ActionEntry {
   action: string;

@@ -1,5 +1,5 @@
-import type { Token } from '../commands/tokenizer.js';
 import type { ActionEntry } from './catalogue.js';
+import type { Token } from './token.js';
 
 /**
  * Command-line words → action fields. Positional words fill `entry.positional` in order (the last takes the

@@ -1,28 +1,21 @@
 import type { ActionEntry } from '../actions/catalogue.js';
-import { parseActionArgs } from '../actions/catalogue.js';
-import { openActionModal } from '../interactions/open-action-modal.js';
+import { parseActionArgs } from '../actions/parse-args.js';
+import { slackReplyTarget } from '../jobs/reply-target.js';
+import { requestKeys } from '../requests/request-keys.js';
+import { UserError, UserErrorCode } from '../requests/user-error.js';
+import { answerRequest } from '../slack/answer-request.js';
+import { openActionModal } from '../slack/open-action-modal.js';
 import type { CommandContext } from './context.js';
-import { guardedRefusal, submitAction } from './submit-action.js';
-import { UserError, UserErrorCode } from './user-error.js';
 
 /**
  * Every action command, driven by its catalogue entry: fields from the command line, a modal when fields are
- * missing or worth choosing, then the same submission path as the modal.
+ * missing or worth choosing, then the request layer, as the modal's submission does.
  */
 export async function runActionCommand(ctx: CommandContext, entry: ActionEntry): Promise<void> {
   const binding = await ctx.binding();
-  if (!entry.available) {
-    throw new UserError(
-      UserErrorCode.Unavailable,
-      `The gateway no longer lists the \`${entry.action}\` action.`,
-      {
-        hint: '`/gateway help` lists what it offers now.',
-      },
-    );
-  }
   // Before a modal opens: someone who may not run it should not fill in a form first.
-  await ctx.services.access.requireAction(ctx.user, entry);
-  if (entry.guarded) throw guardedRefusal(entry);
+  const refusal = await ctx.services.requests.refusal(ctx.user, entry);
+  if (refusal) throw refusal;
   const parsed = parseActionArgs(entry, ctx.args);
   if (parsed.kind === 'invalid') {
     const problems = Object.entries(parsed.errors).map(([field, message]) => `• \`${field}\`: ${message}`);
@@ -41,17 +34,15 @@ export async function runActionCommand(ctx: CommandContext, entry: ActionEntry):
     });
     return;
   }
-  await submitAction(
-    ctx.services,
-    ctx.client,
-    {
-      entry,
-      fields: parsed.fields,
-      binding,
-      channel: ctx.channel,
-      user: ctx.user,
-      jobKey: `cmd-${ctx.triggerId}`,
-    },
-    ctx.reply,
-  );
+  const result = await ctx.services.requests.submit({
+    requester: ctx.user,
+    clientId: binding.clientId,
+    action: entry.action,
+    fields: parsed.fields,
+    replyTo: slackReplyTarget(ctx.channel),
+    requestKey: requestKeys.command(ctx.triggerId),
+  });
+  // A refusal is the command's error (counted as one), answered like any other.
+  if (result.kind === 'refused') throw result.error;
+  await answerRequest(result, ctx.reply, ctx.logger);
 }

@@ -3,11 +3,11 @@ import type { types } from '@slack/bolt';
 type KnownBlock = types.KnownBlock;
 
 import type { WebClient } from '@slack/web-api';
+import type { Token } from '../actions/token.js';
 import type { AppLogger } from '../logger.js';
+import { notBoundError } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import type { ChannelBinding } from '../store/bindings.js';
-import type { Token } from './tokenizer.js';
-import { notBoundError } from './user-error.js';
 
 export interface Message {
   text: string;
@@ -40,7 +40,11 @@ export interface CommandSpec {
   summary: string;
   example: string;
   group: 'Setup' | 'Read' | 'Actions' | 'Jobs & approvals' | 'Digests';
-  adminOnly?: boolean;
+  /**
+   * Admins only, enforced by the router before `run`: true, or what only admins may do as the refusal says it
+   * ("bind a channel to a client").
+   */
+  adminOnly?: boolean | string;
   run(ctx: CommandContext): Promise<void>;
 }
 

@@ -1,3 +1,4 @@
+import type { Token } from '../actions/token.js';
 import {
   type DigestFilters,
   type DigestKind,
@@ -14,8 +15,7 @@ import {
   type Schedule,
   type WEEKDAYS,
 } from '../digests/schedule.js';
-import type { Token } from './tokenizer.js';
-import { UserError, UserErrorCode } from './user-error.js';
+import { UserError, UserErrorCode } from '../requests/user-error.js';
 
 /**
  * `/gateway digest …` arguments (DESIGN §4):

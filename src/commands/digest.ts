@@ -1,15 +1,15 @@
 import type { DigestKind } from '../digests/filters.js';
 import { describeFilters } from '../digests/filters.js';
 import { describeSchedule } from '../digests/schedule.js';
+import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
+import { isNotInChannel } from '../slack/describe-error.js';
 import { section } from '../views/blocks.js';
 import { buildDigestStatus, type SubscriptionView } from '../views/digest-status.js';
 import { escapeMrkdwn } from '../views/escape.js';
 import { fitMessage } from '../views/limits.js';
 import type { CommandContext, CommandSpec } from './context.js';
-import { slackErrorCode } from './describe-error.js';
 import { DIGEST_USAGE, parseDigestArgs } from './digest-args.js';
-import { notAdminError, UserError, UserErrorCode } from './user-error.js';
 
 /** `/gateway digest …` (DESIGN §4, §6): subscribe (admins), turn off (admins), `now` (anyone), `status`. */
 
@@ -30,8 +30,7 @@ async function postOrExplain(ctx: CommandContext, text: string): Promise<void> {
   try {
     await ctx.post(note(text));
   } catch (error) {
-    const code = slackErrorCode(error);
-    if (code !== 'not_in_channel' && code !== 'channel_not_found') throw error;
+    if (!isNotInChannel(error)) throw error;
     throw new UserError(
       UserErrorCode.NotInChannel,
       'The digest is saved, but I am not a member of this channel, so I cannot post it here.',

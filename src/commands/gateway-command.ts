@@ -1,14 +1,15 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
+import type { Token } from '../actions/token.js';
 import { slackLogContext } from '../http/request-context.js';
+import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
+import { describeError } from '../slack/describe-error.js';
+import { postToResponseUrl } from '../slack/response-url.js';
 import { claimOnce } from '../store/dedupe.js';
 import type { CommandContext, CommandSpec, Message } from './context.js';
 import { requireBinding } from './context.js';
-import { describeError } from './describe-error.js';
-import { postToResponseUrl } from './respond.js';
-import { closestCommand, splitCommand, type Token } from './tokenizer.js';
-import { UserError, UserErrorCode } from './user-error.js';
+import { closestCommand, splitCommand } from './tokenizer.js';
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
@@ -54,9 +55,14 @@ function runWithoutAction(catalogue: Catalogue, args: Token[]): UserError {
   });
 }
 
+/** What only admins may do, as the refusal says it. */
+function adminOnlyWhat(spec: CommandSpec): string {
+  return typeof spec.adminOnly === 'string' ? spec.adminOnly : `run \`/gateway ${spec.name}\``;
+}
+
 /**
  * The one `/gateway` listener: ack at once (Slack allows 3 s), claim the request once (Slack redelivers slow
- * requests; the trigger_id is the dedupe key), then route to a command. Every failure becomes an ephemeral
+ * requests; the trigger_id is the dedupe key), then route to a command (refusing an admins-only one to anyone else). Every failure becomes an ephemeral
  * message that says what to do.
  */
 export function gatewayCommand(services: BotServices, registry: CommandRegistry) {
@@ -145,6 +151,7 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
       const spec = twoWord ? undefined : byName.get(name);
       if (spec) {
         known = spec.name;
+        if (spec.adminOnly && !ctx.isAdmin()) throw notAdminError(adminOnlyWhat(spec));
         await spec.run(ctx);
       } else {
         const catalogue = await services.catalogue();

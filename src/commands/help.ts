@@ -1,9 +1,9 @@
 import type { Catalogue } from '../actions/catalogue.js';
-import { actionHelpEntries } from '../actions/help-entries.js';
+import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { buildCommandHelp, buildHelp, type HelpEntry } from '../views/help.js';
+import { actionHelpEntries } from './action-help.js';
 import type { CommandSpec } from './context.js';
 import { closestCommand } from './tokenizer.js';
-import { UserError, UserErrorCode } from './user-error.js';
 
 /** HelpEntry usage lines go without the `/gateway ` prefix; the help views add it. */
 const toEntry = (spec: CommandSpec): HelpEntry => ({
@@ -11,7 +11,7 @@ const toEntry = (spec: CommandSpec): HelpEntry => ({
   usage: spec.usage.replace(/^\/gateway /, ''),
   summary: spec.summary,
   example: spec.example,
-  adminOnly: spec.adminOnly,
+  adminOnly: Boolean(spec.adminOnly),
   group: spec.group,
 });
 

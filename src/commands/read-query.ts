@@ -1,6 +1,6 @@
+import type { Token } from '../actions/token.js';
 import { FILTER_FIELDS, ORDER_FIELDS } from '../gateway/spec.js';
-import type { Token } from './tokenizer.js';
-import { UserError, UserErrorCode } from './user-error.js';
+import { UserError, UserErrorCode } from '../requests/user-error.js';
 
 /** A parsed read: what `get` and the shortcuts send to the gateway (DESIGN §4). */
 export interface ReadQuery {

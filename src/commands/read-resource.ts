@@ -1,10 +1,10 @@
+import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import type { ChannelBinding } from '../store/bindings.js';
 import { buildResourcePage, DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
 import type { Message } from './context.js';
 import type { ReadQuery } from './read-query.js';
 import { closestCommand } from './tokenizer.js';
-import { UserError, UserErrorCode } from './user-error.js';
 
 /** Refuses a resource the discovery call does not list, with the closest match (new resources work without code). */
 export async function checkResource(services: BotServices, resource: string): Promise<void> {

@@ -1,9 +1,9 @@
+import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
 import type { CommandContext, CommandSpec } from './context.js';
 import { requireBinding } from './context.js';
 import { parseReadQuery } from './read-query.js';
 import { checkResource, readResourcePage } from './read-resource.js';
-import { UserError, UserErrorCode } from './user-error.js';
 
 const READ_OPTIONS = '[field=value] [order=field] [asc|desc] [limit=N] [offset=N]';
 

@@ -1,11 +1,12 @@
-import { FORBIDDEN_ADVICE, GatewayErrorCode, isGatewayError, publicDetail } from '../gateway/errors.js';
+import { FORBIDDEN_ADVICE } from '../gateway/advice.js';
+import { GatewayErrorCode, isGatewayError, publicDetail } from '../gateway/errors.js';
+import { UserError, UserErrorCode } from '../requests/user-error.js';
+import { isNotInChannel } from '../slack/describe-error.js';
 import { digestLine } from '../views/digest-status.js';
 import { buildAlreadyBound, buildBindingConfirmation, buildStatus } from '../views/status.js';
 import type { CommandSpec } from './context.js';
-import { slackErrorCode } from './describe-error.js';
 import { channelDigests } from './digest.js';
 import { readResourcePage } from './read-resource.js';
-import { notAdminError, UserError, UserErrorCode } from './user-error.js';
 
 const clientsCommand: CommandSpec = {
   name: 'clients',
@@ -13,7 +14,7 @@ const clientsCommand: CommandSpec = {
   summary: 'Clients the agency key reaches',
   example: '/gateway clients',
   group: 'Setup',
-  adminOnly: true,
+  adminOnly: 'list the agency’s clients',
   async run(ctx) {
     const binding = (await ctx.services.bindings.get(ctx.channel)) ?? {
       clientId: '',
@@ -33,9 +34,8 @@ const useCommand: CommandSpec = {
   summary: 'Binds this channel to a client',
   example: '/gateway use acme-plumbing',
   group: 'Setup',
-  adminOnly: true,
+  adminOnly: 'bind a channel to a client',
   async run(ctx) {
-    if (!ctx.isAdmin()) throw notAdminError('bind a channel to a client');
     const [first] = ctx.args;
     if (first?.kind !== 'word' || ctx.args.length > 1) {
       throw new UserError(UserErrorCode.BadArguments, '`use` takes one client id.', {
@@ -78,8 +78,7 @@ const useCommand: CommandSpec = {
     try {
       await ctx.post(buildBindingConfirmation({ clientLabel, clientId, user: ctx.user }));
     } catch (error) {
-      const slackCode = slackErrorCode(error);
-      if (slackCode !== 'not_in_channel' && slackCode !== 'channel_not_found') throw error;
+      if (!isNotInChannel(error)) throw error;
       // The binding is saved: say so, rather than an error that reads as if binding failed.
       throw new UserError(
         UserErrorCode.NotInChannel,

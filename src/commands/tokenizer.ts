@@ -1,3 +1,4 @@
+import type { Token } from '../actions/token.js';
 /**
  * `/gateway …` text → tokens. Words split on whitespace; quotes group words; `name=value` is a pair.
  *
@@ -13,8 +14,6 @@
  * - Slack sends a typed `&`, `<`, `>` as `&amp;`, `&lt;`, `&gt;`; they are decoded (a decoded `<` is plain text).
  * Text that came from an unwrapped form, an entity or quotes never turns a token into a pair.
  */
-
-export type Token = { kind: 'word'; value: string } | { kind: 'pair'; name: string; value: string };
 
 export class TokenizeError extends Error {
   override name = 'TokenizeError';

@@ -3,6 +3,7 @@
  * `advice`. No error ever holds the API key: messages are built from statuses and the gateway's own text.
  */
 
+import { FORBIDDEN_ADVICE, UNAUTHORIZED_ADVICE } from './advice.js';
 export const GatewayErrorCode = {
   BadRequest: 'gateway_bad_request',
   Unauthorized: 'gateway_unauthorized',
@@ -61,9 +62,6 @@ export class BadRequestError extends GatewayError {
   }
 }
 
-export const UNAUTHORIZED_ADVICE =
-  'The key is missing, invalid, revoked or expired: create a new one in the agency automations area.';
-
 export class UnauthorizedError extends GatewayError {
   override name = 'UnauthorizedError';
   constructor(message: string, init: GatewayErrorInit = {}) {
@@ -75,9 +73,6 @@ export class UnauthorizedError extends GatewayError {
     });
   }
 }
-
-export const FORBIDDEN_ADVICE =
-  'The key lacks the scope (read for GET, write for POST) or the client is not linked to the agency that owns the key. A key created before the client was linked may lack access: regenerate the key or re-check its scopes.';
 
 export class ForbiddenError extends GatewayError {
   override name = 'ForbiddenError';

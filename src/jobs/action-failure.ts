@@ -11,8 +11,9 @@ import {
   UnknownOutcomeError,
 } from '../gateway/errors.js';
 import { buildActionFailed, buildActionGaveUp, buildActionRejected } from '../views/action-result.js';
-import { backOffQuietly, checkpoint, type JobRun, reconcileAfterUnknown } from './action-job.js';
+import { backOffQuietly, reconcileAfterUnknown } from './action-outcome.js';
 import { JobErrorCode, markReported, RetryableJobError } from './job-errors.js';
+import { checkpoint, type JobRun } from './job-run.js';
 import type { ActionJobOutcome } from './queue.js';
 
 /**

@@ -10,11 +10,11 @@ import type { Metrics } from '../metrics.js';
 import { createRedis } from '../redis.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import { ActionLedger } from '../store/ledger.js';
-import type { ActionJobDeps } from './action-job.js';
 import { reportFinalFailure } from './final-failure.js';
 import { RetryableJobError, wasReported } from './job-errors.js';
+import type { ActionJobDeps } from './job-run.js';
 import { actionProcessors, dispatch } from './processors.js';
-import { ACTION_QUEUE, type ActionJobData, type ActionJobOutcome } from './queue.js';
+import { ACTION_QUEUE, type ActionJobData, type ActionJobOutcome, upgradeJobData } from './queue.js';
 import { advanceFairClock, backoffMs, fairKeys, pauseAllWorkers } from './rate-limit.js';
 import { createSlackPoster } from './slack-poster.js';
 
@@ -104,6 +104,7 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     async (job, token) => {
       // The fairness clock follows the jobs that start (see rate-limit.ts); it never blocks the POST.
       const clock = advanceFairClock(redis, nowKey, job.opts.priority ?? 0).catch(() => {});
+      job.data = upgradeJobData(job.data);
       try {
         return (await process(job, token)) as ActionJobOutcome;
       } finally {
@@ -141,6 +142,7 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     options.metrics?.jobEnded(ACTION_QUEUE, result?.outcome ?? 'done', ranFor(job));
   });
   worker.on('failed', (job, error) => {
+    if (job) job.data = upgradeJobData(job.data);
     const log = logger.child({ job: job?.id });
     log.warn(`job failed: ${error.message}`);
     if (job?.finishedOn) {

@@ -1,8 +1,8 @@
 import { buildActionGaveUp, buildApprovalMissing, buildOutcomeUnknown } from '../views/action-result.js';
+import type { SlackMessage } from '../views/blocks.js';
 import { buildJobStatus, type JobStatusState, subjectOf } from '../views/job-status.js';
 import { failureCode, JobErrorCode } from './job-errors.js';
 import { type ActionJob, type ActionJobDeps, storedData } from './job-run.js';
-import type { SlackMessage } from './slack-poster.js';
 
 /**
  * A job that fails for good without having told its channel: an action the gateway no longer offers, a
@@ -31,9 +31,9 @@ export async function reportFinalFailure(job: ActionJob, error: Error, deps: Act
       ...(data.retryOf ? { retryOf: data.retryOf } : {}),
     });
     let ts = data.statusTs;
-    if (ts) await deps.poster.update(data.channel, ts, status);
-    else ts = await deps.poster.post(data.channel, status);
-    if (reply) await deps.poster.reply(data.channel, ts, reply);
+    if (ts) await deps.poster.update(data.replyTo, ts, status);
+    else ts = await deps.poster.post(data.replyTo, status);
+    if (reply) await deps.poster.reply(data.replyTo, ts, reply);
   };
   if (error.message.startsWith(`${JobErrorCode.ApprovalMissing}:`)) {
     // Refused before anything was sent: no Retry button, since a retry would be refused the same way.

@@ -5,9 +5,10 @@ import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { ActionLedger } from '../store/ledger.js';
+import type { SlackMessage } from '../views/blocks.js';
 import { buildJobStatus, type JobStatusState, subjectOf } from '../views/job-status.js';
-import type { ActionJobData, ActionJobOutcome } from './queue.js';
-import type { SlackMessage, SlackPoster } from './slack-poster.js';
+import { type ActionJobData, type ActionJobOutcome, upgradeJobData } from './queue.js';
+import type { Reporter } from './reply-target.js';
 
 /** One run of an action job: its dependencies, its data as it moves, and its Slack side. */
 
@@ -15,7 +16,8 @@ export interface ActionJobDeps {
   redis: Redis;
   prefix: string;
   gateway: GatewayClient;
-  poster: SlackPoster;
+  /** Delivers to the job's reply target (the Slack poster, in this bot). */
+  poster: Reporter;
   ledger: ActionLedger;
   catalogue: () => Catalogue;
   actionTimeoutMs: number;
@@ -58,7 +60,7 @@ export async function storedData(redis: Redis, job: ActionJob): Promise<ActionJo
   const raw = await redis.hget(jobHashKey(job), 'data');
   if (!raw) return undefined;
   try {
-    return JSON.parse(raw) as ActionJobData;
+    return upgradeJobData(JSON.parse(raw) as ActionJobData);
   } catch {
     return undefined;
   }
@@ -106,15 +108,15 @@ export function createRun(
           ...(run.data.retryOf ? { retryOf: run.data.retryOf } : {}),
         });
         if (run.data.statusTs) {
-          await deps.poster.update(run.data.channel, run.data.statusTs, message);
+          await deps.poster.update(run.data.replyTo, run.data.statusTs, message);
           return;
         }
-        const ts = await deps.poster.post(run.data.channel, message);
+        const ts = await deps.poster.post(run.data.replyTo, message);
         await checkpoint(run, { statusTs: ts });
       }),
     reply: async (message) => {
       if (!run.data.statusTs) await run.status('running');
-      await deps.poster.reply(run.data.channel, run.data.statusTs!, message);
+      await deps.poster.reply(run.data.replyTo, run.data.statusTs!, message);
     },
   };
   return run;

@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
-import { type ActionJobDeps, processActionJob } from './action-job.js';
+import { processActionJob } from './action-job.js';
+import type { ActionJobDeps } from './job-run.js';
 import { ACTION_JOB_NAME } from './queue.js';
 
 /** One processor per job kind (STYLE §6): the worker dispatches on the job's name. */

@@ -5,6 +5,7 @@ import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { dedupeKey } from '../store/dedupe.js';
 import { admitJob, fairKeys } from './rate-limit.js';
+import { type ReplyTarget, replyTargetOf } from './reply-target.js';
 
 /**
  * The action queue (DESIGN §1, §8). The web role enqueues, workers run. A job's id is its dedupe key, so a
@@ -28,9 +29,10 @@ export interface ActionJobData {
   clientId: string;
   clientLabel: string;
   fields: Record<string, unknown>;
-  channel: string;
+  /** Where the job reports (reply-target.ts): a Slack channel, or any other kind of target. */
+  replyTo: ReplyTarget;
   requestedBy: string;
-  /** The channel message to update; results go into its thread. */
+  /** The status message the reply target shows (Slack: its ts); results go under it. */
   statusTs?: string;
   confirmedDuplicate?: boolean;
   retryOf?: string;
@@ -134,7 +136,7 @@ export class ActionQueue {
         fairLast: fair.last,
         prioritized: `${base}:prioritized`,
         wait: `${base}:wait`,
-        channelIndex: channelIndexKey(this.prefix, data.channel),
+        channelIndex: channelIndexKey(this.prefix, data.replyTo.channel),
       },
       {
         jobKey: data.jobKey,
@@ -168,8 +170,11 @@ export class ActionQueue {
     return { jobId: data.jobKey, ahead: admission.ahead, duplicate: false, taken: false };
   }
 
+  /** A job by its key (the value of every job button), its data read as this version writes it. */
   async findJob(jobKey: string) {
-    return (await this.queue.getJob(jobKey)) ?? undefined;
+    const job = await this.queue.getJob(jobKey);
+    if (job) job.data = upgradeJobData(job.data);
+    return job ?? undefined;
   }
 
   /** A channel's queued, running and recent jobs, newest first (for the `jobs` command). */
@@ -206,11 +211,6 @@ export class ActionQueue {
   }
 }
 
-/** Looks a job up by its key (the value of every job button). */
-export function findJob(queue: ActionQueue, jobKey: string) {
-  return queue.findJob(jobKey);
-}
-
 export function channelIndexKey(prefix: string, channel: string): string {
   return `${prefix}:jobs:channel:${channel}`;
 }
@@ -236,4 +236,9 @@ export function toJobState(
     default:
       return undefined;
   }
+}
+
+/** Job data as this version writes it, from data an earlier version queued (a channel, not a reply target). */
+export function upgradeJobData(data: ActionJobData): ActionJobData {
+  return data.replyTo ? data : { ...data, replyTo: replyTargetOf(data as { channel?: string }) };
 }

@@ -1,23 +1,11 @@
 import { type Logger, WebClient } from '@slack/web-api';
-import type { KnownBlock } from '../views/blocks.js';
+import type { Reporter } from './reply-target.js';
 
 /**
- * Posting of job messages. `chat.postMessage` allows about one message a second per channel; a 429 says how
+ * The Slack reporter (reply-target.ts): a job's status message in its channel, replies in its thread. `chat.postMessage` allows about one message a second per channel; a 429 says how
  * long to wait (`Retry-After`), and the job waits that long instead of spinning (DESIGN §8). The WebClient
  * waits on its own unless built with `rejectRateLimitedCalls`; this covers that case too.
  */
-
-export interface SlackMessage {
-  text: string;
-  blocks: KnownBlock[];
-}
-
-export interface SlackPoster {
-  /** Posts a new channel message; returns its ts. */
-  post(channel: string, message: SlackMessage): Promise<string>;
-  update(channel: string, ts: string, message: SlackMessage): Promise<void>;
-  reply(channel: string, threadTs: string, message: SlackMessage): Promise<void>;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,23 +36,24 @@ async function withRateLimitWait<T>(call: () => Promise<T>, maxWaits: number): P
   }
 }
 
-export function createSlackPoster(slack: WebClient, options: { maxWaits?: number } = {}): SlackPoster {
+/** `maxWaits`: how many 429s a call waits out before it fails (the web role, with a person waiting: none). */
+export function createSlackPoster(slack: WebClient, options: { maxWaits?: number } = {}): Reporter {
   const maxWaits = options.maxWaits ?? 5;
   return {
-    post: async (channel, message) => {
+    post: async ({ channel }, message) => {
       const answer = await withRateLimitWait(
         () => slack.chat.postMessage({ channel, text: message.text, blocks: message.blocks }),
         maxWaits,
       );
       return String(answer.ts ?? '');
     },
-    update: async (channel, ts, message) => {
+    update: async ({ channel }, ts, message) => {
       await withRateLimitWait(
         () => slack.chat.update({ channel, ts, text: message.text, blocks: message.blocks }),
         maxWaits,
       );
     },
-    reply: async (channel, threadTs, message) => {
+    reply: async ({ channel }, threadTs, message) => {
       await withRateLimitWait(
         () =>
           slack.chat.postMessage({
@@ -75,6 +64,9 @@ export function createSlackPoster(slack: WebClient, options: { maxWaits?: number
           }),
         maxWaits,
       );
+    },
+    remove: async ({ channel }, ts) => {
+      await withRateLimitWait(() => slack.chat.delete({ channel, ts }), maxWaits);
     },
   };
 }

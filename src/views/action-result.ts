@@ -1,4 +1,4 @@
-import { FORBIDDEN_ADVICE, UNAUTHORIZED_ADVICE } from '../gateway/errors.js';
+import { FORBIDDEN_ADVICE, UNAUTHORIZED_ADVICE } from '../gateway/advice.js';
 import type { KnownBlock } from './blocks.js';
 import { actions, button, context, fields, section } from './blocks.js';
 import { code, escapeMrkdwn, mrkdwnLink } from './escape.js';

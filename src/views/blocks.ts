@@ -11,6 +11,12 @@ export type SectionBlock = types.SectionBlock;
 export type MrkdwnElement = types.MrkdwnElement;
 export type PlainTextElement = types.PlainTextElement;
 
+/** What every view builds and every surface sends: the fallback text (also mrkdwn) and the blocks. */
+export interface SlackMessage {
+  text: string;
+  blocks: KnownBlock[];
+}
+
 export function plain(text: string): PlainTextElement {
   return { type: 'plain_text', text, emoji: true };
 }

@@ -1,5 +1,4 @@
 import type { types } from '@slack/bolt';
-import type { JobSummary } from '../jobs/queue.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { fitMessage } from './limits.js';
 
@@ -11,8 +10,20 @@ const ICONS: Record<string, string> = {
   'needs-attention': ':warning:',
 };
 
+/** One job's line, as the queue summarises it (jobs/queue.ts `JobSummary` fits) with the action's label. */
+interface JobListRow {
+  label: string;
+  clientLabel: string;
+  requestedBy: string;
+  state: string;
+  enqueuedAt: number;
+  finishedAt?: number;
+  recordId?: string;
+  failedReason?: string;
+}
+
 /** `/gateway jobs`: one line per job, newest first, within Slack's limits. */
-export function buildJobList(jobs: ReadonlyArray<JobSummary & { label: string }>): {
+export function buildJobList(jobs: ReadonlyArray<JobListRow>): {
   text: string;
   blocks: types.KnownBlock[];
 } {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { ActionJobData } from '../../src/jobs/queue.js';
+import { slackReplyTarget } from '../../src/jobs/reply-target.js';
 import { SlackDriver } from '../../src/local/driver.js';
 import { startFakeSlack } from '../../src/local/fake-slack/index.js';
 import { silentLogger } from '../../src/logger.js';
@@ -117,7 +118,7 @@ describe('the worker', () => {
     clientId: 'harbor-law',
     clientLabel: 'Harbor Law',
     fields: { post_id: 'blog_0001' },
-    channel: CHANNEL,
+    replyTo: slackReplyTarget(CHANNEL),
     requestedBy: MEMBER,
     enqueuedAt: Date.now(),
     ...more,

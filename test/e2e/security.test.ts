@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS } from '../../src/gateway/spec.js';
+import { slackReplyTarget } from '../../src/jobs/reply-target.js';
 import { signSlackRequest } from '../../src/local/driver.js';
 import type { FakeCall, FakeMessage } from '../../src/local/fake-slack/index.js';
 import { createRedis } from '../../src/redis.js';
@@ -354,7 +355,7 @@ describe('actions', () => {
       clientId: binding.clientId,
       clientLabel: binding.clientLabel,
       fields: { post_id: '<!channel>&<@U0123ABCD>' },
-      channel: CHANNEL,
+      replyTo: slackReplyTarget(CHANNEL),
       requestedBy: MEMBER,
       approval: { id: 'approval-hostile', state: 'approved' },
       enqueuedAt: Date.now(),

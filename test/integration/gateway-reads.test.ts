@@ -1,15 +1,14 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FORBIDDEN_ADVICE, UNAUTHORIZED_ADVICE } from '../../src/gateway/advice.js';
 import { GatewayClient, type GatewayClientOptions } from '../../src/gateway/client.js';
 import {
   BadRequestError,
-  FORBIDDEN_ADVICE,
   ForbiddenError,
   InvalidResponseError,
   ResponseTooLargeError,
   ServerError,
-  UNAUTHORIZED_ADVICE,
   UnauthorizedError,
 } from '../../src/gateway/errors.js';
 import { badOrderMessage } from '../../src/gateway/spec.js';

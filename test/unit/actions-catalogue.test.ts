@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type ActionEntry, buildCatalogue, parseActionArgs } from '../../src/actions/catalogue.js';
-import { actionHelpEntries } from '../../src/actions/help-entries.js';
+import { type ActionEntry, buildCatalogue } from '../../src/actions/catalogue.js';
+import { parseActionArgs } from '../../src/actions/parse-args.js';
+import { actionHelpEntries } from '../../src/commands/action-help.js';
 import { tokenize } from '../../src/commands/tokenizer.js';
 import { SPEC_ACTIONS } from '../../src/gateway/spec.js';
 import type { Discovery } from '../../src/gateway/types.js';

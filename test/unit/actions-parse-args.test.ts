@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue, parseActionArgs, validateActionFields } from '../../src/actions/catalogue.js';
+import { buildCatalogue } from '../../src/actions/catalogue.js';
+import { parseActionArgs, validateActionFields } from '../../src/actions/parse-args.js';
 import { tokenize } from '../../src/commands/tokenizer.js';
 
 const catalogue = buildCatalogue(undefined, { guardedActions: ['deploy_blog', 'send_prospect_email'] });

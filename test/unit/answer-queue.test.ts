@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AnswerQueue } from '../../src/commands/answer-queue.js';
+import { AnswerQueue } from '../../src/slack/answer-queue.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 

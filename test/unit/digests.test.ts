@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseDigestArgs } from '../../src/commands/digest-args.js';
 import { tokenize } from '../../src/commands/tokenizer.js';
-import { UserError } from '../../src/commands/user-error.js';
 import { describeFilters, parseFilters } from '../../src/digests/filters.js';
 import { diffRankings, RankingScan } from '../../src/digests/rankings.js';
 import { diffReviews, toNewReview } from '../../src/digests/reviews.js';
 import { periodOf, repeatOptions } from '../../src/digests/schedule.js';
+import { UserError } from '../../src/requests/user-error.js';
 import { buildRankingsDigest, sparkline } from '../../src/views/digest-rankings.js';
 import { buildReviewsDigest } from '../../src/views/digest-reviews.js';
 import { MAX_BLOCKS_MESSAGE, MAX_SECTION_TEXT } from '../../src/views/limits.js';

@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { FORBIDDEN_ADVICE, UNAUTHORIZED_ADVICE } from '../../src/gateway/advice.js';
 import {
   BadRequestError,
   ConnectionError,
-  FORBIDDEN_ADVICE,
   ForbiddenError,
   InvalidResponseError,
   MethodNotAllowedError,
   RateLimitedError,
   ServerError,
   TimeoutError,
-  UNAUTHORIZED_ADVICE,
   UnauthorizedError,
 } from '../../src/gateway/errors.js';
 import { errorFromReply, mapTransportError, type Reply } from '../../src/gateway/http.js';

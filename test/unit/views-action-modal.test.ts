@@ -1,6 +1,7 @@
 import type { types } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { type ActionEntry, buildCatalogue, validateActionFields } from '../../src/actions/catalogue.js';
+import { type ActionEntry, buildCatalogue } from '../../src/actions/catalogue.js';
+import { validateActionFields } from '../../src/actions/parse-args.js';
 import type { Discovery } from '../../src/gateway/types.js';
 import { buildActionModal, buildLoadingModal, readActionModal } from '../../src/views/action-modal.js';
 

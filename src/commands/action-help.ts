@@ -1,5 +1,5 @@
+import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
 import type { HelpEntry } from '../views/help.js';
-import type { ActionEntry, Catalogue } from './catalogue.js';
 
 /**
  * Help lines for every action, generated from the catalogue so a newly discovered action shows up in

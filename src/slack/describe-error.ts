@@ -1,10 +1,9 @@
 import { AccessError } from '../access/access-error.js';
 import { GatewayErrorCode, isGatewayError, publicDetail, publicErrorLine } from '../gateway/errors.js';
 import type { AppLogger } from '../logger.js';
+import { UserError } from '../requests/user-error.js';
+import type { SlackMessage } from '../views/blocks.js';
 import { buildErrorMessage } from '../views/error-message.js';
-import { UserError } from './user-error.js';
-
-type Message = { text: string; blocks: import('@slack/bolt').types.KnownBlock[] };
 
 /** The Slack Web API error code of a failed call, if that is what `error` is. */
 export function slackErrorCode(error: unknown): string | undefined {
@@ -12,11 +11,17 @@ export function slackErrorCode(error: unknown): string | undefined {
   return typeof data?.error === 'string' ? data.error : undefined;
 }
 
+/** Slack said the bot cannot post in that channel (never invited, removed, or the channel is gone). */
+export function isNotInChannel(error: unknown): boolean {
+  const code = slackErrorCode(error);
+  return code === 'not_in_channel' || code === 'channel_not_found';
+}
+
 /**
  * Turns any failure into the ephemeral message a person sees: what went wrong and what to do next. Unexpected
  * errors are logged with their details and shown without them (never a stack trace).
  */
-export function describeError(error: unknown, logger: AppLogger): Message {
+export function describeError(error: unknown, logger: AppLogger): SlackMessage {
   if (error instanceof UserError || error instanceof AccessError) {
     return buildErrorMessage({ title: error.title, ...error.options });
   }
@@ -67,13 +72,13 @@ export function describeError(error: unknown, logger: AppLogger): Message {
         });
     }
   }
-  const slackCode = slackErrorCode(error);
-  if (slackCode === 'not_in_channel' || slackCode === 'channel_not_found') {
+  if (isNotInChannel(error)) {
     return buildErrorMessage({
       title: 'I am not in this channel, so I cannot post here.',
       hint: 'Invite me with `/invite @gateway`, then run the command again.',
     });
   }
+  const slackCode = slackErrorCode(error);
   if (slackCode === 'expired_trigger_id' || slackCode === 'invalid_trigger_id') {
     // Slack lets a form open only within 3 s of the command; a slow moment ran past that.
     return buildErrorMessage({

@@ -16,9 +16,26 @@ export interface ModalRequest {
  * binding is re-read; a channel re-bound meanwhile must not run the form, filled for one client, on another).
  */
 export interface ModalMetadata {
-  c: string;
-  a: string;
-  k?: string;
+  channel: string;
+  action: string;
+  clientId?: string;
+}
+
+/**
+ * Reads a submitted form's metadata; undefined when it is not one of ours. Forms opened before the keys were
+ * spelled out carry `{c, a, k}`: read alike, so a form open across a deploy still submits.
+ */
+export function parseModalMetadata(text: string): ModalMetadata | undefined {
+  try {
+    const meta = JSON.parse(text) as Record<string, unknown>;
+    const channel = meta.channel ?? meta.c;
+    const action = meta.action ?? meta.a;
+    const clientId = meta.clientId ?? meta.k;
+    if (typeof channel !== 'string' || typeof action !== 'string') return undefined;
+    return { channel, action, ...(typeof clientId === 'string' ? { clientId } : {}) };
+  } catch {
+    return undefined;
+  }
 }
 
 const OPTIONS_CAP = 100;
@@ -34,9 +51,9 @@ export async function openActionModal(
 ): Promise<void> {
   const { entry } = request;
   const privateMetadata = JSON.stringify({
-    c: request.channel,
-    a: entry.action,
-    k: request.clientId,
+    channel: request.channel,
+    action: entry.action,
+    clientId: request.clientId,
   } satisfies ModalMetadata);
   const sourced = entry.fields.filter((f) => f.optionsFrom);
   if (!sourced.length) {

@@ -1,0 +1,120 @@
+import type {
+  BlockButtonAction,
+  Context,
+  Middleware,
+  SlackActionMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
+} from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { AccessError, AccessErrorCode } from '../access/access-error.js';
+import { slackLogContext } from '../http/request-context.js';
+import type { AppLogger } from '../logger.js';
+import type { BotServices } from '../services.js';
+import { describeError, isNotInChannel } from '../slack/describe-error.js';
+import type { SlackMessage } from '../views/blocks.js';
+
+/**
+ * The steps every click and every form submission shares, once, as Bolt listener middleware (index.ts puts
+ * them in front of each listener): ack a click at once (Slack allows 3 s), give the listener a log with the
+ * request's ids and an ephemeral `reply`, refuse guests and other workspaces' people, and turn any failure
+ * into a message that says what to do next (never a stack trace).
+ */
+
+export type ButtonListener = Middleware<SlackActionMiddlewareArgs<BlockButtonAction>>;
+export type ViewListener = Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>>;
+
+/** What the pipeline hands a listener, in Bolt's `context`. */
+export interface Interaction {
+  log: AppLogger;
+  /** An ephemeral answer to the person who clicked (a new message; the clicked one stays). */
+  reply(message: SlackMessage): Promise<void>;
+}
+
+const INTERACTION = 'interaction';
+
+/** The listener's part of the pipeline: its log and reply. */
+export function interactionOf(context: Context): Interaction {
+  const interaction = context[INTERACTION] as Interaction | undefined;
+  if (!interaction) throw new Error('the listener runs outside the interaction pipeline');
+  return interaction;
+}
+
+/** A submission must be acked within 3 s; a lookup slower than this refuses rather than lose the ack. */
+const VIEW_CHECK_MS = 1_000;
+
+/** Every button: ack → log and reply, errors answered → the person check → the listener. */
+export function buttonPipeline(services: BotServices): ButtonListener[] {
+  const ackAtOnce: ButtonListener = async ({ ack, next }) => {
+    await ack();
+    await next();
+  };
+  const answerErrors: ButtonListener = async ({ body, action, respond, context, next }) => {
+    const log = services.logger.child({ ...slackLogContext(body, context), action: action.action_id });
+    const reply = async (message: SlackMessage) => {
+      await respond({ response_type: 'ephemeral', replace_original: false, ...message });
+    };
+    context[INTERACTION] = { log, reply } satisfies Interaction;
+    try {
+      await next();
+    } catch (error) {
+      await reply(describeError(error, log)).catch((e: unknown) => log.error('could not answer a click', e));
+    }
+  };
+  const requirePerson: ButtonListener = async ({ body, next }) => {
+    await services.access.requirePerson(body.user.id, body.user.team_id);
+    await next();
+  };
+  return [ackAtOnce, answerErrors, requirePerson];
+}
+
+/**
+ * Every form submission: the person is checked before the listener (which acks itself, with field errors when
+ * there are any). The form opened from a command that checked the same person a moment ago, so the answer is
+ * usually cached. A refusal closes the form and says why in the bot's direct message.
+ */
+export function viewPipeline(services: BotServices): ViewListener[] {
+  const requirePerson: ViewListener = async ({ ack, body, view, client, context, next }) => {
+    const { user } = body;
+    const log = services.logger.child({ ...slackLogContext(body, context), view: view.id });
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        services.access.requirePerson(user.id, user.team_id),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new AccessError(AccessErrorCode.Unchecked)), VIEW_CHECK_MS);
+        }),
+      ]);
+    } catch (error) {
+      await ack();
+      await client.chat
+        .postMessage({ channel: user.id, ...describeError(error, log) })
+        .catch((e: unknown) => log.error('could not refuse a submission', e));
+      return;
+    } finally {
+      clearTimeout(timer);
+    }
+    context[INTERACTION] = {
+      log,
+      reply: (message) => client.chat.postMessage({ channel: user.id, ...message }).then(() => {}),
+    } satisfies Interaction;
+    await next();
+  };
+  return [requirePerson];
+}
+
+/**
+ * An answer to whoever submitted a form, in the channel it was opened from. A form has no response_url:
+ * where the bot cannot post in the channel (not invited, removed), the person still gets the answer, in the
+ * bot's direct message.
+ */
+export function replyInChannelOrDirect(client: WebClient, channel: string, user: string) {
+  return async (message: SlackMessage): Promise<void> => {
+    try {
+      await client.chat.postEphemeral({ channel, user, ...message });
+    } catch (error) {
+      if (!isNotInChannel(error)) throw error;
+      await client.chat.postMessage({ channel: user, ...message });
+    }
+  };
+}

@@ -1,0 +1,36 @@
+import type { SlackMessage } from '../views/blocks.js';
+
+/**
+ * Where a request and its job report (DESIGN §1): a status message that follows the job, and replies under
+ * it. Job data holds the target as plain data; a `Reporter` delivers to it. Slack (a channel message and its
+ * thread) is the one kind so far; an assistant tool or a webhook would be another kind with its own reporter.
+ */
+
+export interface SlackReplyTarget {
+  kind: 'slack';
+  channel: string;
+}
+
+export type ReplyTarget = SlackReplyTarget;
+
+export const slackReplyTarget = (channel: string): SlackReplyTarget => ({ kind: 'slack', channel });
+
+/** Delivers to a reply target. `ref` names the status message (Slack: its ts). */
+export interface Reporter {
+  /** Posts a new status message; returns its ref. */
+  post(target: ReplyTarget, message: SlackMessage): Promise<string>;
+  update(target: ReplyTarget, ref: string, message: SlackMessage): Promise<void>;
+  /** A reply under the status message (Slack: in its thread). */
+  reply(target: ReplyTarget, ref: string, message: SlackMessage): Promise<void>;
+  remove(target: ReplyTarget, ref: string): Promise<void>;
+}
+
+/**
+ * The target of a job's data. Jobs queued before reply targets existed named their channel at the top level
+ * (`channel`); a worker of this version still reports them there.
+ */
+export function replyTargetOf(data: { replyTo?: ReplyTarget; channel?: string }): ReplyTarget {
+  if (data.replyTo) return data.replyTo;
+  if (typeof data.channel === 'string') return slackReplyTarget(data.channel);
+  throw new Error('job data has no reply target');
+}

@@ -1,0 +1,146 @@
+import { AccessError } from '../access/access-error.js';
+import type { ActionEntry } from '../actions/catalogue.js';
+import type { ActionJobData, ActionQueue } from '../jobs/queue.js';
+import { releaseInFlight } from '../store/in-flight.js';
+import { buildJobStatus, subjectOf } from '../views/job-status.js';
+import { claimOrFindEarlier, inFlightId } from './duplicates.js';
+import { parkRequest, takePendingRequest } from './pending.js';
+import { alreadyQueued, guardedRefusal, reboundChannel, unavailableAction } from './refusals.js';
+import type { ActionRequest, RequestDeps, RequestResult } from './request.js';
+import { notBoundError, type UserError } from './user-error.js';
+
+type Refusal = UserError | AccessError;
+
+/**
+ * The one way to ask for an action (DESIGN §1): the action is known, the reply target's channel is still bound
+ * to the request's client, the person may run it, a guarded action has its approval, no identical request or
+ * record makes it a duplicate (§4.4 rule 1); then the status message goes out and the job is queued. The
+ * worker does the POST, and gives the fingerprint back when the job ends.
+ */
+export class ActionRequests {
+  constructor(private readonly deps: RequestDeps) {}
+
+  /**
+   * What would refuse `requester` running `entry`, before any form opens (someone who may not run it should
+   * not fill one in first). The request itself checks the same again.
+   */
+  async refusal(requester: string, entry: ActionEntry, approved = false): Promise<Refusal | undefined> {
+    if (!entry.available) return unavailableAction(entry.action);
+    try {
+      await this.deps.access.requireAction(requester, entry);
+    } catch (error) {
+      if (error instanceof AccessError) return error;
+      throw error;
+    }
+    if (entry.guarded && !approved) return guardedRefusal(entry);
+    return undefined;
+  }
+
+  async submit(request: ActionRequest): Promise<RequestResult> {
+    const { deps } = this;
+    const refused = (error: Refusal): RequestResult => ({ kind: 'refused', error });
+    const entry = (await deps.catalogue()).byAction(request.action);
+    if (!entry) return refused(unavailableAction(request.action));
+    const binding = await deps.bindings.get(request.replyTo.channel);
+    if (!binding) return refused(notBoundError());
+    if (request.clientId !== undefined && binding.clientId !== request.clientId)
+      return refused(reboundChannel());
+    const refusal = await this.refusal(request.requester, entry, request.approval?.state === 'approved');
+    if (refusal) return refused(refusal);
+
+    const clientId = binding.clientId;
+    const checked = await claimOrFindEarlier(deps, entry, clientId, request);
+    if (checked.kind === 'ask') {
+      const pendingId = await parkRequest(deps.redis, deps.prefix, { ...request, clientId });
+      return {
+        kind: 'ask',
+        question: { entry, earlier: checked.earlier, fields: request.fields, pendingId },
+      };
+    }
+    const { holds } = checked;
+    const release = async () => {
+      if (!holds) return;
+      await releaseInFlight(
+        deps.redis,
+        deps.prefix,
+        inFlightId(entry, clientId, holds),
+        request.requestKey,
+      ).catch((error: unknown) => deps.logger.warn('could not release an in-flight claim', error));
+    };
+    const target = request.replyTo;
+    const status = {
+      label: entry.label,
+      clientLabel: binding.clientLabel,
+      requestedBy: request.requester,
+      subject: subjectOf(request.fields),
+      retryOf: request.retryOf,
+    };
+    let result: Awaited<ReturnType<ActionQueue['enqueue']>>;
+    let statusTs: string;
+    try {
+      const queued = buildJobStatus({ ...status, state: 'queued' });
+      statusTs = await deps.reporter.post(target, queued);
+      const data: ActionJobData = {
+        jobKey: request.requestKey,
+        action: entry.action,
+        clientId,
+        clientLabel: binding.clientLabel,
+        fields: request.fields,
+        replyTo: target,
+        requestedBy: request.requester,
+        statusTs,
+        confirmedDuplicate: request.confirmedDuplicate,
+        retryOf: request.retryOf,
+        ...(request.approval ? { approval: request.approval } : {}),
+        enqueuedAt: Date.now(),
+        ...(holds ? { holdsFingerprint: holds } : {}),
+      };
+      try {
+        result = await deps.queue.enqueue(data);
+      } catch (error) {
+        // Redis refused: the "queued" message says it failed instead of waiting forever.
+        const failed = buildJobStatus({
+          ...status,
+          state: 'failed',
+          summary: 'could not be queued; nothing ran. Try again.',
+        });
+        await deps.reporter
+          .update(target, statusTs, failed)
+          .catch((e: unknown) => deps.logger.warn('could not mark an unqueued job', e));
+        throw error;
+      }
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    deps.metrics.actionsEnqueued.inc({ action: entry.action, duplicate: String(result.duplicate) });
+    if (result.taken) {
+      // An older job already has this request's id (a Retry clicked after its claims expired): nothing was
+      // queued, so the "queued" message goes and the person is told where that job is.
+      await release();
+      await deps.reporter
+        .remove(target, statusTs)
+        .catch((error: unknown) => deps.logger.warn('could not remove an unqueued job message', error));
+      return refused(alreadyQueued(request.requestKey, request.retryOf));
+    }
+    if (result.duplicate) {
+      // The same request reached us twice: the first one's message stands, this one goes. A claim taken here
+      // belongs to no job (the first one's job has ended and given its own back).
+      await release();
+      await deps.reporter.remove(target, statusTs);
+      return { kind: 'repeat', jobKey: result.jobId };
+    }
+    if (result.ahead > 0) {
+      const waiting = buildJobStatus({ ...status, state: 'queued', ahead: result.ahead });
+      await deps.reporter
+        .update(target, statusTs, waiting)
+        .catch((error: unknown) => deps.logger.warn('could not show the queue position', error));
+    }
+    return { kind: 'queued', jobKey: result.jobId, ahead: result.ahead };
+  }
+
+  /** A request parked behind the duplicate question, taken once; undefined when answered already or expired. */
+  takePending(pendingId: string): Promise<ActionRequest | undefined> {
+    return takePendingRequest(this.deps.redis, this.deps.prefix, pendingId);
+  }
+}

@@ -1,0 +1,74 @@
+import type { Redis } from 'ioredis';
+import type { AccessError } from '../access/access-error.js';
+import type { AccessPolicy } from '../access/policy.js';
+import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
+import type { GatewayClient } from '../gateway/client.js';
+import type { Row } from '../gateway/types.js';
+import type { ActionQueue, JobApproval } from '../jobs/queue.js';
+import type { ReplyTarget, Reporter } from '../jobs/reply-target.js';
+import type { AppLogger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+import type { BindingStore } from '../store/bindings.js';
+import type { UserError } from './user-error.js';
+
+/**
+ * Someone asks for an action (DESIGN §1): from a command, a form, a button, an approval, a digest or an
+ * assistant tool. Nothing here is a Slack payload: the surface turns its payload into this, and the answer
+ * (`RequestResult`) back into whatever it shows.
+ */
+export interface ActionRequest {
+  /** Who asks (a Slack user id): checked by the access policy, named in the job's messages. */
+  requester: string;
+  /**
+   * The client the request was made for. The reply target's channel must still be bound to it: a form filled
+   * for one client must not run on another. Undefined: the channel's client now (a form from an older version).
+   */
+  clientId: string | undefined;
+  /** The gateway's action name. */
+  action: string;
+  fields: Record<string, unknown>;
+  /** Where the job reports: its status message and its replies. */
+  replyTo: ReplyTarget;
+  /** The surface's own dedupe key (request-keys.ts): also the job's id, so a redelivery is one job. */
+  requestKey: string;
+  /** The person saw the earlier record and asked for another: no duplicate question. */
+  confirmedDuplicate?: boolean;
+  /** The job this one retries. */
+  retryOf?: string;
+  /** A guarded action runs only with an approved approval (DESIGN §5). */
+  approval?: JobApproval;
+}
+
+/** An earlier identical request or record: the request is parked and the person asked first (§4.4 rule 1). */
+interface DuplicateQuestion {
+  entry: ActionEntry;
+  earlier: Row;
+  fields: Record<string, unknown>;
+  /** The parked request's id (pending.ts): what "Generate another" and "Cancel" carry. */
+  pendingId: string;
+}
+
+export type RequestResult =
+  /** Queued; `ahead` jobs of other clients go first. */
+  | { kind: 'queued'; jobKey: string; ahead: number }
+  /** The same request delivered twice (Slack redelivery, a double click): the first delivery's job stands. */
+  | { kind: 'repeat'; jobKey: string }
+  | { kind: 'ask'; question: DuplicateQuestion }
+  /** Not run, and why, for the person: no such action, not bound, another client, not allowed, guarded. */
+  | { kind: 'refused'; error: UserError | AccessError };
+
+/** What the request layer works with: no Slack listener or payload, only the core and a reporter. */
+export interface RequestDeps {
+  redis: Redis;
+  /** The Redis key prefix (REDIS_PREFIX). */
+  prefix: string;
+  logger: AppLogger;
+  gateway: GatewayClient;
+  catalogue(): Promise<Catalogue>;
+  bindings: BindingStore;
+  queue: ActionQueue;
+  metrics: Metrics;
+  access: AccessPolicy;
+  /** Posts the job's status message where the request's reply target says, before the job is queued. */
+  reporter: Reporter;
+}
