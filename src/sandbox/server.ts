@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Row } from '../gateway/types.js';
+import { advanceDay } from './advance.js';
 import { clientRow, findClient } from './clients.js';
 import { DEFAULT_KNOBS, FaultPlan, parseKnobs } from './faults.js';
 import { type GatewayDeps, handleGateway } from './gateway.js';
@@ -74,6 +75,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     insertRows: (clientId, resource, rows) =>
       store.append(clientId, resource, ...rows.map((row) => ({ ...row }))),
+    advance: (clientId) => advanceDay(store, seed, anchorMs, clientId),
     reset: () => {
       store.reset();
       faults.reset();
