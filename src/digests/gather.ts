@@ -56,8 +56,11 @@ export async function gatherDigest(
   const first = !meta || meta.clientId !== input.clientId;
   const since = first ? '' : meta.since;
   if (input.kind === 'rankings') {
-    const previous = first ? undefined : await store.rankingMark(input.channel);
+    // The mark is read while the first pages are: Redis and the gateway answer side by side.
+    const marked = first ? undefined : store.rankingMark(input.channel);
+    marked?.catch(() => {});
     const scan = await scanRankings(gateway, input.clientId);
+    const previous = await marked;
     return {
       kind: 'rankings',
       first,
