@@ -3,7 +3,7 @@ import { describeFilters } from '../digests/filters.js';
 import { describeSchedule } from '../digests/schedule.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
-import { slackErrorCode } from '../slack/describe-error.js';
+import { isNotInChannel } from '../slack/describe-error.js';
 import { section } from '../views/blocks.js';
 import { buildDigestStatus, type SubscriptionView } from '../views/digest-status.js';
 import { escapeMrkdwn } from '../views/escape.js';
@@ -30,8 +30,7 @@ async function postOrExplain(ctx: CommandContext, text: string): Promise<void> {
   try {
     await ctx.post(note(text));
   } catch (error) {
-    const code = slackErrorCode(error);
-    if (code !== 'not_in_channel' && code !== 'channel_not_found') throw error;
+    if (!isNotInChannel(error)) throw error;
     throw new UserError(
       UserErrorCode.NotInChannel,
       'The digest is saved, but I am not a member of this channel, so I cannot post it here.',

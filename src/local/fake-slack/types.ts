@@ -21,6 +21,8 @@ export interface FakeChannel {
   name: string;
   /** Default true. */
   botIsMember?: boolean;
+  /** Archived: posts are refused with Slack's `is_archived`. */
+  archived?: boolean;
 }
 
 export interface FakeSlackOptions {
@@ -165,6 +167,8 @@ export interface FakeSlack {
     outage(methods: readonly string[], mode?: 'error' | 'hang'): void;
     restore(): void;
     removeBotFrom(channel: string): void;
+    /** Archives a channel: chat.postMessage answers `is_archived`, conversations.info says so. */
+    archive(channel: string): void;
     addBotTo(channel: string): void;
     /** Adds or replaces a user: a guest (`is_restricted`), another workspace's (`team_id`), anyone. */
     addUser(user: FakeUser): void;
