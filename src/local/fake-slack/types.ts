@@ -80,6 +80,8 @@ export interface FakeCall {
   at: number;
   ok: boolean;
   error?: string;
+  /** A response_url POST: the id at the end of the URL, so a caller can tell which request it answers. */
+  responseUrl?: string;
 }
 
 /** What a response_url POST or an ack body carries (Slack's message response fields). */
