@@ -30,7 +30,7 @@ export interface ActionWorkerOptions {
   prefix: string;
   gateway: GatewayClient;
   slack: WebClient;
-  catalogue: () => Catalogue;
+  catalogue: () => Catalogue | Promise<Catalogue>;
   rate: Rate;
   actionTimeoutMs: number;
   concurrency?: number;

@@ -19,7 +19,8 @@ export interface ActionJobDeps {
   /** Delivers to the job's reply target (the Slack poster, in this bot). */
   poster: Reporter;
   ledger: ActionLedger;
-  catalogue: () => Catalogue;
+  /** The catalogue source's getter (actions/catalogue-source.ts); tests hand a fixed one. */
+  catalogue: () => Catalogue | Promise<Catalogue>;
   actionTimeoutMs: number;
   leaseMs: number;
   reconcileGraceMs: number;
