@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, type LogLevel } from '@slack/bolt';
+import { BotIdentity } from './bot-identity.js';
 import { register as registerCommands } from './commands/index.js';
 import type { Config } from './config.js';
 import { healthRoutes } from './http/health-routes.js';
@@ -40,12 +41,15 @@ export function createBot(services: BotServices): Bot {
   const clientOptions = webSlackClientOptions(config);
   // Bolt resets an injected logger's level to its own default unless told the configured one.
   const logLevel = config.logLevel as LogLevel;
+  // Not Bolt's own auth.test at construction: a Slack outage at start must not crash or disable the app.
+  const identity = new BotIdentity(config.slack.botToken ?? '', config.slack.apiUrl, logger);
+  const authorize = identity.authorize;
   let healthServer: HealthServer | undefined;
   let app: App;
   let receiver: HTTPReceiver | undefined;
   if (config.slack.mode === 'socket') {
     app = new App({
-      token: config.slack.botToken,
+      authorize,
       appToken: config.slack.appToken,
       socketMode: true,
       logger,
@@ -63,7 +67,7 @@ export function createBot(services: BotServices): Bot {
     });
     // No conversation store: nothing reads it, and it is middleware work on every request before the ack.
     app = new App({
-      token: config.slack.botToken,
+      authorize,
       receiver,
       logger,
       logLevel,
@@ -81,6 +85,7 @@ export function createBot(services: BotServices): Bot {
   return {
     app,
     async start(port) {
+      identity.start();
       if (receiver) {
         const server = (await app.start(port)) as Server;
         return (server.address() as AddressInfo).port;
@@ -90,6 +95,7 @@ export function createBot(services: BotServices): Bot {
       return healthServer.port;
     },
     async stop() {
+      identity.stop();
       await app.stop();
       await healthServer?.close();
     },
