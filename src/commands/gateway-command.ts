@@ -7,8 +7,8 @@ import type { BotServices } from '../services.js';
 import { describeError } from '../slack/describe-error.js';
 import { postToResponseUrl } from '../slack/response-url.js';
 import { claimOnce } from '../store/dedupe.js';
-import type { CommandContext, CommandSpec, Message } from './context.js';
-import { requireBinding } from './context.js';
+import type { CommandContext, CommandSpec, Message } from './command-context.js';
+import { requireBinding } from './command-context.js';
 import { closestCommand, splitCommand } from './tokenizer.js';
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;

@@ -2,7 +2,7 @@ import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import type { ChannelBinding } from '../store/bindings.js';
 import { buildResourcePage, DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
-import type { Message } from './context.js';
+import type { Message } from './command-context.js';
 import type { ReadQuery } from './read-query.js';
 import { closestCommand } from './tokenizer.js';
 

@@ -3,7 +3,7 @@ import { GatewayErrorCode, isGatewayError, publicDetail } from '../gateway/error
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { isNotInChannel } from '../slack/describe-error.js';
 import { buildAlreadyBound, buildBindingConfirmation, buildStatus } from '../views/status.js';
-import type { CommandSpec } from './context.js';
+import type { CommandSpec } from './command-context.js';
 import { readResourcePage } from './read-resource.js';
 
 const clientsCommand: CommandSpec = {

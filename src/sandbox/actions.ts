@@ -1,6 +1,6 @@
 import type { Row } from '../gateway/types.js';
-import { ID_PREFIXES, storeResourceOf } from './catalogue.js';
 import type { SampleClient } from './clients.js';
+import { ID_PREFIXES, storeResourceOf } from './discovery.js';
 import { createRng, hashSeed, type Rng } from './prng.js';
 import { slug, titleCase } from './rows/helpers.js';
 import type { SandboxStore } from './store.js';

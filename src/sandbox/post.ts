@@ -1,7 +1,7 @@
 import { runAction } from './actions.js';
 import { type Caller, clientDenial } from './auth.js';
-import { findAction, SANDBOX_ACTIONS } from './catalogue.js';
 import { findClient } from './clients.js';
+import { findAction, SANDBOX_ACTIONS } from './discovery.js';
 import { errorReply, type Reply } from './reply.js';
 import type { SandboxStore } from './store.js';
 

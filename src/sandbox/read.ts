@@ -11,8 +11,8 @@ import {
   ORDER_FIELDS,
 } from '../gateway/spec.js';
 import { type Caller, clientDenial } from './auth.js';
-import { SANDBOX_RESOURCES } from './catalogue.js';
 import { clientRow, findClient } from './clients.js';
+import { SANDBOX_RESOURCES } from './discovery.js';
 import { errorReply, type Reply } from './reply.js';
 import { type Selection, selectRows } from './select.js';
 import type { SandboxStore } from './store.js';

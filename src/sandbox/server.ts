@@ -6,8 +6,8 @@ import { DEFAULT_KNOBS, FaultPlan, parseKnobs } from './faults.js';
 import { type GatewayDeps, handleGateway } from './gateway.js';
 import { sendJson } from './http-util.js';
 import { handleIntrospection } from './introspection.js';
+import type { Sandbox, SandboxKnobs, SandboxOptions, SandboxRequestLog } from './sandbox-types.js';
 import { SandboxStore } from './store.js';
-import type { Sandbox, SandboxKnobs, SandboxOptions, SandboxRequestLog } from './types.js';
 
 /**
  * The built-in gateway: spec §4 served over node:http on loopback with seeded sample data. Nothing is

@@ -1,4 +1,6 @@
 import { validateBlocks } from './block-kit-limits.js';
+import type { FakeMessage } from './fake-types.js';
+import { nextTs } from './ids.js';
 import {
   fail,
   failValidation,
@@ -6,10 +8,8 @@ import {
   type MethodHandler,
   type MethodResult,
   messageObject,
-} from './context.js';
-import { nextTs } from './ids.js';
+} from './method-context.js';
 import { truthy, withGeneratedIds } from './normalize.js';
-import type { FakeMessage } from './types.js';
 
 const MAX_TEXT = 40_000;
 type Content = { text: string; blocks?: unknown[] };

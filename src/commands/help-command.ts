@@ -2,7 +2,7 @@ import type { Catalogue } from '../actions/catalogue.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { buildCommandHelp, buildHelp, type HelpEntry } from '../views/help.js';
 import { actionHelpEntries } from './action-help.js';
-import type { CommandSpec } from './context.js';
+import type { CommandSpec } from './command-context.js';
 import { closestCommand } from './tokenizer.js';
 
 /** HelpEntry usage lines go without the `/gateway ` prefix; the help views add it. */
