@@ -9,6 +9,7 @@
  * block (paging buttons live there).
  */
 import type { types } from '@slack/bolt';
+import type { SlackMessage } from './blocks.js';
 
 type KnownBlock = types.KnownBlock;
 type ModalView = types.ModalView;
@@ -72,10 +73,7 @@ function safeCut(text: string, n: number, whole: string): string {
 }
 
 /** Returns a copy of the message that satisfies every limit above; the input is not changed. */
-export function fitMessage(message: { text: string; blocks: KnownBlock[] }): {
-  text: string;
-  blocks: KnownBlock[];
-} {
+export function fitMessage(message: SlackMessage): SlackMessage {
   return {
     text: truncate(message.text, MAX_TEXT),
     blocks: capBlocks(message.blocks, MAX_BLOCKS_MESSAGE).map(fitBlock),
