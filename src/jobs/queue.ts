@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { dedupeKey } from '../store/dedupe.js';
+import { bullKeys } from './bullmq-internals.js';
 import { admitJob, fairKeys } from './rate-limit.js';
 import { type ReplyTarget, replyTargetOf } from './reply-target.js';
 
@@ -127,15 +128,15 @@ export class ActionQueue {
     data: ActionJobData,
   ): Promise<{ jobId: string; ahead: number; duplicate: boolean; taken: boolean }> {
     const fair = fairKeys(this.prefix, ACTION_QUEUE, data.clientId);
-    const base = `${this.prefix}:${ACTION_QUEUE}`;
+    const bull = bullKeys(this.prefix, ACTION_QUEUE);
     const admission = await admitJob(
       this.#redis,
       {
         dedupe: dedupeKey(this.prefix, `job:${data.jobKey}`),
         fairNow: fair.now,
         fairLast: fair.last,
-        prioritized: `${base}:prioritized`,
-        wait: `${base}:wait`,
+        prioritized: bull.prioritized,
+        wait: bull.wait,
         channelIndex: channelIndexKey(this.prefix, data.replyTo.channel),
       },
       {
