@@ -3,6 +3,7 @@
  * same run. Not part of `npm test` (figures belong here, not in timed tests).
  */
 import { main as ackBench } from './ack.js';
+import { main as digestBench } from './digest.js';
 import { main as paginationBench } from './pagination.js';
 import { main as queueBench } from './queue.js';
 
@@ -10,6 +11,7 @@ const benches: Array<[name: string, run: (argv: readonly string[]) => Promise<un
   ['pagination (issue 2)', paginationBench],
   ['ack latency (issue 3)', ackBench],
   ['queue (issue 4)', queueBench],
+  ['rankings digest (issue 10)', digestBench],
 ];
 
 for (const [name, run] of benches) {

@@ -6,11 +6,16 @@ import { CatalogueSource } from './actions/catalogue-source.js';
 import { confirmGuardedNames } from './actions/guarded.js';
 import { type Bot, createBot, webSlackClientOptions } from './app.js';
 import type { Config } from './config.js';
+import { DigestStore } from './digests/store.js';
 import { GatewayClient } from './gateway/client.js';
+import type { RetryPolicy } from './gateway/retry.js';
 import { SANDBOX_KEYS } from './gateway/spec.js';
 import { healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { type ActionWorkers, startActionWorkers } from './jobs/action-worker.js';
+import { DigestQueue } from './jobs/digest-queue.js';
+import { type DigestScheduler, startDigestScheduler } from './jobs/digest-scheduler.js';
+import { type DigestWorkers, startDigestWorkers } from './jobs/digest-worker.js';
 import { ActionQueue } from './jobs/queue.js';
 import { createSlackPoster, createWorkerSlackClient } from './jobs/slack-poster.js';
 import type { AppLogger } from './logger.js';
@@ -31,6 +36,9 @@ export interface Runtime {
   /** The HTTP port this process serves on: the web role's (Slack events in HTTP mode), health and metrics always. */
   port?: number;
   workers?: ActionWorkers;
+  digestWorkers?: DigestWorkers;
+  /** The scheduler role: upserts the digests' job schedulers. */
+  scheduler?: DigestScheduler;
   /** The in-process sandbox gateway, when GATEWAY_BASE_URL=sandbox. */
   sandbox?: Sandbox;
   stop(timeoutMs?: number): Promise<void>;
@@ -39,6 +47,14 @@ export interface Runtime {
 export interface RuntimeOptions {
   /** Worker tuning for tests and benchmarks (short grace periods, short backoffs). */
   worker?: Partial<Parameters<typeof startActionWorkers>[0]>;
+  /** The gateway client's GET retry policy (tests shorten the backoff). */
+  gatewayRetry?: Partial<RetryPolicy>;
+  /** Digest tuning for tests: job options (short backoffs), the scheduler's poll interval, the run lease. */
+  digests?: {
+    jobOptions?: ConstructorParameters<typeof DigestQueue>[0]['jobOptions'];
+    pollMs?: number;
+    leaseMs?: number;
+  };
 }
 
 const SANDBOX_NOT_CHOSEN =
@@ -85,6 +101,7 @@ export async function startRuntime(
     logger: logger.child({ part: 'gateway' }),
     actionTimeoutMs: config.gateway.actionTimeoutMs,
     observer: metrics.gatewayObserver(),
+    ...(options.gatewayRetry ? { retry: options.gatewayRetry } : {}),
   });
   await confirmGuardedNames(config.guardedActions, () => gateway.discover(), logger).catch(async (e) => {
     await Promise.allSettled([gateway.close(), redis.quit(), sandbox?.close()]);
@@ -93,6 +110,12 @@ export async function startRuntime(
   const catalogue = new CatalogueSource(() => gateway.discover(), config.guardedActions, logger);
   const queue = new ActionQueue({ connection: redis, prefix: config.redis.prefix, logger });
   metrics.watchQueue(queue.queue);
+  const digestQueue = new DigestQueue({
+    connection: redis,
+    prefix: config.redis.prefix,
+    ...(options.digests?.jobOptions ? { jobOptions: options.digests.jobOptions } : {}),
+  });
+  const digests = new DigestStore(redis, config.redis.prefix);
   // Who someone is and who is in a group: short retries, a timeout and no waiting out a 429, since a person is
   // waiting for the answer (a lookup that fails refuses and says to try again).
   const people = new WebClient(botToken, {
@@ -121,6 +144,8 @@ export async function startRuntime(
     bindings,
     queue,
     ledger: new ActionLedger(redis, config.redis.prefix),
+    digests,
+    digestQueue,
     metrics,
     access,
   };
@@ -138,6 +163,8 @@ export async function startRuntime(
   let bot: Bot | undefined;
   let port: number | undefined;
   let workers: ActionWorkers | undefined;
+  let digestWorkers: DigestWorkers | undefined;
+  let scheduler: DigestScheduler | undefined;
   let health: HealthServer | undefined;
   if (runs('worker')) {
     await catalogue.refresh();
@@ -152,6 +179,24 @@ export async function startRuntime(
       logger,
       metrics,
       ...options.worker,
+    });
+    digestWorkers = startDigestWorkers({
+      connection: config.redis.url,
+      prefix: config.redis.prefix,
+      gateway,
+      slack: createWorkerSlackClient(botToken, config.slack.apiUrl, logger),
+      tz: config.digestTz,
+      logger,
+      metrics,
+      ...(options.digests?.leaseMs ? { leaseMs: options.digests.leaseMs } : {}),
+    });
+  }
+  if (runs('scheduler')) {
+    scheduler = startDigestScheduler({
+      queue: digestQueue,
+      store: digests,
+      logger,
+      ...(options.digests?.pollMs ? { pollMs: options.digests.pollMs } : {}),
     });
   }
   if (runs('web')) {
@@ -173,6 +218,8 @@ export async function startRuntime(
     bot,
     port,
     workers,
+    digestWorkers,
+    scheduler,
     sandbox,
     async stop(timeoutMs = 10_000) {
       // Stop taking requests first, then let in-flight jobs finish within the bound, then close connections.
@@ -182,8 +229,11 @@ export async function startRuntime(
       await bounded('web', () => bot?.stop());
       await bounded('health', () => health?.close());
       await bounded('answers', () => services.answers.drain());
+      await bounded('scheduler', () => scheduler?.close());
       await bounded('workers', () => workers?.close());
+      await bounded('digest workers', () => digestWorkers?.close());
       await bounded('queue', () => queue.close());
+      await bounded('digest queue', () => digestQueue.close());
       if (!(await bounded('gateway', () => gateway.close()))) await gateway.destroy().catch(() => {});
       if (!(await bounded('redis', () => redis.quit()))) redis.disconnect();
       await bounded('sandbox', () => sandbox?.close());

@@ -2,7 +2,9 @@ import type { Redis } from 'ioredis';
 import type { AccessPolicy } from './access/policy.js';
 import type { Catalogue } from './actions/catalogue.js';
 import type { Config } from './config.js';
+import type { DigestStore } from './digests/store.js';
 import type { GatewayClient } from './gateway/client.js';
+import type { DigestQueue } from './jobs/digest-queue.js';
 import type { ActionQueue } from './jobs/queue.js';
 import type { AppLogger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -25,6 +27,9 @@ export interface CoreServices {
   bindings: BindingStore;
   queue: ActionQueue;
   ledger: ActionLedger;
+  /** Digest subscriptions and marks, and the queue `digest now` adds to. */
+  digests: DigestStore;
+  digestQueue: DigestQueue;
   metrics: Metrics;
   /** Who may do what: one policy for every command, click and submission. */
   access: AccessPolicy;

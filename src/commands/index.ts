@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import type { BotServices } from '../services.js';
 import { runActionCommand } from './action-command.js';
 import type { CommandSpec } from './command-context.js';
+import { digestCommand } from './digest.js';
 import { gatewayCommand } from './gateway-command.js';
 import { helpCommand } from './help-command.js';
 import { jobsCommand } from './jobs.js';
@@ -12,7 +13,7 @@ import { setupCommands } from './setup.js';
 export const SLASH_COMMANDS = ['/gateway'] as const;
 
 export function commandSpecs(): CommandSpec[] {
-  const specs: CommandSpec[] = [...setupCommands, ...readCommands, jobsCommand];
+  const specs: CommandSpec[] = [...setupCommands, ...readCommands, jobsCommand, digestCommand];
   return [helpCommand(() => specs), ...specs];
 }
 

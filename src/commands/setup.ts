@@ -2,8 +2,10 @@ import { FORBIDDEN_ADVICE } from '../gateway/advice.js';
 import { GatewayErrorCode, isGatewayError, publicDetail } from '../gateway/errors.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { isNotInChannel } from '../slack/describe-error.js';
+import { digestLine } from '../views/digest-status.js';
 import { buildAlreadyBound, buildBindingConfirmation, buildStatus } from '../views/status.js';
 import type { CommandSpec } from './command-context.js';
+import { channelDigests } from './digest.js';
 import { readResourcePage } from './read-resource.js';
 
 const clientsCommand: CommandSpec = {
@@ -100,7 +102,7 @@ function reachProblem(error: unknown): string {
 const statusCommand: CommandSpec = {
   name: 'status',
   usage: '/gateway status',
-  summary: 'This channel’s client, whether the key reaches it, and its jobs',
+  summary: 'This channel’s client, whether the key reaches it, its digests and its jobs',
   example: '/gateway status',
   group: 'Setup',
   async run(ctx) {
@@ -114,7 +116,8 @@ const statusCommand: CommandSpec = {
       }
     }
     const jobs = binding ? await ctx.services.queue.channelJobs(ctx.channel, 50) : [];
-    await ctx.reply(buildStatus({ binding, reach, jobs }));
+    const digests = (await channelDigests(ctx.services, ctx.channel)).map(digestLine);
+    await ctx.reply(buildStatus({ binding, reach, jobs, digests }));
   },
 };
 

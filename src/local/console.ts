@@ -24,6 +24,7 @@ export const CONSOLE_HELP = [
   '  as <user>              switch user: alice (admin), bob, carol, dave (guest), erin (another workspace)',
   '  channel #name          switch channel (#seo is bound in the sample session)',
   '  wait                   wait until the bot has finished its work',
+  '  advance                a day passes at the sandbox gateway: new reviews, new keyword positions',
   '  help | quit',
 ];
 
@@ -34,6 +35,8 @@ export interface ConsoleOptions {
   interactive: boolean;
   /** True while action jobs are waiting or running. */
   busy: () => Promise<boolean>;
+  /** `advance`: a day of new data at the sandbox gateway; answers what it added, as lines to print. */
+  advance?: () => string[];
   /** How long to wait after each line; scripts wait for jobs too. */
   idle?: Partial<IdleOptions>;
   user?: string;
@@ -137,6 +140,9 @@ export class DemoConsole {
       this.switchUser(arg);
     } else if (lower === 'channel') {
       this.switchChannel(arg);
+    } else if (lower === 'advance') {
+      if (!this.opts.advance) throw new ConsoleProblem('advance needs the built-in sandbox gateway');
+      this.out?.print(this.opts.advance());
     } else if (lower === 'wait') {
       await this.settle(true);
     } else if (lower === 'help' || lower === '?') {

@@ -137,6 +137,8 @@ async function main(): Promise<number> {
     });
     runtime = await startRuntime(config, logger);
     const queue = runtime.services.queue.queue;
+    const digestQueue = runtime.services.digestQueue.queue;
+    const sandbox = runtime.sandbox;
     const driver = new SlackDriver({
       eventsUrl: `http://127.0.0.1:${runtime.port}/slack/events`,
       signingSecret,
@@ -148,9 +150,24 @@ async function main(): Promise<number> {
       driver,
       interactive,
       busy: async () => {
-        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-        return Object.values(counts).some((n) => n > 0);
+        // Not the digests' delayed jobs: a schedule keeps one waiting for its next run, days away.
+        const counts = [
+          await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized'),
+          await digestQueue.getJobCounts('waiting', 'active', 'prioritized'),
+        ];
+        return counts.some((c) => Object.values(c).some((n) => n > 0));
       },
+      ...(sandbox
+        ? {
+            advance: () =>
+              sandbox
+                .advance()
+                .map(
+                  (a) =>
+                    `(sandbox: ${a.day} at ${a.clientId}: ${a.reviews} new reviews, ${a.keywordRows.toLocaleString('en-US')} new keyword positions)`,
+                ),
+          }
+        : {}),
     });
     const own = privateRedis.url === wantedRedis ? '' : ', a private redis-server';
     print(

@@ -3,7 +3,7 @@ import type { SampleClient } from './clients.js';
 import { ID_PREFIXES, storeResourceOf } from './discovery.js';
 import { createRng, hashSeed, type Rng } from './prng.js';
 import { slug, titleCase } from './rows/helpers.js';
-import type { SandboxStore } from './store.js';
+import type { SandboxStore } from './sample-store.js';
 
 /**
  * What each action does to the data. Generation actions always create a new record (§4.3 rule 1: no

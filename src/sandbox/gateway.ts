@@ -7,8 +7,8 @@ import { readBody, sendJson } from './http-util.js';
 import { type ParsedBody, parseBody, postReply } from './post.js';
 import { readReply } from './read.js';
 import { errorReply, type Reply } from './reply.js';
+import type { SandboxStore } from './sample-store.js';
 import type { SandboxFault, SandboxRequestLog } from './sandbox-types.js';
-import type { SandboxStore } from './store.js';
 
 /**
  * The gateway address: method check, request log, fault decision, latency, then the read or the action, and

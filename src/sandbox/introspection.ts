@@ -66,12 +66,18 @@ export async function handleIntrospection(
         sandbox.failNext(body.fault as SandboxFault, match);
         return sendJson(res, 200, { queued: body.fault, ...match });
       }
+      case 'POST /__sandbox/advance': {
+        const clientId = optionalText(await jsonBody(req), 'client_id');
+        const advanced = sandbox.advance(clientId);
+        if (clientId && !advanced.length) throw new SandboxInputError(`No sample client ${clientId}`);
+        return sendJson(res, 200, { advanced });
+      }
       case 'POST /__sandbox/reset':
         sandbox.reset();
         return sendJson(res, 200, { ok: true });
       default:
         return sendJson(res, 404, {
-          error: `No sandbox endpoint ${route}. Try GET /__sandbox/counts, POST /__sandbox/knobs, POST /__sandbox/fail-next, POST /__sandbox/reset`,
+          error: `No sandbox endpoint ${route}. Try GET /__sandbox/counts, POST /__sandbox/knobs, POST /__sandbox/fail-next, POST /__sandbox/advance, POST /__sandbox/reset`,
         });
     }
   } catch (error) {

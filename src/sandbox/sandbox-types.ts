@@ -1,4 +1,5 @@
 import type { Row } from '../gateway/types.js';
+import type { AdvanceSummary } from './advance.js';
 
 /** Fault rates and latency of the sandbox; every rate is a fraction from 0 to 1. */
 export interface SandboxKnobs {
@@ -83,6 +84,11 @@ export interface Sandbox {
   records(clientId: string, resource: string): Row[];
   /** Adds rows to a client's resource as if they appeared upstream (new reviews for a digest, say). */
   insertRows(clientId: string, resource: string, rows: Row[]): void;
+  /**
+   * A day passes upstream: new reviews (some bad, one a late arrival) and a new observation of every keyword
+   * (movers, a climb into the top 3, a fall out of the top 10, a new best), for one client or all.
+   */
+  advance(clientId?: string): AdvanceSummary[];
   /** Forgets created records, counts, the request log and queued faults; knobs back to the options. */
   reset(): void;
   close(): Promise<void>;

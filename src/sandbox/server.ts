@@ -1,13 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Row } from '../gateway/types.js';
+import { advanceDay } from './advance.js';
 import { clientRow, findClient } from './clients.js';
 import { DEFAULT_KNOBS, FaultPlan, parseKnobs } from './faults.js';
 import { type GatewayDeps, handleGateway } from './gateway.js';
 import { sendJson } from './http-util.js';
 import { handleIntrospection } from './introspection.js';
+import { SandboxStore } from './sample-store.js';
 import type { Sandbox, SandboxKnobs, SandboxOptions, SandboxRequestLog } from './sandbox-types.js';
-import { SandboxStore } from './store.js';
 
 /**
  * The built-in gateway: spec §4 served over node:http on loopback with seeded sample data. Nothing is
@@ -74,6 +75,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     insertRows: (clientId, resource, rows) =>
       store.append(clientId, resource, ...rows.map((row) => ({ ...row }))),
+    advance: (clientId) => advanceDay(store, seed, anchorMs, clientId),
     reset: () => {
       store.reset();
       faults.reset();

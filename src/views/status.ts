@@ -8,6 +8,8 @@ export function buildStatus(input: {
   binding: ChannelBinding | undefined;
   reach: 'ok' | string;
   jobs: ReadonlyArray<{ state: string }>;
+  /** One line per digest subscription (digest-status.ts). */
+  digests?: readonly string[];
 }): SlackMessage {
   const { binding, reach, jobs } = input;
   if (!binding) {
@@ -23,7 +25,9 @@ export function buildStatus(input: {
     reach === 'ok'
       ? '*Gateway:* :white_check_mark: the key reaches this client'
       : `*Gateway:* :warning: ${escapeMrkdwn(reach)}`,
-    '*Digests:* none',
+    input.digests?.length
+      ? `*Digests:*\n${input.digests.map((line) => `• ${line}`).join('\n')}`
+      : '*Digests:* none (`/gateway help digest`)',
     `*Jobs:* ${jobLine} (\`/gateway jobs\` lists them)`,
   ];
   const text = lines.join('\n');

@@ -61,7 +61,10 @@ describe('action rate limits', () => {
     // The limiter admits at most `max` job starts per window, whichever worker starts them (a start is
     // stamped just before the worker asks Redis, hence the small margin).
     starts.sort((a, b) => a - b);
-    expect(startsPerWindow(starts, rate.windowMs - 30)).toEqual([4, 4, 4]);
+    // A loaded machine may start fewer in a window, never more.
+    const perWindow = startsPerWindow(starts, rate.windowMs - 30);
+    expect(perWindow.reduce((a, b) => a + b, 0)).toBe(12);
+    expect(Math.max(...perWindow)).toBeLessThanOrEqual(rate.max);
     expect(done[0]! + done[1]!).toBe(12);
     expect(Math.min(done[0]!, done[1]!)).toBeGreaterThan(0);
   });

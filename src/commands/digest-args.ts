@@ -1,0 +1,153 @@
+import type { Token } from '../actions/token.js';
+import {
+  type DigestFilters,
+  type DigestKind,
+  FILTER_EXAMPLES,
+  FilterError,
+  parseFilters,
+  type TypedFilter,
+} from '../digests/filters.js';
+import {
+  DEFAULT_TIME,
+  isTimeZone,
+  parseTimeOfDay,
+  parseWeekday,
+  type Schedule,
+  type WEEKDAYS,
+} from '../digests/schedule.js';
+import { UserError, UserErrorCode } from '../requests/user-error.js';
+
+/**
+ * `/gateway digest …` arguments (DESIGN §4):
+ *   digest reviews|rankings daily|weekly <day>|off [HH:MM] [filters] [tz=Zone]
+ *   digest now reviews|rankings
+ *   digest status
+ * Every mistake is a UserError with the usage and an example to copy.
+ */
+
+export type DigestArgs =
+  | { action: 'subscribe'; kind: DigestKind; schedule: Schedule; tz?: string; filters: DigestFilters }
+  | { action: 'off'; kind: DigestKind }
+  | { action: 'now'; kind: DigestKind }
+  | { action: 'status' };
+
+export const DIGEST_USAGE =
+  '/gateway digest reviews|rankings daily|weekly <day>|off [HH:MM] [filters] [tz=Area/City]';
+
+const KINDS: readonly DigestKind[] = ['reviews', 'rankings'];
+const FILTER_WORD = /^([A-Za-z_]+)(<=|<|~|=)(.*)$/;
+
+const bad = (title: string, example: string, usage = DIGEST_USAGE) =>
+  new UserError(UserErrorCode.BadArguments, title, { usage, hint: `For example: \`${example}\`` });
+
+const text = (t: Token) => (t.kind === 'word' ? t.value : `${t.name}=${t.value}`);
+
+function kindOf(token: Token | undefined, usage: string): DigestKind {
+  const value = token?.kind === 'word' ? token.value.toLowerCase() : undefined;
+  const kind = KINDS.find((k) => k === value || `${k.replace(/s$/, '')}` === value);
+  if (!kind) {
+    const typed = token ? ` not \`${text(token)}\`` : '';
+    throw bad(
+      `Which digest? \`reviews\` or \`rankings\`,${typed || ' and when'}.`,
+      FILTER_EXAMPLES.rankings,
+      usage,
+    );
+  }
+  return kind;
+}
+
+export function parseDigestArgs(args: readonly Token[]): DigestArgs {
+  const [first, ...rest] = args;
+  const word = first?.kind === 'word' ? first.value.toLowerCase() : undefined;
+  if (!first || word === 'status' || word === 'list') return { action: 'status' };
+  if (word === 'now') {
+    const usage = '/gateway digest now reviews|rankings';
+    const kind = kindOf(rest[0], usage);
+    if (rest.length > 1)
+      throw bad('`digest now` takes only the kind.', '/gateway digest now rankings', usage);
+    return { action: 'now', kind };
+  }
+  const kind = kindOf(first, DIGEST_USAGE);
+  const [when, ...more] = rest;
+  const schedule = when?.kind === 'word' ? when.value.toLowerCase() : undefined;
+  if (schedule === 'off') {
+    if (more.length) throw bad('`off` takes nothing after it.', `/gateway digest ${kind} off`);
+    return { action: 'off', kind };
+  }
+  if (schedule !== 'daily' && schedule !== 'weekly') {
+    throw bad(
+      when
+        ? `\`${text(when)}\` is not a schedule: say \`daily\`, \`weekly <day>\` or \`off\`.`
+        : `When should the ${kind} digest come? Say \`daily\`, \`weekly <day>\` or \`off\`.`,
+      FILTER_EXAMPLES[kind],
+    );
+  }
+  let day: (typeof WEEKDAYS)[number] | undefined;
+  let at: string | undefined;
+  let tz: string | undefined;
+  const typed: TypedFilter[] = [];
+  for (const token of more) {
+    if (token.kind === 'pair' && token.name.toLowerCase() === 'tz') {
+      if (!isTimeZone(token.value)) {
+        throw bad(
+          `\`${token.value}\` is not a time zone.`,
+          `/gateway digest ${kind} daily 09:00 tz=Europe/Berlin`,
+        );
+      }
+      tz = token.value;
+      continue;
+    }
+    if (token.kind === 'pair') {
+      typed.push({ name: token.name, op: '=', value: token.value });
+      continue;
+    }
+    const time = parseTimeOfDay(token.value);
+    if (time && !at) {
+      at = time;
+      continue;
+    }
+    const weekday = schedule === 'weekly' && !day ? parseWeekday(token.value) : undefined;
+    if (weekday) {
+      day = weekday;
+      continue;
+    }
+    const filter = FILTER_WORD.exec(token.value);
+    if (filter) {
+      typed.push({
+        name: filter[1] as string,
+        op: filter[2] as TypedFilter['op'],
+        value: filter[3] as string,
+      });
+      continue;
+    }
+    if (/^\d{1,2}([:.]\d{1,2})?$/.test(token.value) || /[ap]m$/i.test(token.value)) {
+      throw bad(
+        `\`${token.value}\` is not a time: use 24-hour \`HH:MM\`.`,
+        `/gateway digest ${kind} ${schedule === 'weekly' ? 'weekly mon' : 'daily'} 17:30`,
+      );
+    }
+    throw bad(
+      schedule === 'weekly' && !day
+        ? `\`${token.value}\` is not a day of the week (mon, tue, wed, thu, fri, sat, sun).`
+        : `I do not understand \`${token.value}\`.`,
+      FILTER_EXAMPLES[kind],
+    );
+  }
+  if (schedule === 'weekly' && !day) {
+    throw bad(
+      '`weekly` needs a day (mon, tue, wed, thu, fri, sat, sun).',
+      `/gateway digest ${kind} weekly mon 09:00`,
+    );
+  }
+  let filters: DigestFilters;
+  try {
+    filters = parseFilters(kind, typed);
+  } catch (error) {
+    if (error instanceof FilterError) throw bad(error.message, error.example);
+    throw error;
+  }
+  const time = at ?? DEFAULT_TIME;
+  const parsed: Schedule =
+    schedule === 'weekly' && day ? { kind: 'weekly', day, at: time } : { kind: 'daily', at: time };
+  return { action: 'subscribe', kind, schedule: parsed, filters, ...(tz ? { tz } : {}) };
+}

@@ -1,0 +1,111 @@
+import type { DigestKind } from '../digests/filters.js';
+import { describeFilters } from '../digests/filters.js';
+import { describeSchedule } from '../digests/schedule.js';
+import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
+import type { BotServices } from '../services.js';
+import { isNotInChannel } from '../slack/describe-error.js';
+import { section } from '../views/blocks.js';
+import { buildDigestStatus, type SubscriptionView } from '../views/digest-status.js';
+import { escapeMrkdwn } from '../views/escape.js';
+import { fitMessage } from '../views/limits.js';
+import type { CommandContext, CommandSpec } from './command-context.js';
+import { DIGEST_USAGE, parseDigestArgs } from './digest-args.js';
+
+/** `/gateway digest …` (DESIGN §4, §6): subscribe (admins), turn off (admins), `now` (anyone), `status`. */
+
+const note = (text: string) => fitMessage({ text, blocks: [section(text)] });
+
+/** The channel's subscriptions with their next runs, for `digest status` and `status`. */
+export async function channelDigests(services: BotServices, channel: string): Promise<SubscriptionView[]> {
+  const subs = await services.digests.channelSubscriptions(channel);
+  return Promise.all(
+    subs.map(async (sub) => {
+      const next = sub.stopped ? undefined : await services.digestQueue.nextRun(channel, sub.kind);
+      return next ? { sub, next } : { sub };
+    }),
+  );
+}
+
+async function postOrExplain(ctx: CommandContext, text: string): Promise<void> {
+  try {
+    await ctx.post(note(text));
+  } catch (error) {
+    if (!isNotInChannel(error)) throw error;
+    throw new UserError(
+      UserErrorCode.NotInChannel,
+      'The digest is saved, but I am not a member of this channel, so I cannot post it here.',
+      {
+        hint: 'Invite me with `/invite @gateway`; the digest will then post here.',
+      },
+    );
+  }
+}
+
+async function subscribe(ctx: CommandContext, args: ReturnType<typeof parseDigestArgs>): Promise<void> {
+  if (args.action !== 'subscribe') return;
+  if (!ctx.isAdmin()) throw notAdminError('subscribe a channel to digests');
+  const binding = await ctx.binding();
+  const tz = args.tz ?? ctx.services.config.digestTz;
+  await ctx.services.digests.save({
+    channel: ctx.channel,
+    kind: args.kind,
+    schedule: args.schedule,
+    tz,
+    filters: args.filters,
+    createdBy: ctx.user,
+    createdAt: new Date().toISOString(),
+  });
+  const filters = describeFilters(args.filters);
+  const first = (await ctx.services.digests.meta(ctx.channel, args.kind)) === undefined;
+  await postOrExplain(
+    ctx,
+    `:calendar: <@${ctx.user}> subscribed this channel to the *${args.kind}* digest of ${escapeMrkdwn(binding.clientLabel)}, ${escapeMrkdwn(describeSchedule(args.schedule, tz))}${filters ? `, filters \`${escapeMrkdwn(filters)}\`` : ''}.${first ? ' The first one records a baseline; later ones list what changed, and nothing is posted when nothing did.' : ''}`,
+  );
+}
+
+async function turnOff(ctx: CommandContext, kind: DigestKind): Promise<void> {
+  if (!ctx.isAdmin()) throw notAdminError('turn digests off');
+  const removed = await ctx.services.digests.remove(ctx.channel, kind);
+  if (!removed) {
+    throw new UserError(UserErrorCode.BadArguments, `This channel has no ${kind} digest to turn off.`, {
+      hint: '`/gateway digest status` lists this channel’s digests.',
+    });
+  }
+  await postOrExplain(ctx, `:no_bell: <@${ctx.user}> turned off the *${kind}* digest in this channel.`);
+}
+
+async function now(ctx: CommandContext, kind: DigestKind): Promise<void> {
+  const binding = await ctx.binding();
+  await ctx.services.digestQueue.enqueueNow(ctx.channel, kind, ctx.user, ctx.triggerId);
+  await ctx.reply(
+    note(
+      `:hourglass_flowing_sand: Building the ${kind} digest of ${escapeMrkdwn(binding.clientLabel)}; it posts here in a moment (if nothing is new, I tell only you).`,
+    ),
+  );
+}
+
+export const digestCommand: CommandSpec = {
+  name: 'digest',
+  usage: DIGEST_USAGE,
+  summary:
+    'Scheduled digests of new reviews and ranking changes (admins); `digest now <kind>`, `digest status`',
+  example: '/gateway digest rankings weekly mon 09:00 min_change=3 top=10',
+  group: 'Digests',
+  async run(ctx) {
+    const args = parseDigestArgs(ctx.args);
+    switch (args.action) {
+      case 'status':
+        await ctx.reply(buildDigestStatus(await channelDigests(ctx.services, ctx.channel)));
+        return;
+      case 'now':
+        await now(ctx, args.kind);
+        return;
+      case 'off':
+        await turnOff(ctx, args.kind);
+        return;
+      case 'subscribe':
+        await subscribe(ctx, args);
+        return;
+    }
+  },
+};

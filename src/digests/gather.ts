@@ -1,0 +1,90 @@
+import type { GatewayClient } from '../gateway/client.js';
+import type { DigestFilters, DigestKind } from './filters.js';
+import { diffRankings, type KeywordNow, type RankingDiff, RankingScan } from './rankings.js';
+import { diffReviews, type NewReview, type ReviewDiff, toNewReview } from './reviews.js';
+import type { DigestStore, MarkMeta } from './store.js';
+
+/**
+ * Reads what the gateway holds now for a (channel, kind) and compares it with the stored mark. Rows are
+ * paged and streamed: only per-keyword state (rankings) or the ids and the new reviews (reviews) are kept.
+ * Nothing is written here: the caller renders the digest and then advances the mark with it, in one swap.
+ */
+
+export type Gathered =
+  | {
+      kind: 'reviews';
+      first: boolean;
+      since: string;
+      tracked: number;
+      diff: ReviewDiff | undefined;
+      mark: { ids: string[] };
+    }
+  | {
+      kind: 'rankings';
+      first: boolean;
+      since: string;
+      tracked: number;
+      diff: RankingDiff | undefined;
+      mark: { positions: ReadonlyMap<string, KeywordNow> };
+    };
+
+export interface GatherInput {
+  channel: string;
+  kind: DigestKind;
+  clientId: string;
+  filters: DigestFilters;
+}
+
+type Reader = Pick<GatewayClient, 'rows'>;
+
+/** Every keyword row, oldest observation first, folded into per-keyword state. */
+export async function scanRankings(gateway: Reader, clientId: string): Promise<RankingScan> {
+  const scan = new RankingScan();
+  for await (const row of gateway.rows('keywords', { clientId, order: 'tracked_at', direction: 'asc' })) {
+    scan.add(row);
+  }
+  return scan;
+}
+
+export async function gatherDigest(
+  gateway: Reader,
+  store: DigestStore,
+  input: GatherInput,
+): Promise<Gathered & { meta: MarkMeta | undefined }> {
+  const meta = await store.meta(input.channel, input.kind);
+  // A mark of another client (the channel was bound to another since) is no baseline for this one.
+  const first = !meta || meta.clientId !== input.clientId;
+  const since = first ? '' : meta.since;
+  if (input.kind === 'rankings') {
+    const previous = first ? undefined : await store.rankingMark(input.channel);
+    const scan = await scanRankings(gateway, input.clientId);
+    return {
+      kind: 'rankings',
+      first,
+      since,
+      meta,
+      tracked: scan.tracked(),
+      diff: previous ? diffRankings(scan.keywords, previous, input.filters) : undefined,
+      mark: { positions: scan.keywords },
+    };
+  }
+  const seen = first ? undefined : await store.reviewMark(input.channel);
+  const ids: string[] = [];
+  const fresh: NewReview[] = [];
+  for await (const row of gateway.rows('reviews', { clientId: input.clientId, order: 'created_at' })) {
+    const id = row.id === undefined || row.id === null ? '' : String(row.id);
+    if (!id) continue;
+    ids.push(id);
+    // New is an id not seen before, whatever its date: a late arrival dated before the last digest counts.
+    if (seen && !seen.has(id)) fresh.push(toNewReview(row));
+  }
+  return {
+    kind: 'reviews',
+    first,
+    since,
+    meta,
+    tracked: ids.length,
+    diff: seen ? diffReviews(fresh, input.filters) : undefined,
+    mark: { ids },
+  };
+}

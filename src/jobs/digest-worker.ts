@@ -1,0 +1,95 @@
+import type { WebClient } from '@slack/web-api';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { DigestStore } from '../digests/store.js';
+import type { GatewayClient } from '../gateway/client.js';
+import { isGatewayError, publicErrorCode } from '../gateway/errors.js';
+import type { AppLogger } from '../logger.js';
+import { silentLogger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+import { createRedis } from '../redis.js';
+import { BindingStore } from '../store/bindings.js';
+import { type DigestJobDeps, processDigestJob, reportDigestFailure } from './digest-job.js';
+import { DIGEST_JOB_NAME, DIGEST_QUEUE, type DigestJobData, type DigestJobOutcome } from './digest-queue.js';
+import { dispatch } from './processors.js';
+
+/** The worker role's digest workers: any number of processes, each period posted once (see digest-job.ts). */
+
+export interface DigestWorkerOptions {
+  connection: string | (() => Redis);
+  prefix: string;
+  gateway: GatewayClient;
+  slack: WebClient;
+  tz: string;
+  logger?: AppLogger;
+  metrics?: Metrics;
+  /** Digests page whole resources: a couple at a time per process is plenty. */
+  concurrency?: number;
+  leaseMs?: number;
+}
+
+export interface DigestWorkers {
+  worker: Worker<DigestJobData, DigestJobOutcome>;
+  close(): Promise<void>;
+}
+
+export function startDigestWorkers(options: DigestWorkerOptions): DigestWorkers {
+  const logger = (options.logger ?? silentLogger()).child({ role: 'digest-worker' });
+  const connect = (blocking: boolean) =>
+    typeof options.connection === 'string'
+      ? createRedis(options.connection, { blocking })
+      : options.connection();
+  const redis = connect(false);
+  const blocking = connect(true);
+  const deps: DigestJobDeps = {
+    redis,
+    gateway: options.gateway,
+    slack: options.slack,
+    store: new DigestStore(redis, options.prefix),
+    bindings: new BindingStore(redis, options.prefix),
+    tz: options.tz,
+    logger,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+  };
+  const process = dispatch({ [DIGEST_JOB_NAME]: (job, token) => processDigestJob(job, token, deps) });
+  const worker = new Worker<DigestJobData, DigestJobOutcome>(
+    DIGEST_QUEUE,
+    async (job, token) => (await process(job, token)) as DigestJobOutcome,
+    {
+      connection: blocking,
+      prefix: options.prefix,
+      concurrency: options.concurrency ?? 2,
+      lockDuration: 60_000,
+      maxStalledCount: 2,
+    },
+  );
+  const reports = new Set<Promise<void>>();
+  const ranFor = (job: { processedOn?: number; finishedOn?: number }) =>
+    Math.max(0, (job.finishedOn ?? Date.now()) - (job.processedOn ?? Date.now())) / 1_000;
+  worker.on('completed', (job, result) => {
+    options.metrics?.jobEnded(DIGEST_QUEUE, result?.outcome ?? 'done', ranFor(job));
+  });
+  worker.on('failed', (job, error) => {
+    const log = logger.child({ job: job?.id });
+    log.warn(`digest job failed: ${publicErrorCode(error)}`);
+    if (!job?.finishedOn) {
+      options.metrics?.retry('job', isGatewayError(error) ? error.code : 'digest_error');
+      return;
+    }
+    options.metrics?.jobEnded(DIGEST_QUEUE, 'failed', ranFor(job));
+    const report = reportDigestFailure(job, publicErrorCode(error), deps)
+      .catch((e: unknown) => log.warn('could not tell the channel about a failed digest', e))
+      .finally(() => reports.delete(report));
+    reports.add(report);
+  });
+  worker.on('error', (error) => logger.error('digest worker error', error));
+  return {
+    worker,
+    close: async () => {
+      await worker.close();
+      await Promise.allSettled([...reports]);
+      await Promise.allSettled([redis.quit(), blocking.quit()]);
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import type { KeywordMove, RankingDiff } from '../digests/rankings.js';
+import { context, type KnownBlock, section } from './blocks.js';
+import {
+  count,
+  type DigestMessage,
+  type DigestPost,
+  formatWhen,
+  listMessage,
+  plural,
+} from './digest-common.js';
+import { escapeMrkdwn } from './escape.js';
+import { fitMessage } from './limits.js';
+
+/**
+ * The rankings digest: in the channel, what needs a person (keywords out of the top 10) and the biggest movers
+ * by volume; in the thread, every listed move with its crossings, best ever and sparkline. Keywords that did
+ * not move are counted, never listed.
+ */
+
+const BARS = ['▁', '▂', '▃', '▅', '▇'];
+
+/** A text sparkline of positions, oldest first: a better (smaller) position is a taller bar. */
+export function sparkline(positions: readonly number[]): string {
+  if (positions.length < 2) return '';
+  const lo = Math.min(...positions);
+  const hi = Math.max(...positions);
+  return positions
+    .map((p) => BARS[hi === lo ? 2 : Math.round(((hi - p) / (hi - lo)) * (BARS.length - 1))])
+    .join('');
+}
+
+const LEAD_MAX = 3;
+const MOVERS_MAX = 150;
+const LIST_MAX = 50;
+
+const arrow = (change: number) => (change > 0 ? `▲${change}` : `▼${-change}`);
+
+function moveLine(m: KeywordMove): string {
+  const parts = [`*${escapeMrkdwn(m.keyword)}* ${m.from} → ${m.to} (${arrow(m.change)})`];
+  if (m.volume) parts.push(`vol ${count(m.volume)}`);
+  parts.push(m.newBest ? ':trophy: new best' : `best #${m.best}`);
+  if (m.crossings.length) parts.push(`_${m.crossings.join(', ')}_`);
+  const spark = sparkline(m.spark);
+  if (spark) parts.push(`\`${spark}\``);
+  return parts.join(' · ');
+}
+
+export function buildRankingsDigest(input: {
+  clientLabel: string;
+  since: string;
+  tz: string;
+  diff: RankingDiff;
+  filters: string;
+}): DigestPost {
+  const { diff } = input;
+  const label = escapeMrkdwn(input.clientLabel);
+  const all = [...diff.fellOut, ...diff.moved];
+  const up = all.filter((m) => m.change > 0).length;
+  const down = all.length - up;
+  const entered = all.filter((m) => m.crossings.some((c) => c.startsWith('entered'))).length;
+  const bests = all.filter((m) => m.newBest).length;
+  const tallies = [`▲ ${count(up)} up`, `▼ ${count(down)} down`];
+  if (diff.added.length) tallies.push(`${count(diff.added.length)} new`);
+  if (diff.dropped.length) tallies.push(`${count(diff.dropped.length)} no longer tracked`);
+  tallies.push(`${count(diff.unchanged)} unchanged`);
+  const extras: string[] = [];
+  if (entered) extras.push(`${plural(entered, 'keyword')} entered the top 3 or 10`);
+  if (bests) extras.push(`${plural(bests, 'new best', 'new bests')}`);
+  const head = `:chart_with_upwards_trend: *Rankings for ${label}* since ${escapeMrkdwn(formatWhen(input.since, input.tz))}: ${tallies.join(' · ')}${extras.length ? `\n${extras.join(' · ')}` : ''}`;
+  const blocks: KnownBlock[] = [section(head)];
+  if (diff.fellOut.length) {
+    const lead = diff.fellOut.slice(0, LEAD_MAX).map(moveLine).join('\n');
+    const more =
+      diff.fellOut.length > LEAD_MAX
+        ? `\n…and ${count(diff.fellOut.length - LEAD_MAX)} more in the thread`
+        : '';
+    blocks.unshift(
+      section(
+        `:rotating_light: *${plural(diff.fellOut.length, 'keyword')} fell out of the top 10*\n${lead}${more}`,
+      ),
+    );
+  }
+  if (diff.moved.length) {
+    blocks.push(
+      section(
+        `*Biggest movers* (by change × search volume)\n${diff.moved.slice(0, LEAD_MAX).map(moveLine).join('\n')}`,
+      ),
+    );
+  }
+  const notes = ['The details are in the thread.'];
+  if (input.filters)
+    notes.push(`Filters: \`${input.filters}\` (keywords that fall out of the top 10 always show).`);
+  if (diff.filteredOut) notes.push(`${plural(diff.filteredOut, 'other move')} left out by the filters.`);
+  blocks.push(context(notes.join(' ')));
+  const text = `Rankings for ${label}: ${count(up)} up, ${count(down)} down${diff.fellOut.length ? `, ${count(diff.fellOut.length)} out of the top 10` : ''}`;
+
+  const details: DigestMessage[] = [];
+  const more = (n: number) => `…and ${count(n)} more. \`/gateway keywords\` lists every keyword.`;
+  if (diff.fellOut.length) {
+    details.push(
+      listMessage(`*Fell out of the top 10* (${count(diff.fellOut.length)})`, diff.fellOut.map(moveLine), {
+        maxLines: LIST_MAX,
+        more,
+      }),
+    );
+  }
+  if (diff.moved.length) {
+    details.push(
+      listMessage(`*Moves, biggest first* (${count(diff.moved.length)})`, diff.moved.map(moveLine), {
+        maxLines: MOVERS_MAX,
+        more,
+      }),
+    );
+  }
+  if (diff.added.length) {
+    const lines = diff.added.map(
+      (k) => `*${escapeMrkdwn(k.keyword)}* at #${k.position}${k.volume ? ` · vol ${count(k.volume)}` : ''}`,
+    );
+    details.push(
+      listMessage(`*New keywords* (${count(diff.added.length)})`, lines, { maxLines: LIST_MAX, more }),
+    );
+  }
+  if (diff.dropped.length) {
+    const lines = diff.dropped.map((k) => `*${escapeMrkdwn(k.keyword)}* (was #${k.position})`);
+    details.push(
+      listMessage(`*No longer tracked* (${count(diff.dropped.length)})`, lines, { maxLines: LIST_MAX, more }),
+    );
+  }
+  return { summary: fitMessage({ text, blocks }), details };
+}

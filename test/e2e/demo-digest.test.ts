@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_REDIS_URL } from '../helpers/redis.js';
+
+/**
+ * The digest part of the shipped tour (`demo.txt`, from its "# Digests" line), run as a person runs it:
+ * `npm run demo -- --script FILE` in a child process. It must show a baseline, then a digest with changes.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), 'demo-digest-'));
+const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function digestTour(): string {
+  const lines = readFileSync(join(process.cwd(), 'demo.txt'), 'utf8').split('\n');
+  const start = lines.findIndex((line) => line.startsWith('# Digests'));
+  if (start < 0) throw new Error('demo.txt has no "# Digests" section');
+  return ['/gateway use acme-plumbing', ...lines.slice(start)].join('\n');
+}
+
+function runDemo(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const file = join(dir, 'tour.txt');
+  writeFileSync(file, script);
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, ['src/local/demo.ts', '--script', file], {
+      env: { ...process.env, REDIS_URL: TEST_REDIS_URL },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('the shipped demo tour: digests', () => {
+  it('shows a baseline, then after `advance` digests with changes, then the subscriptions', async () => {
+    const run = await runDemo(digestTour());
+    expect(run.code, run.stderr).toBe(0);
+    const out = run.stdout;
+    const advance = out.indexOf('> advance');
+    expect(advance).toBeGreaterThan(0);
+    const before = out.slice(0, advance);
+    const after = out.slice(advance);
+    expect(before).toMatch(
+      /Rankings digest for Acme Plumbing & Heating: tracking [\d,]+ keywords from now on/,
+    );
+    expect(before).toMatch(/Reviews digest for Acme Plumbing & Heating: tracking [\d,]+ reviews from now on/);
+    expect(after).toMatch(/\(sandbox: \d{4}-\d{2}-\d{2} at acme-plumbing: \d+ new reviews/);
+    expect(after).toMatch(/\d+ keywords? fell out of the top 10/);
+    expect(after).toMatch(/→ 1 \(▲\d+\)/);
+    expect(after).toContain(':trophy: new best');
+    expect(after).toMatch(/new 1- or 2-star reviews? to answer/);
+    expect(after).toContain('Digests in this channel');
+    expect(after).toMatch(/Rankings weekly on Monday at 09:00 \(UTC\) · filters `min_change=3` · next /);
+  }, 70_000);
+});

@@ -1,0 +1,319 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeMessage } from '../../src/local/fake-slack/index.js';
+import { ADMIN, bind, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
+
+/**
+ * Channel digests end to end (issue 10): commands through the signed driver, runs on the real digests
+ * queue and workers, the sandbox's data changing between runs (`advance`, inserted rows), and what the
+ * local Slack stand-in received.
+ */
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness(
+    'e2e-digests',
+    {},
+    {
+      digests: { jobOptions: { backoff: { type: 'fixed', delay: 50 } }, pollMs: 100 },
+      gatewayRetry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+    },
+  );
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const digestsIn = (channel: string) =>
+  h.slack
+    .messages(channel)
+    .filter((m) => (m.metadata as { event_type?: string })?.event_type === 'gateway_digest');
+
+const runOf = (m: FakeMessage) => (m.metadata as { event_payload: { run: string } }).event_payload.run;
+
+/** Waits for the n-th digest message in a channel (and for its thread when it has details). */
+async function nthDigest(channel: string, n: number, threadReplies = 0) {
+  const summary = await h.slack.waitFor(() => digestsIn(channel)[n - 1], {
+    what: `digest #${n} in ${channel}`,
+    timeoutMs: 15_000,
+  });
+  const thread = threadReplies
+    ? await h.slack.waitFor(
+        () => {
+          const replies = h.slack.thread(channel, summary.ts);
+          return replies.length >= threadReplies ? replies : undefined;
+        },
+        { what: 'the digest thread' },
+      )
+    : [];
+  return { summary, thread, all: [summary, ...thread].map(textOf).join('\n') };
+}
+
+async function ephemeralTo(user: string, channel: string, match: RegExp): Promise<string> {
+  const m = await h.ephemeral((e) => match.test(textOf(e)), { user, channel });
+  return textOf(m);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('digest commands', () => {
+  it('lets only admins subscribe, and explains bad schedules and filters with an example', async () => {
+    const channel = 'CDIGCMD';
+    await bind(h, 'bright-dental', channel);
+    await h.gateway('digest reviews daily 09:00', { user: MEMBER, channel });
+    expect(await ephemeralTo(MEMBER, channel, /Only admins/)).toContain('subscribe a channel to digests');
+    expect(await h.runtime.services.digests.get(channel, 'reviews')).toBeUndefined();
+
+    const cases: Array<[string, RegExp]> = [
+      ['digest reviews hourly', /`hourly` is not a schedule/],
+      ['digest rankings weekly 09:00', /`weekly` needs a day/],
+      ['digest rankings daily 25:00', /`25:00` is not a time/],
+      ['digest reviews daily rating<=9', /`rating` takes a whole number from 1 to 5/],
+      ['digest rankings daily min_change=3 sentiment=negative', /is not a rankings filter/],
+      ['digest reviews daily tz=Mars/Olympus', /is not a time zone/],
+      ['digest weekly', /Which digest\?/],
+    ];
+    for (const [command, error] of cases) {
+      await h.gateway(command, { user: ADMIN, channel });
+      const reply = await ephemeralTo(ADMIN, channel, error);
+      expect(reply).toContain('For example');
+      expect(reply).toContain('/gateway digest');
+    }
+    expect(await h.runtime.services.digests.channelSubscriptions(channel)).toEqual([]);
+  });
+
+  it('subscribes, shows the subscriptions in status with their filters and next run, and turns off', async () => {
+    const channel = 'CDIGSTATUS';
+    await bind(h, 'bright-dental', channel);
+    await h.gateway('digest rankings weekly mon 08:30 min_change=3 top=10 keyword~dentist tz=Europe/Berlin', {
+      user: ADMIN,
+      channel,
+    });
+    await h.message((m) => m.text.includes('subscribed this channel to the *rankings* digest'), channel);
+    await h.gateway('digest reviews daily sentiment=negative', { user: ADMIN, channel });
+    await h.message((m) => m.text.includes('subscribed this channel to the *reviews* digest'), channel);
+
+    // The scheduler role upserts the job schedulers; status shows their next runs once it has.
+    let status = '';
+    for (let i = 0; i < 50 && !/next Mon/.test(status); i++) {
+      await h.gateway('digest status', { user: MEMBER, channel });
+      status = await ephemeralTo(MEMBER, channel, /Digests in this channel/);
+      await sleep(100);
+    }
+    expect(status).toContain('weekly on Monday at 08:30 (Europe/Berlin)');
+    expect(status).toContain('min_change=3 top=10 keyword~dentist');
+    expect(status).toContain('daily at 09:00 (UTC)');
+    expect(status).toContain('sentiment=negative');
+    expect(status).toMatch(/next Mon \d+ \w+, 08:30 CE/);
+
+    await h.gateway('status', { user: MEMBER, channel });
+    const overall = await ephemeralTo(MEMBER, channel, /\*Client:\*/);
+    expect(overall).toContain('*Rankings* weekly on Monday at 08:30');
+
+    await h.gateway('digest rankings off', { user: MEMBER, channel });
+    expect(await ephemeralTo(MEMBER, channel, /Only admins/)).toContain('turn digests off');
+    await h.gateway('digest rankings off', { user: ADMIN, channel });
+    await h.message((m) => m.text.includes('turned off the *rankings* digest'), channel);
+    const queue = h.runtime.services.digestQueue;
+    for (let i = 0; i < 50 && (await queue.nextRun(channel, 'rankings')); i++) await sleep(100);
+    expect(await queue.nextRun(channel, 'rankings')).toBeUndefined();
+    expect(await queue.nextRun(channel, 'reviews')).toBeGreaterThan(Date.now());
+    await h.gateway('digest status', { user: ADMIN, channel });
+    const after = await ephemeralTo(ADMIN, channel, /Digests in this channel: 1|\*Reviews\*/);
+    expect(after).not.toContain('*Rankings*');
+  });
+});
+
+describe('reviews digests', () => {
+  it('records a baseline first, then answers "nothing new" to the requester alone', async () => {
+    const channel = 'CDIGBASE';
+    await bind(h, 'bright-dental', channel);
+    await h.gateway('digest now reviews', { user: MEMBER, channel });
+    const first = await nthDigest(channel, 1);
+    expect(first.all).toContain('tracking 30 reviews from now on');
+    expect(h.slack.thread(channel, first.summary.ts)).toEqual([]);
+
+    await h.gateway('digest now reviews', { user: MEMBER, channel });
+    expect(await ephemeralTo(MEMBER, channel, /Nothing new since/)).toContain('no new reviews');
+    await sleep(200);
+    expect(digestsIn(channel)).toHaveLength(1);
+  });
+
+  it('lists new reviews worst first with the summary in the channel and the detail in the thread, late arrivals included, filters applied', async () => {
+    const channel = 'CDIGREV';
+    await bind(h, 'harbor-law', channel);
+    await h.gateway('digest reviews daily 07:00 rating<=3', { user: ADMIN, channel });
+    await h.gateway('digest now reviews', { user: MEMBER, channel });
+    await nthDigest(channel, 1);
+
+    h.sandbox.advance('harbor-law');
+    // A review dated a month before the baseline that only now reached the gateway: new all the same.
+    h.sandbox.insertRows('harbor-law', 'reviews', [
+      {
+        id: 'rev_late_1',
+        author: 'Late <!channel> Larry',
+        rating: 2,
+        text: 'Slow to call back & <https://evil.example|click>',
+        sentiment: 'negative',
+        created_at: '2025-05-30T10:00:00.000Z',
+      },
+    ]);
+    await h.gateway('digest now reviews', { user: MEMBER, channel });
+    const digest = await nthDigest(channel, 2, 1);
+    const summary = JSON.stringify(digest.summary.blocks);
+    // What needs a person leads: the 1- and 2-star reviews, whatever the filters.
+    expect(summary.indexOf('1- or 2-star')).toBeLessThan(summary.indexOf('Reviews for'));
+    expect(summary).toContain('3 new 1- or 2-star reviews to answer');
+    expect(summary).toContain('left out by the filters');
+    expect(summary).toMatch(/average \d\.\d★/);
+    const thread = digest.thread.map(textOf).join('\n');
+    expect(thread).toContain('Late &lt;!channel&gt; Larry');
+    expect(thread).not.toContain('<!channel>');
+    expect(thread).not.toContain('<https://evil.example');
+    // Lowest rating first: the 1-star before the 2-stars.
+    expect(thread.indexOf('★☆☆☆☆')).toBeGreaterThan(-1);
+    expect(thread.indexOf('★☆☆☆☆')).toBeLessThan(thread.indexOf('★★☆☆☆'));
+    // rating<=3: the 4- and 5-star reviews of the day are counted as left out, not listed.
+    expect(thread).not.toContain('★★★★');
+
+    await h.gateway('digest now reviews', { user: MEMBER, channel });
+    await ephemeralTo(MEMBER, channel, /Nothing new since/);
+  });
+});
+
+describe('rankings digests', () => {
+  it('reports moves, crossings, best ever, sparklines, new and no-longer-tracked keywords, and counts the rest', async () => {
+    const channel = 'CDIGRANK';
+    await bind(h, 'bright-dental', channel);
+    await h.gateway('digest now rankings', { user: MEMBER, channel });
+    expect((await nthDigest(channel, 1)).all).toMatch(/tracking \d+ keywords from now on/);
+
+    // Two days: the first puts a keyword at #1, the second has it fall out of the top 10.
+    h.sandbox.advance('bright-dental');
+    await h.gateway('digest now rankings', { user: MEMBER, channel });
+    expect(textOf((await nthDigest(channel, 2, 1)).summary)).toMatch(/→ 1 \(▲\d+\)/);
+    h.sandbox.advance('bright-dental');
+    await h.gateway('digest now rankings', { user: MEMBER, channel });
+    const digest = await nthDigest(channel, 3, 4);
+    const summary = textOf(digest.summary);
+    expect(summary).toContain('fell out of the top 10');
+    expect(summary).toMatch(/▲ \d+ up · ▼ \d+ down · 1 new · 1 no longer tracked · \d+ unchanged/);
+    expect(summary).toContain('Biggest movers');
+    const thread = digest.thread.map(textOf).join('\n');
+    expect(thread).toMatch(/→ 1 \(▲\d+\)/);
+    expect(thread).toContain(':trophy: new best');
+    expect(thread).toContain('entered top 3');
+    expect(thread).toContain('left top 10');
+    expect(thread).toMatch(/`[▁▂▃▅▇]{3,}`/);
+    expect(thread).toContain('New keywords');
+    expect(thread).toContain('No longer tracked');
+  });
+
+  it('applies the subscription filters to what is listed; a fall out of the top 10 always shows', async () => {
+    const channel = 'CDIGRFILT';
+    await bind(h, 'bright-dental', channel);
+    await h.gateway('digest rankings daily keyword~whitening min_change=1', { user: ADMIN, channel });
+    await h.gateway('digest now rankings', { user: MEMBER, channel });
+    await nthDigest(channel, 1);
+    h.sandbox.advance('bright-dental');
+    await h.gateway('digest now rankings', { user: MEMBER, channel });
+    const digest = await nthDigest(channel, 2);
+    await sleep(300);
+    const listed = [digest.summary, ...h.slack.thread(channel, digest.summary.ts)]
+      .map(textOf)
+      .join('\n')
+      .match(/\*[^*]+\* \d+ → \d+/g);
+    const fellOut = /fell out of the top 10\*\\n\*([^*]+)\*/.exec(textOf(digest.summary))?.[1];
+    for (const line of listed ?? []) {
+      if (fellOut && line.includes(fellOut)) continue;
+      expect(line).toContain('whitening');
+    }
+    expect(textOf(digest.summary)).toContain('keyword~whitening');
+  });
+});
+
+describe('scheduled digests', () => {
+  it('posts a baseline, then nothing while nothing changes, then the changes once', async () => {
+    const channel = 'CDIGSCHED';
+    await bind(h, 'bright-dental', channel);
+    await h.runtime.services.digests.save({
+      channel,
+      kind: 'reviews',
+      schedule: { kind: 'every', ms: 400 },
+      tz: 'UTC',
+      filters: {},
+      createdBy: ADMIN,
+      createdAt: new Date().toISOString(),
+    });
+    await nthDigest(channel, 1);
+    await sleep(1_500);
+    expect(digestsIn(channel)).toHaveLength(1);
+    h.sandbox.advance('bright-dental');
+    const second = await nthDigest(channel, 2, 1);
+    expect(textOf(second.summary)).toContain('new review');
+    await sleep(1_200);
+    expect(digestsIn(channel)).toHaveLength(2);
+    expect(new Set(digestsIn(channel).map(runOf)).size).toBe(2);
+    await h.runtime.services.digests.remove(channel, 'reviews');
+  });
+
+  it('stops when the bot leaves the channel, and status says why', async () => {
+    const channel = 'CDIGLEFT';
+    await bind(h, 'bright-dental', channel);
+    await h.runtime.services.digests.save({
+      channel,
+      kind: 'reviews',
+      schedule: { kind: 'every', ms: 300 },
+      tz: 'UTC',
+      filters: {},
+      createdBy: ADMIN,
+      createdAt: new Date().toISOString(),
+    });
+    h.slack.simulate.removeBotFrom(channel);
+    let sub = await h.runtime.services.digests.get(channel, 'reviews');
+    for (let i = 0; i < 100 && !sub?.stopped; i++) {
+      await sleep(100);
+      sub = await h.runtime.services.digests.get(channel, 'reviews');
+    }
+    expect(sub?.stopped?.reason).toBe('the bot was removed from the channel');
+    for (let i = 0; i < 50 && (await h.runtime.services.digestQueue.nextRun(channel, 'reviews')); i++)
+      await sleep(100);
+    expect(await h.runtime.services.digestQueue.nextRun(channel, 'reviews')).toBeUndefined();
+    await h.gateway('digest status', { user: MEMBER, channel });
+    expect(await ephemeralTo(MEMBER, channel, /stopped/)).toContain('the bot was removed from the channel');
+    h.slack.simulate.addBotTo(channel);
+  });
+
+  it('retries a run that fails and tells the channel once, not every period', async () => {
+    const channel = 'CDIGFAIL';
+    await bind(h, 'harbor-law', channel);
+    await h.gateway('digest now reviews', { user: MEMBER, channel });
+    await nthDigest(channel, 1);
+    h.sandbox.failNext('500', { method: 'GET', resource: 'reviews', count: 1_000 });
+    await h.runtime.services.digests.save({
+      channel,
+      kind: 'reviews',
+      schedule: { kind: 'every', ms: 300 },
+      tz: 'UTC',
+      filters: {},
+      createdBy: ADMIN,
+      createdAt: new Date().toISOString(),
+    });
+    const told = () => h.slack.messages(channel).filter((m) => m.text.includes('could not be built'));
+    await h.slack.waitFor(() => told()[0], { what: 'the failure notice', timeoutMs: 15_000 });
+    const failedReads = () =>
+      h.sandbox.requests().filter((r) => r.resource === 'reviews' && r.status === 500);
+    const before = failedReads().length;
+    await h.slack.waitFor(() => failedReads().length >= before + 12 || undefined, {
+      what: 'more failed periods',
+      timeoutMs: 15_000,
+    });
+    expect(told()).toHaveLength(1);
+    const sub = await h.runtime.services.digests.get(channel, 'reviews');
+    expect(sub?.failure?.told).toBe(true);
+    await h.gateway('digest status', { user: MEMBER, channel });
+    expect(await ephemeralTo(MEMBER, channel, /last run failed/)).toContain('gateway_server_error');
+    await h.runtime.services.digests.remove(channel, 'reviews');
+    h.sandbox.reset();
+  });
+});
