@@ -12,7 +12,7 @@ import { setupCommands } from './setup.js';
 /** The slash commands the manifest must declare (checked by a test). */
 export const SLASH_COMMANDS = ['/gateway'] as const;
 
-export function commandSpecs(): CommandSpec[] {
+function commandSpecs(): CommandSpec[] {
   const specs: CommandSpec[] = [...setupCommands, ...readCommands, jobsCommand, digestCommand];
   return [helpCommand(() => specs), ...specs];
 }

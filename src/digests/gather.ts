@@ -38,7 +38,7 @@ export interface GatherInput {
 type Reader = Pick<GatewayClient, 'rows'>;
 
 /** Every keyword row, oldest observation first, folded into per-keyword state. */
-export async function scanRankings(gateway: Reader, clientId: string): Promise<RankingScan> {
+async function scanRankings(gateway: Reader, clientId: string): Promise<RankingScan> {
   const scan = new RankingScan();
   for await (const row of gateway.rows('keywords', { clientId, order: 'tracked_at', direction: 'asc' })) {
     scan.add(row);

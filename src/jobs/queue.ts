@@ -94,7 +94,7 @@ export interface ActionQueueOptions {
 const DAY_SEC = 86_400;
 
 /** Few attempts: the gateway client already retries what is safe, and a POST is never repeated blindly. */
-export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+const DEFAULT_JOB_OPTIONS: JobsOptions = {
   attempts: 3,
   backoff: { type: 'exponential', delay: 2_000 },
   removeOnComplete: { age: 7 * DAY_SEC, count: 1_000 },
@@ -212,7 +212,7 @@ export class ActionQueue {
   }
 }
 
-export function channelIndexKey(prefix: string, channel: string): string {
+function channelIndexKey(prefix: string, channel: string): string {
   return `${prefix}:jobs:channel:${channel}`;
 }
 

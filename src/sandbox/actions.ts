@@ -10,7 +10,7 @@ import type { SandboxStore } from './sample-store.js';
  * deduplication); `seo_audit` upserts by url and `fetch_backlinks` only refreshes (rule 2).
  */
 
-export interface ActionRun {
+interface ActionRun {
   store: SandboxStore;
   client: SampleClient;
   action: string;

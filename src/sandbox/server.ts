@@ -15,7 +15,7 @@ import type { Sandbox, SandboxKnobs, SandboxOptions, SandboxRequestLog } from '.
  * generated at start, so it listens at once even with the large client.
  */
 
-export const GATEWAY_PATH = '/gateway';
+const GATEWAY_PATH = '/gateway';
 const DEFAULT_ANCHOR = '2025-06-30T12:00:00.000Z';
 
 function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<number> {

@@ -8,8 +8,8 @@ import { context, header, type KnownBlock, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { fitMessage, MAX_SECTION_TEXT } from './limits.js';
 
-export const HELP_GROUPS = ['Setup', 'Read', 'Actions', 'Jobs & approvals', 'Digests'] as const;
-export type HelpGroup = (typeof HELP_GROUPS)[number];
+const HELP_GROUPS = ['Setup', 'Read', 'Actions', 'Jobs & approvals', 'Digests'] as const;
+type HelpGroup = (typeof HELP_GROUPS)[number];
 
 export interface HelpEntry {
   name: string;

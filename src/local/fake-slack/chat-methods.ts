@@ -15,7 +15,7 @@ const MAX_TEXT = 40_000;
 type Content = { text: string; blocks?: unknown[] };
 
 /** The checks chat.postMessage, chat.postEphemeral and chat.update share, in Slack's order. */
-export function checkContent(args: Record<string, unknown>): MethodResult | Content {
+function checkContent(args: Record<string, unknown>): MethodResult | Content {
   const text = typeof args.text === 'string' ? args.text : undefined;
   const hasBlocks = args.blocks !== undefined && args.blocks !== '';
   if (!text && !hasBlocks && args.attachments === undefined) return fail('no_text');

@@ -14,7 +14,7 @@ import { fail, type MethodContext, type MethodResult } from './method-context.js
 
 const TICKET_TTL_MS = 60_000;
 const ACK_TIMEOUT_MS = 5_000;
-export const SOCKET_PATH = '/socket-mode';
+const SOCKET_PATH = '/socket-mode';
 
 /** Stable codes: `socket_not_connected` (no bot connected), `socket_ack_timeout` (the bot never acked). */
 export class FakeSocketError extends Error {
