@@ -104,7 +104,7 @@ export async function processDigestJob(
   const leased = await acquireLease(deps.redis, deps.store.lockKey(channel, kind), deps.leaseMs ?? 120_000);
   if ('heldForMs' in leased) {
     // Another run of this (channel, kind) is diffing: come back when it is done, without spending an attempt.
-    await job.moveToDelayed(Date.now() + Math.min(leased.heldForMs, 5_000) + 100, token);
+    await job.moveToDelayed(Date.now() + Math.min(leased.heldForMs, 1_000) + 50, token);
     throw new DelayedError();
   }
   try {

@@ -93,6 +93,10 @@ export async function handleGateway(
     status: 0,
   };
   deps.log.push(entry);
+  // A caller that went away before its answer (a client timeout, a process killed mid-request) is logged so.
+  res.once('close', () => {
+    if (!res.writableFinished) entry.callerGone = true;
+  });
   if (method !== 'GET' && method !== 'POST') {
     entry.status = 405;
     req.resume();

@@ -58,6 +58,8 @@ export interface SandboxRequestLog {
   /** HTTP status answered; 0 when the sandbox answered nothing (timeout or dropped socket). */
   status: number;
   fault?: SandboxFault;
+  /** The caller closed the connection before the answer was written (its timeout, or it died mid-request). */
+  callerGone?: boolean;
 }
 
 export interface FailNextMatch {

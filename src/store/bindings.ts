@@ -31,6 +31,11 @@ export class BindingStore {
     };
   }
 
+  /** Unbinds a channel; true when it was bound. */
+  async remove(channel: string): Promise<boolean> {
+    return (await this.redis.del(this.key(channel))) > 0;
+  }
+
   async set(binding: ChannelBinding): Promise<void> {
     await this.redis.hset(this.key(binding.channel), {
       clientId: binding.clientId,

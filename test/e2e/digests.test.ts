@@ -207,6 +207,9 @@ describe('rankings digests', () => {
     expect(thread).toMatch(/`[▁▂▃▅▇]{3,}`/);
     expect(thread).toContain('New keywords');
     expect(thread).toContain('No longer tracked');
+    const metrics = await h.runtime.services.metrics.registry.metrics();
+    // The baseline and the first digest at least (the third may still be finishing its thread).
+    expect(metrics).toMatch(/gateway_bot_digests_posted_total\{kind="rankings"\} [2-9]/);
   });
 
   it('applies the subscription filters to what is listed; a fall out of the top 10 always shows', async () => {
@@ -257,8 +260,11 @@ describe('scheduled digests', () => {
     await h.runtime.services.digests.remove(channel, 'reviews');
   });
 
-  it('stops when the bot leaves the channel, and status says why', async () => {
-    const channel = 'CDIGLEFT';
+  it.each([
+    ['the bot leaves the channel', 'CDIGLEFT', 'the bot was removed from the channel'],
+    ['the channel is archived', 'CDIGARCH', 'the channel was archived'],
+    ['the channel is unbound', 'CDIGUNBOUND', 'the channel is no longer bound to a client'],
+  ])('stops when %s, and status says why', async (what, channel, reason) => {
     await bind(h, 'bright-dental', channel);
     await h.runtime.services.digests.save({
       channel,
@@ -269,19 +275,21 @@ describe('scheduled digests', () => {
       createdBy: ADMIN,
       createdAt: new Date().toISOString(),
     });
-    h.slack.simulate.removeBotFrom(channel);
+    if (what.includes('leaves')) h.slack.simulate.removeBotFrom(channel);
+    else if (what.includes('archived')) h.slack.simulate.archive(channel);
+    else await h.runtime.services.bindings.remove(channel);
     let sub = await h.runtime.services.digests.get(channel, 'reviews');
     for (let i = 0; i < 100 && !sub?.stopped; i++) {
       await sleep(100);
       sub = await h.runtime.services.digests.get(channel, 'reviews');
     }
-    expect(sub?.stopped?.reason).toBe('the bot was removed from the channel');
+    expect(sub?.stopped?.reason).toBe(reason);
     for (let i = 0; i < 50 && (await h.runtime.services.digestQueue.nextRun(channel, 'reviews')); i++)
       await sleep(100);
     expect(await h.runtime.services.digestQueue.nextRun(channel, 'reviews')).toBeUndefined();
+    expect(digestsIn(channel)).toHaveLength(0);
     await h.gateway('digest status', { user: MEMBER, channel });
-    expect(await ephemeralTo(MEMBER, channel, /stopped/)).toContain('the bot was removed from the channel');
-    h.slack.simulate.addBotTo(channel);
+    expect(await ephemeralTo(MEMBER, channel, /stopped/)).toContain(reason);
   });
 
   it('retries a run that fails and tells the channel once, not every period', async () => {

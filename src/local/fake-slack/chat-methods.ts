@@ -33,6 +33,7 @@ const isFailure = (r: MethodResult | Content): r is MethodResult => 'ok' in r;
 function postableChannel(ctx: MethodContext, args: Record<string, unknown>): MethodResult | string {
   const ch = typeof args.channel === 'string' ? ctx.state.channel(args.channel) : undefined;
   if (!ch) return fail('channel_not_found');
+  if (ch.archived) return fail('is_archived');
   if (!ch.botIsMember) return fail('not_in_channel');
   return ch.id;
 }

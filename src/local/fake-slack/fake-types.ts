@@ -21,6 +21,8 @@ export interface FakeChannel {
   name: string;
   /** Default true. */
   botIsMember?: boolean;
+  /** Archived: posts are refused with Slack's `is_archived`. */
+  archived?: boolean;
 }
 
 export interface FakeSlackOptions {
@@ -78,6 +80,8 @@ export interface FakeCall {
   at: number;
   ok: boolean;
   error?: string;
+  /** A response_url POST: the id at the end of the URL, so a caller can tell which request it answers. */
+  responseUrl?: string;
 }
 
 /** What a response_url POST or an ack body carries (Slack's message response fields). */
@@ -165,6 +169,8 @@ export interface FakeSlack {
     outage(methods: readonly string[], mode?: 'error' | 'hang'): void;
     restore(): void;
     removeBotFrom(channel: string): void;
+    /** Archives a channel: chat.postMessage answers `is_archived`, conversations.info says so. */
+    archive(channel: string): void;
     addBotTo(channel: string): void;
     /** Adds or replaces a user: a guest (`is_restricted`), another workspace's (`team_id`), anyone. */
     addUser(user: FakeUser): void;

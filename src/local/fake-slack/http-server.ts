@@ -118,12 +118,26 @@ async function handleResponseUrl(ctx: MethodContext, id: string, req: IncomingMe
     : 'no_service';
   const args = { ...payload } as Record<string, unknown>;
   if (deny || !entry) {
-    ctx.state.record({ method: 'response_url', args, at: Date.now(), ok: false, error: deny });
+    ctx.state.record({
+      method: 'response_url',
+      args,
+      at: Date.now(),
+      ok: false,
+      error: deny,
+      responseUrl: id,
+    });
     return sendJson(res, 404, { ok: false, error: deny });
   }
   entry.uses += 1;
   const outcome = recordResponse(ctx, entry, payload, 'response_url');
-  ctx.state.record({ method: 'response_url', args, at: Date.now(), ok: outcome.ok, error: outcome.error });
+  ctx.state.record({
+    method: 'response_url',
+    args,
+    at: Date.now(),
+    ok: outcome.ok,
+    error: outcome.error,
+    responseUrl: id,
+  });
   sendJson(res, outcome.ok ? 200 : 400, outcome);
 }
 

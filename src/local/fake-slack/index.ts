@@ -114,6 +114,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       },
       restore: () => state.outages.clear(),
       removeBotFrom: (channel) => setMembership(state, channel, false),
+      archive: (channel) => {
+        const ch = state.channel(channel);
+        if (!ch) throw new Error(`fake-slack: no channel ${channel}`);
+        ch.archived = true;
+        state.changed();
+      },
       addBotTo: (channel) => setMembership(state, channel, true),
       addUser: (user) => {
         state.users.set(user.id, { ...user });

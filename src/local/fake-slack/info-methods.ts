@@ -68,7 +68,7 @@ const conversationsInfo: MethodHandler = (ctx, args) => {
       is_group: ch.id.startsWith('G'),
       is_im: ch.id.startsWith('D'),
       is_private: ch.id.startsWith('G'),
-      is_archived: false,
+      is_archived: ch.archived ?? false,
       is_general: false,
       is_member: ch.botIsMember,
       created: 1_700_000_000,

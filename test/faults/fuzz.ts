@@ -1,0 +1,188 @@
+import fc from 'fast-check';
+import type { InputValues } from '../../src/local/view-state.js';
+import { openJobs, type Sent, send } from '../fleet/audit.js';
+import { FLEET_MEMBER, type Fleet } from '../fleet/fleet.js';
+import type { PrivateRedis } from '../fleet/private-redis.js';
+import { CHANNEL, type FaultRow, runRow } from './row.js';
+
+/**
+ * Fuzzed command texts and modal values from fast-check, through a real web process and a worker: random
+ * unicode, huge strings, mentions, links, quotes and Slack's entities, after every command word. Whatever
+ * comes in, the bot answers (within Slack's 3 s), posts only valid Block Kit, and never lets the text ping,
+ * mention or link (the audit reads every message and view the stand-in holds).
+ */
+
+const ENTITIES = [
+  '<!channel>',
+  '<!here>',
+  '<!everyone>',
+  '<!subteam^S0FUZZ|@devs>',
+  '<@U0FUZZ>',
+  '<@U0FUZZ|mallory>',
+  '<#C0FUZZ|general>',
+  '<!date^1392734382^{date_pretty}|Feb 18>',
+  '<https://evil.example/x|click me>',
+  '<http://evil.example>',
+  '<mailto:a@evil.example|mail me>',
+  '<javascript:alert(1)|x>',
+  '<slack://open?team=T1>',
+  '@channel',
+  '@here',
+  '&lt;!channel&gt;',
+  '&amp;',
+  '"',
+  "'",
+  '“smart”',
+  '‘single’',
+  '«guillemets»',
+  '`code`',
+  '```block```',
+  '*bold* _it_ ~s~',
+  '> quote',
+  '\\',
+  '=',
+  'a=b=c',
+  '|',
+];
+
+const COMMANDS = [
+  '',
+  'help ',
+  'audit ',
+  'audit https://bright-dental.example/',
+  'map ',
+  'ideas seed=',
+  'ideas location=',
+  'gbp ',
+  'image ',
+  'outreach https://prospect.example/ tone=',
+  'optimize https://bright-dental.example/ keyword=',
+  'keywords ',
+  'keywords order=',
+  'reviews limit=',
+  'get ',
+  'get keywords ',
+  'run ',
+  'run generate_faq topic=',
+  'use ',
+  'status ',
+  'jobs ',
+  'index ',
+  'llm brand ',
+  'grid ',
+  'clients ',
+];
+
+const piece = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...ENTITIES) },
+  { weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 3_000, maxLength: 12_000 }) },
+);
+
+const fuzzText = fc
+  .tuple(fc.constantFrom(...COMMANDS), fc.array(piece, { minLength: 1, maxLength: 6 }), fc.boolean())
+  .map(([command, pieces, quoted]) => {
+    const body = pieces.join(quoted ? '" "' : ' ');
+    return `${command}${quoted ? `"${body}"` : body}`;
+  });
+
+const MODAL_COMMANDS = ['blog', 'press', 'geo', 'score-call'];
+
+export function fuzzRow(redis: PrivateRedis, cases: number, seed: number): Promise<FaultRow> {
+  const modals = Math.max(1, Math.round(cases / 10));
+  const texts = fc.sample(fuzzText, { numRuns: cases - modals, seed });
+  const values = fc.sample(fc.array(piece, { minLength: 1, maxLength: 4 }), { numRuns: modals * 4, seed });
+  return runRow(
+    'fuzzed command texts and modal values',
+    `${cases - modals} texts + ${modals} modals (seed ${seed})`,
+    {
+      name: 'fuzz',
+      redisUrl: redis.url,
+      web: 1,
+      workers: 1,
+      tuning: { reconcileGraceMs: 100, backoffMs: 10 },
+      env: { GATEWAY_ACTION_TIMEOUT: '2s' },
+    },
+    async (fleet) => {
+      const sent: Sent[] = [];
+      let noModal = 0;
+      let next = 0;
+      const lane = async () => {
+        while (next < texts.length) {
+          const i = next++;
+          const marker = `fz${String(i).padStart(5, '0')}z`;
+          const s = await send(fleet, `${texts[i]} ${marker}`, {
+            marker,
+            channel: CHANNEL,
+            user: FLEET_MEMBER,
+          });
+          sent.push(s);
+        }
+      };
+      await Promise.all(Array.from({ length: 6 }, lane));
+      let submitted = 0;
+      let refused = 0;
+      for (let i = 0; i < modals; i++) {
+        const result = await fuzzModal(fleet, MODAL_COMMANDS[i % MODAL_COMMANDS.length] ?? 'blog', values, i);
+        if (result === 'submitted') submitted += 1;
+        else if (result === 'refused') refused += 1;
+        else noModal += 1;
+      }
+      // The jobs the fuzz queued must end too (they are audited like any other: unescaped text in their results).
+      for (let waited = 0; waited < 60_000 && (await openJobs(fleet)) > 0; waited += 500)
+        await new Promise((r) => setTimeout(r, 500));
+      const open = await openJobs(fleet);
+      const non200 = sent.filter((s) => s.status !== 200).length;
+      const slow = sent.filter((s) => s.ackMs > 3_000).length;
+      return {
+        sent,
+        note:
+          `modals: ${submitted} submitted, ${refused} answered with field errors, ${noModal} not opened; ` +
+          `acks not 200: ${non200}, over 3 s: ${slow}; jobs unfinished: ${open}`,
+      };
+    },
+    30_000,
+  );
+}
+
+/** Opens an action's modal and submits it with fuzz in every text input; how the bot answered. */
+async function fuzzModal(
+  fleet: Fleet,
+  command: string,
+  values: string[][],
+  i: number,
+): Promise<'submitted' | 'refused' | 'no modal'> {
+  const before = fleet.slack.views(FLEET_MEMBER).length;
+  await fleet.driver().command(command, { user: FLEET_MEMBER, channel: CHANNEL });
+  const view = await fleet.slack
+    .waitFor(
+      () => {
+        const views = fleet.slack.views(FLEET_MEMBER);
+        const top = views.at(-1);
+        return views.length > before && top?.view.blocks.some((b: { type: string }) => b.type === 'input')
+          ? top
+          : undefined;
+      },
+      { what: `the ${command} modal`, timeoutMs: 5_000 },
+    )
+    .catch(() => undefined);
+  if (!view) return 'no modal';
+  const inputs: InputValues = {};
+  let k = 0;
+  for (const block of view.view.blocks as Array<{
+    type: string;
+    element?: { type: string; action_id: string };
+  }>) {
+    if (block.type !== 'input' || block.element?.type !== 'plain_text_input') continue;
+    inputs[block.element.action_id] = (values[(i * 4 + k++) % values.length] ?? ['x']).join(' ');
+  }
+  const answer = await fleet.driver().submit(view, inputs, { user: FLEET_MEMBER });
+  // Whatever the answer, the modal goes: the next command opens a fresh one.
+  if (fleet.slack.getView(view.id))
+    await fleet
+      .driver()
+      .close(view, { user: FLEET_MEMBER })
+      .catch(() => {});
+  return answer.json?.response_action === 'errors' ? 'refused' : 'submitted';
+}

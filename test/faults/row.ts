@@ -1,0 +1,84 @@
+import {
+  auditJobs,
+  blockKitViolations,
+  type JobAudit,
+  type Sent,
+  unescapedMentions,
+  waitSettled,
+} from '../fleet/audit.js';
+import { FLEET_ADMIN, FLEET_MEMBER, Fleet, type FleetOptions } from '../fleet/fleet.js';
+import { bindChannel, FLEET_CLIENT } from '../fleet/mixed.js';
+
+/** One row of the fault table: the goal of every count is 0. */
+export interface FaultRow {
+  name: string;
+  size: string;
+  lost: number | string;
+  duplicates: number | string;
+  silent: number | string;
+  unescaped: number | string;
+  blockKit: number | string;
+  crashes: number | string;
+  ms?: number;
+  /** What else the run saw (outcomes, kills, retries): context, not a goal. */
+  note: string;
+  details: string[];
+}
+
+export const CHANNEL = 'CFAULTS';
+
+export function notYetBuilt(name: string, size: string, why: string): FaultRow {
+  const dash = 'not yet built';
+  return {
+    name,
+    size,
+    lost: dash,
+    duplicates: dash,
+    silent: dash,
+    unescaped: dash,
+    blockKit: dash,
+    crashes: dash,
+    note: why,
+    details: [],
+  };
+}
+
+/** Starts a fleet, binds the fault channel, runs `drive`, waits for the jobs to settle and audits everything. */
+export async function runRow(
+  name: string,
+  size: string,
+  options: FleetOptions,
+  drive: (fleet: Fleet) => Promise<{ sent: Sent[]; note?: string | (() => string) }>,
+  settleMs: number,
+): Promise<FaultRow> {
+  const began = Date.now();
+  const fleet = await Fleet.start(options);
+  try {
+    await bindChannel(fleet, CHANNEL);
+    const { sent, note } = await drive(fleet);
+    await waitSettled(fleet, sent, settleMs);
+    const audit = await auditJobs(fleet, sent, FLEET_CLIENT);
+    const blockKit = blockKitViolations(fleet.slack);
+    const unescaped = unescapedMentions(fleet.slack, [CHANNEL], [FLEET_ADMIN, FLEET_MEMBER]);
+    const crashes = fleet.crashes();
+    return {
+      name,
+      size,
+      lost: audit.lost,
+      duplicates: audit.duplicates,
+      silent: audit.silent,
+      unescaped: unescaped.count,
+      blockKit: blockKit.count,
+      crashes: crashes.exits + crashes.unhandled,
+      ms: Date.now() - began,
+      note: [outcomes(audit), typeof note === 'function' ? note() : note].filter(Boolean).join('; '),
+      details: [...audit.details, ...blockKit.details, ...unescaped.details, ...crashes.details].slice(0, 12),
+    };
+  } finally {
+    await fleet.stop();
+  }
+}
+
+function outcomes(a: JobAudit): string {
+  return `${a.done} done, ${a.failed} failed (told), ${a.attention} need a person, ${a.told} answered without a job`;
+}
