@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
  * start a private redis-server (no persistence, a free port) when the binary is installed.
  */
 
-export async function redisAnswers(url: string, timeoutMs = 1_500): Promise<boolean> {
+async function redisAnswers(url: string, timeoutMs = 1_500): Promise<boolean> {
   const client = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
@@ -45,7 +45,7 @@ export interface PrivateRedis {
   stop(): Promise<void>;
 }
 
-export const REDIS_INSTALL_HINT =
+const REDIS_INSTALL_HINT =
   'No Redis answers and redis-server is not installed. Install it (apt-get install redis-server, brew install redis) or point REDIS_URL at one.';
 
 /** Returns the URL of a Redis that answers: the given one, or a private redis-server started here. */
