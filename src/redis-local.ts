@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
  * start a private redis-server (no persistence, a free port) when the binary is installed.
  */
 
-async function redisAnswers(url: string, timeoutMs = 1_500): Promise<boolean> {
+export async function redisAnswers(url: string, timeoutMs = 1_500): Promise<boolean> {
   const client = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
