@@ -22,7 +22,7 @@ export const SANDBOX_ACTIONS: readonly SpecAction[] = [...SPEC_ACTIONS, ...EXTRA
  * Where actions with no readable resource keep their records: not readable over GET (the real gateway
  * offers no place to look), but visible through `records()` so tests can prove an effect happened once.
  */
-export const INTERNAL_RESOURCES: Readonly<Record<string, string>> = {
+const INTERNAL_RESOURCES: Readonly<Record<string, string>> = {
   generate_keywords: 'keyword_ideas',
   generate_blog_image: 'blog_images',
   deploy_blog: 'deployments',

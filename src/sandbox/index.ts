@@ -1,5 +1,5 @@
 /** The built-in sandbox gateway (DESIGN §3): the spec served over HTTP with seeded sample data and faults. */
 export { SAMPLE_CLIENTS } from './clients.js';
-export { INTERNAL_RESOURCES, SANDBOX_ACTIONS } from './discovery.js';
+export { storeResourceOf } from './discovery.js';
 export type { Sandbox, SandboxKnobs } from './sandbox-types.js';
 export { startSandbox } from './server.js';
