@@ -28,7 +28,8 @@ export function buildJobList(jobs: ReadonlyArray<JobListRow>): {
   blocks: types.KnownBlock[];
 } {
   if (!jobs.length) {
-    const text = 'No jobs in this channel yet. Action commands such as `/gateway audit <url>` queue one.';
+    // `<url>` would be a link to "url" in mrkdwn, even inside backticks.
+    const text = `No jobs in this channel yet. Action commands such as ${code('/gateway audit <url>')} queue one.`;
     return fitMessage({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
   }
   const lines = jobs.map((job) => {

@@ -175,7 +175,9 @@ async function fuzzModal(
     element?: { type: string; action_id: string };
   }>) {
     if (block.type !== 'input' || block.element?.type !== 'plain_text_input') continue;
-    inputs[block.element.action_id] = (values[(i * 4 + k++) % values.length] ?? ['x']).join(' ');
+    // Slack's client submits no empty required input: a blank fuzz value becomes one character.
+    const value = (values[(i * 4 + k++) % values.length] ?? []).join(' ');
+    inputs[block.element.action_id] = value.trim() ? value : 'x';
   }
   const answer = await fleet.driver().submit(view, inputs, { user: FLEET_MEMBER });
   // Whatever the answer, the modal goes: the next command opens a fresh one.

@@ -24,7 +24,7 @@ const only = process.argv
   .split(',');
 const SIZES = full
   ? { jobs: 1_000, killJobs: 500, kills: 20, redisJobs: 300, slackJobs: 300, fuzz: 10_000, multi: 1_000 }
-  : { jobs: 100, killJobs: 100, kills: 5, redisJobs: 60, slackJobs: 60, fuzz: 500, multi: 0 };
+  : { jobs: 100, killJobs: 100, kills: 5, redisJobs: 60, slackJobs: 60, fuzz: 500, multi: 200 };
 const SEED = Number(process.env.FAULTS_SEED ?? 20_261_123);
 
 const wanted = (name: string) => !only || only.includes(name);
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
           blockKit: r.blockKit,
           crashes: r.crashes,
           ms: r.ms,
-          note: `jobs per worker ${r.perWorker.join('/')}; most POSTs for one job ${r.maxPostsPerJob}; scheduler healthy ${r.schedulerHealthy}, doubled runs: ${r.doubledSchedulerRuns}`,
+          note: `jobs per worker ${r.perWorker.join('/')}; most POSTs for one job ${r.maxPostsPerJob}; scheduler healthy ${r.schedulerHealthy}; ${r.digestRuns} scheduled digests, ${r.doubledSchedulerRuns} periods doubled`,
           details: [...r.audit.details, ...r.crashDetails].slice(0, 12),
         };
       });
