@@ -146,20 +146,20 @@ export function slackFaults(redis: PrivateRedis, jobs: number): Promise<FaultRow
       const weather = (async () => {
         while (!stop) {
           for (const m of methods) fleet.slack.simulate.ratelimit(m, 3, 1);
-          await sleep(1_500);
+          await sleep(600);
           if (stop) break;
           fleet.slack.simulate.outage(methods, 'error');
           outages += 1;
-          await sleep(700);
+          await sleep(500);
           fleet.slack.simulate.restore();
-          await sleep(1_500);
+          await sleep(600);
         }
         fleet.slack.simulate.restore();
       })();
       const sent = await sendAll(fleet, jobs, (i) => actionCommand(i, 'sk'), {
         channel: CHANNEL,
         inFlight: 4,
-        between: () => sleep(20),
+        between: () => sleep(250),
       });
       // Keep the weather going while the last jobs run, then clear it for the settle.
       await sleep(3_000);
