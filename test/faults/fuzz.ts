@@ -134,12 +134,13 @@ export function fuzzRow(redis: PrivateRedis, cases: number, seed: number): Promi
         await new Promise((r) => setTimeout(r, 500));
       const open = await openJobs(fleet);
       const non200 = sent.filter((s) => s.status !== 200).length;
+      const posts = fleet.sandbox.requests().filter((r) => r.method === 'POST').length;
       const slow = sent.filter((s) => s.ackMs > 3_000).length;
       return {
         sent,
         note:
           `modals: ${submitted} submitted, ${refused} answered with field errors, ${noModal} not opened; ` +
-          `acks not 200: ${non200}, over 3 s: ${slow}; jobs unfinished: ${open}`,
+          `acks not 200: ${non200}, over 3 s: ${slow}; gateway POSTs (jobs run) ${posts}, jobs unfinished: ${open}`,
       };
     },
     30_000,

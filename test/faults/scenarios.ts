@@ -95,9 +95,12 @@ export function killWorkers(redis: PrivateRedis, jobs: number, kills: number): P
           await fleet.spawn('worker');
         }
       })();
+      // Paced at about two thirds of what the workers can do (3 × 2 POSTs of 800 ms), so they are nearly always
+      // mid-POST, and the run lasts as long as the kills do (each waits for its replacement to start).
       const sent = await sendAll(fleet, jobs, (i) => actionCommand(i, 'kl'), {
         channel: CHANNEL,
         inFlight: 4,
+        between: () => sleep((kills * 4_000 * 4) / jobs),
       });
       sending = false;
       await killer;
