@@ -45,7 +45,10 @@ module.exports = {
       comment: 'gateway/ speaks HTTP to the gateway and knows nothing of Slack, the queue or the sandbox.',
       from: { path: '^src/gateway/' },
       to: {
-        path: ['^src/(commands|interactions|views|jobs|requests|approvals|digests|local|sandbox)/', '^src/app\\.ts$'],
+        path: [
+          '^src/(commands|interactions|slack|views|jobs|requests|approvals|digests|local|sandbox)/',
+          '^src/app\\.ts$',
+        ],
       },
     },
     {
@@ -60,14 +63,14 @@ module.exports = {
       severity: 'error',
       comment: 'requests/ takes a requester, a client, an action, fields and a reply target: no Slack listeners or payloads.',
       from: { path: '^src/requests/' },
-      to: { path: ['^src/(commands|interactions|local)/', 'node_modules/@slack/bolt/'] },
+      to: { path: ['^src/(commands|interactions|slack|local)/', 'node_modules/@slack/bolt/'] },
     },
     {
       name: 'jobs-never-import-listeners',
       severity: 'error',
-      comment: 'jobs/ never imports commands/ or interactions/.',
+      comment: 'jobs/ never imports commands/, interactions/ or the Slack side they share (slack/).',
       from: { path: '^src/jobs/' },
-      to: { path: '^src/(commands|interactions)/' },
+      to: { path: '^src/(commands|interactions|slack)/' },
     },
     {
       name: 'sandbox-and-stand-in-only-through-the-root',

@@ -1,4 +1,4 @@
-import { type Logger, LogLevel } from '@slack/bolt';
+import type { Logger, LogLevel } from '@slack/bolt';
 import { type DestinationStream, type Logger as Pino, pino } from 'pino';
 
 /**
@@ -32,7 +32,7 @@ const REDACT_PATHS = SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `headers.${f}`, 
 const CENSOR = '[redacted]';
 
 /** Replaces anything that looks like a Slack token or an Authorization value with a marker. */
-export function redact(text: string, secrets: readonly string[] = []): string {
+function redact(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const secret of secrets) if (secret && secret.length >= 4) out = out.split(secret).join(CENSOR);
   for (const pattern of SECRET_PATTERNS) {
@@ -156,5 +156,3 @@ export function createLogger(options: LoggerOptions = {}): AppLogger {
 export function silentLogger(): AppLogger {
   return createLogger({ level: 'silent', write: () => {} });
 }
-
-export { LogLevel };

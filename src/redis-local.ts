@@ -45,7 +45,7 @@ export interface PrivateRedis {
   stop(): Promise<void>;
 }
 
-export const REDIS_INSTALL_HINT =
+const REDIS_INSTALL_HINT =
   'No Redis answers and redis-server is not installed. Install it (apt-get install redis-server, brew install redis) or point REDIS_URL at one.';
 
 /** Returns the URL of a Redis that answers: the given one, or a private redis-server started here. */

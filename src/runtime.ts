@@ -2,8 +2,8 @@ import { WebClient } from '@slack/web-api';
 import { AccessPolicy } from './access/policy.js';
 import { UserDirectory } from './access/user-directory.js';
 import { UserGroups } from './access/user-groups.js';
-import { buildCatalogue, type Catalogue } from './actions/catalogue.js';
-import { confirmGuardedNames, GuardedActionsError, unknownNames } from './actions/guarded.js';
+import { CatalogueSource } from './actions/catalogue-source.js';
+import { confirmGuardedNames } from './actions/guarded.js';
 import { type Bot, createBot, webSlackClientOptions } from './app.js';
 import type { Config } from './config.js';
 import { DigestStore } from './digests/store.js';
@@ -24,10 +24,11 @@ import { createRedis } from './redis.js';
 import { ActionRequests } from './requests/action-requests.js';
 import type { Sandbox } from './sandbox/index.js';
 import { startSandbox } from './sandbox/index.js';
-import type { BotServices } from './services.js';
+import type { BotServices, CoreServices } from './services.js';
 import { shutdownDeadline } from './shutdown.js';
 import { AnswerQueue } from './slack/answer-queue.js';
 import { BindingStore } from './store/bindings.js';
+import { ActionLedger } from './store/ledger.js';
 
 export interface Runtime {
   services: BotServices;
@@ -106,35 +107,7 @@ export async function startRuntime(
     await Promise.allSettled([gateway.close(), redis.quit(), sandbox?.close()]);
     throw e;
   });
-  let catalogue: Catalogue = buildCatalogue(undefined, { guardedActions: config.guardedActions });
-  let catalogueSource: unknown;
-  let refreshing: Promise<void> | undefined;
-  const refresh = (): Promise<void> => {
-    refreshing ??= gateway
-      .discover()
-      .then((discovery) => {
-        if (discovery === catalogueSource) return;
-        catalogue = buildCatalogue(discovery, { guardedActions: config.guardedActions });
-        catalogueSource = discovery;
-        // Names the start could not confirm (the gateway was down then): still guarded, but likely a typo.
-        const unknown = unknownNames(config.guardedActions, discovery);
-        if (unknown.length) logger.error(new GuardedActionsError(unknown).message);
-      })
-      .catch((error: unknown) => logger.warn('discovery failed; keeping the last known actions', error))
-      .finally(() => {
-        refreshing = undefined;
-      });
-    return refreshing;
-  };
-  // Modal submissions read the catalogue before their ack (3 s): once one is known, a refresh never holds
-  // them up; before that, a slow gateway gets 1.5 s and then the spec's own actions stand in.
-  const currentCatalogue = async (): Promise<Catalogue> => {
-    const pending = refresh();
-    if (catalogueSource === undefined) {
-      await Promise.race([pending, new Promise((resolve) => setTimeout(resolve, 1_500).unref())]);
-    }
-    return catalogue;
-  };
+  const catalogue = new CatalogueSource(() => gateway.discover(), config.guardedActions, logger);
   const queue = new ActionQueue({ connection: redis, prefix: config.redis.prefix, logger });
   metrics.watchQueue(queue.queue);
   const digestQueue = new DigestQueue({
@@ -162,33 +135,29 @@ export async function startRuntime(
   // The request layer posts each job's "queued" message before the job exists: the web role's Slack client,
   // with a person waiting, so a 429 is waited out inside the client and not again on top.
   const webSlack = new WebClient(botToken, { ...webSlackClientOptions(config), logger });
-  const requests = new ActionRequests({
-    redis,
-    prefix: config.redis.prefix,
-    logger,
-    gateway,
-    catalogue: currentCatalogue,
-    bindings,
-    queue,
-    metrics,
-    access,
-    reporter: createSlackPoster(webSlack, { maxWaits: 0 }),
-  });
-  const services: BotServices = {
+  const parts = {
     config,
     logger,
     redis,
     gateway,
-    catalogue: currentCatalogue,
+    catalogue: catalogue.get,
     bindings,
     queue,
+    ledger: new ActionLedger(redis, config.redis.prefix),
     digests,
     digestQueue,
     metrics,
     access,
-    requests,
-    answers: new AnswerQueue(),
   };
+  const core: CoreServices = {
+    ...parts,
+    requests: new ActionRequests({
+      ...parts,
+      prefix: config.redis.prefix,
+      reporter: createSlackPoster(webSlack, { maxWaits: 0 }),
+    }),
+  };
+  const services: BotServices = { ...core, answers: new AnswerQueue() };
 
   const runs = (role: string) => config.role === role || config.role === 'all';
   let bot: Bot | undefined;
@@ -198,16 +167,13 @@ export async function startRuntime(
   let scheduler: DigestScheduler | undefined;
   let health: HealthServer | undefined;
   if (runs('worker')) {
-    await refresh();
+    await catalogue.refresh();
     workers = startActionWorkers({
       connection: config.redis.url,
       prefix: config.redis.prefix,
       gateway,
       slack: createWorkerSlackClient(botToken, config.slack.apiUrl, logger),
-      catalogue: () => {
-        void refresh();
-        return catalogue;
-      },
+      catalogue: catalogue.get,
       rate: config.gateway.actionRate,
       actionTimeoutMs: config.gateway.actionTimeoutMs,
       logger,

@@ -11,25 +11,34 @@ import type { Metrics } from './metrics.js';
 import type { ActionRequests } from './requests/action-requests.js';
 import type { AnswerQueue } from './slack/answer-queue.js';
 import type { BindingStore } from './store/bindings.js';
+import type { ActionLedger } from './store/ledger.js';
 
-/** What the Slack listeners need: built once in main.ts (the composition root) and handed to each register(). */
-export interface BotServices {
+/**
+ * The core, built once by the composition root (runtime.ts): what every surface that asks for work (Slack
+ * listeners, approvals, digests, an assistant-tool server) shares, and none of it knows Slack payloads.
+ */
+export interface CoreServices {
   config: Config;
   logger: AppLogger;
   redis: Redis;
   gateway: GatewayClient;
-  /** The action catalogue, rebuilt from the (cached) discovery call so new gateway actions appear without code. */
+  /** The action catalogue (actions/catalogue-source.ts), rebuilt from discovery so new actions need no code. */
   catalogue(): Promise<Catalogue>;
   bindings: BindingStore;
   queue: ActionQueue;
+  ledger: ActionLedger;
   /** Digest subscriptions and marks, and the queue `digest now` adds to. */
   digests: DigestStore;
   digestQueue: DigestQueue;
   metrics: Metrics;
   /** Who may do what: one policy for every command, click and submission. */
   access: AccessPolicy;
-  /** The one way to ask for an action (requests/): every command, form and button goes through it. */
+  /** The one way to ask for an action (requests/). */
   requests: ActionRequests;
+}
+
+/** The Slack side, handed to each register(): the core, and what only Slack listeners need. */
+export interface BotServices extends CoreServices {
   /** Command answers after the ack, a few at a time (the ack never waits behind them). */
   answers: AnswerQueue;
 }

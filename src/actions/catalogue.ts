@@ -17,8 +17,7 @@ import { KNOWN_ACTIONS, type KnownAction, type ModalPolicy } from './known-actio
  *   down) every known entry counts as available: the POST will tell.
  */
 
-export type { ActionField, FieldKind } from './fields.js';
-export type { ModalPolicy } from './known-actions.js';
+export type { ActionField } from './fields.js';
 
 export interface ActionEntry {
   action: string;

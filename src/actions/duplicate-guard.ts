@@ -8,7 +8,7 @@ import type { ActionEntry } from './catalogue.js';
  * Pure over the gateway: the ledger of our own jobs is checked elsewhere.
  */
 
-export const DEFAULT_SCAN_LIMIT = 500;
+const DEFAULT_SCAN_LIMIT = 500;
 /** Small pages: the earlier record is usually recent, and the walk stops at the first match. */
 const PAGE_SIZE = 100;
 

@@ -7,7 +7,7 @@ import type { Discovery } from '../gateway/types.js';
  * blank or mistyped value can never switch them off. Names compare lower-cased.
  */
 
-export const ALWAYS_GUARDED: readonly string[] = ['deploy_blog', 'send_prospect_email'];
+const ALWAYS_GUARDED: readonly string[] = ['deploy_blog', 'send_prospect_email'];
 
 /** The action-name shape the catalogue accepts from discovery (see catalogue.ts). */
 export const ACTION_NAME = /^[a-z][a-z0-9_]*$/;
@@ -18,7 +18,7 @@ export function guardedNames(configured: readonly string[]): string[] {
 }
 
 /** Names the spec does not know: only a discovery answer can tell whether the gateway has them. */
-export function namesToConfirm(names: readonly string[]): string[] {
+function namesToConfirm(names: readonly string[]): string[] {
   const spec = new Set(SPEC_ACTIONS.map((a) => a.action));
   return names.filter((n) => !spec.has(n.toLowerCase()));
 }

@@ -21,7 +21,7 @@ export type ValidationResult =
   | { ok: false; errors: Record<string, string> };
 
 /** Key of errors that belong to no single field (stray words). */
-export const ARGUMENTS_ERROR_KEY = 'arguments';
+const ARGUMENTS_ERROR_KEY = 'arguments';
 
 export function parseActionArgs(entry: ActionEntry, tokens: readonly Token[]): ParseResult {
   const errors: Record<string, string> = {};

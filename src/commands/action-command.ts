@@ -5,7 +5,7 @@ import { requestKeys } from '../requests/request-keys.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { answerRequest } from '../slack/answer-request.js';
 import { openActionModal } from '../slack/open-action-modal.js';
-import type { CommandContext } from './context.js';
+import type { CommandContext } from './command-context.js';
 
 /**
  * Every action command, driven by its catalogue entry: fields from the command line, a modal when fields are

@@ -8,7 +8,7 @@ import { section } from '../views/blocks.js';
 import { buildDigestStatus, type SubscriptionView } from '../views/digest-status.js';
 import { escapeMrkdwn } from '../views/escape.js';
 import { fitMessage } from '../views/limits.js';
-import type { CommandContext, CommandSpec } from './context.js';
+import type { CommandContext, CommandSpec } from './command-context.js';
 import { DIGEST_USAGE, parseDigestArgs } from './digest-args.js';
 
 /** `/gateway digest …` (DESIGN §4, §6): subscribe (admins), turn off (admins), `now` (anyone), `status`. */

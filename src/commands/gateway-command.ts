@@ -7,8 +7,9 @@ import type { BotServices } from '../services.js';
 import { describeError } from '../slack/describe-error.js';
 import { postToResponseUrl } from '../slack/response-url.js';
 import { claimOnce } from '../store/dedupe.js';
-import type { CommandContext, CommandSpec, Message } from './context.js';
-import { requireBinding } from './context.js';
+import type { SlackMessage } from '../views/blocks.js';
+import type { CommandContext, CommandSpec } from './command-context.js';
+import { requireBinding } from './command-context.js';
 import { closestCommand, splitCommand } from './tokenizer.js';
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
@@ -98,7 +99,7 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
   }: Pick<CommandArgs, 'command' | 'client' | 'logger' | 'context'>): Promise<void> {
     const started = Date.now();
     const log = services.logger.child({ ...slackLogContext(command, context), command: 'gateway' });
-    const reply = async (message: Message) => {
+    const reply = async (message: SlackMessage) => {
       await postToResponseUrl(command.response_url, {
         response_type: 'ephemeral',
         text: message.text,

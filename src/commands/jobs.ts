@@ -1,6 +1,6 @@
 import { failureCode } from '../jobs/job-errors.js';
 import { buildJobList } from '../views/job-list.js';
-import type { CommandSpec } from './context.js';
+import type { CommandSpec } from './command-context.js';
 
 export const jobsCommand: CommandSpec = {
   name: 'jobs',

@@ -1,8 +1,8 @@
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import type { ChannelBinding } from '../store/bindings.js';
+import type { SlackMessage } from '../views/blocks.js';
 import { buildResourcePage, DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
-import type { Message } from './context.js';
 import type { ReadQuery } from './read-query.js';
 import { closestCommand } from './tokenizer.js';
 
@@ -23,7 +23,7 @@ export async function readResourcePage(
   binding: Pick<ChannelBinding, 'clientId' | 'clientLabel'>,
   resource: string,
   query: ReadQuery,
-): Promise<Message> {
+): Promise<SlackMessage> {
   services.access.requireRead(user, resource);
   const clientId = resource === 'clients' ? undefined : binding.clientId;
   // A message shows DEFAULT_PAGE_ROWS rows: fetching more (`limit=1000`) would read rows nobody sees. Next

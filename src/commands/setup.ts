@@ -4,7 +4,7 @@ import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { isNotInChannel } from '../slack/describe-error.js';
 import { digestLine } from '../views/digest-status.js';
 import { buildAlreadyBound, buildBindingConfirmation, buildStatus } from '../views/status.js';
-import type { CommandSpec } from './context.js';
+import type { CommandSpec } from './command-context.js';
 import { channelDigests } from './digest.js';
 import { readResourcePage } from './read-resource.js';
 

@@ -17,7 +17,7 @@ export type Gathered =
       since: string;
       tracked: number;
       diff: ReviewDiff | undefined;
-      mark: { ids: string[] };
+      mark: { ids: Iterable<string> };
     }
   | {
       kind: 'rankings';
@@ -56,8 +56,11 @@ export async function gatherDigest(
   const first = !meta || meta.clientId !== input.clientId;
   const since = first ? '' : meta.since;
   if (input.kind === 'rankings') {
-    const previous = first ? undefined : await store.rankingMark(input.channel);
+    // The mark is read while the first pages are: Redis and the gateway answer side by side.
+    const marked = first ? undefined : store.rankingMark(input.channel);
+    marked?.catch(() => {});
     const scan = await scanRankings(gateway, input.clientId);
+    const previous = await marked;
     return {
       kind: 'rankings',
       first,
@@ -69,12 +72,13 @@ export async function gatherDigest(
     };
   }
   const seen = first ? undefined : await store.reviewMark(input.channel);
-  const ids: string[] = [];
+  const ids = new Set<string>();
   const fresh: NewReview[] = [];
   for await (const row of gateway.rows('reviews', { clientId: input.clientId, order: 'created_at' })) {
     const id = row.id === undefined || row.id === null ? '' : String(row.id);
-    if (!id) continue;
-    ids.push(id);
+    // Offset paging while reviews arrive can hand one row over twice (it slides past a page boundary).
+    if (!id || ids.has(id)) continue;
+    ids.add(id);
     // New is an id not seen before, whatever its date: a late arrival dated before the last digest counts.
     if (seen && !seen.has(id)) fresh.push(toNewReview(row));
   }
@@ -83,7 +87,7 @@ export async function gatherDigest(
     first,
     since,
     meta,
-    tracked: ids.length,
+    tracked: ids.size,
     diff: seen ? diffReviews(fresh, input.filters) : undefined,
     mark: { ids },
   };

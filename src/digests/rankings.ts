@@ -105,7 +105,7 @@ export class RankingScan {
   }
 }
 
-export type Crossing = 'entered top 3' | 'left top 3' | 'entered top 10' | 'left top 10';
+type Crossing = 'entered top 3' | 'left top 3' | 'entered top 10' | 'left top 10';
 
 export interface KeywordMove {
   keyword: string;

@@ -203,13 +203,14 @@ export class DigestStore {
     const id = subscriptionId(channel, kind);
     const markKey = this.#key('mark', id);
     const temp = this.#key('mark-next', id);
-    await this.redis.del(temp);
+    // One pipeline for the whole next mark: a round trip per chunk would cost more than the writes.
+    const pipeline = this.redis.pipeline().del(temp);
     let written = 0;
     let batch: string[] = [];
     const flush = async () => {
       if (!batch.length) return;
-      if ('positions' in mark) await this.redis.hset(temp, ...batch);
-      else await this.redis.sadd(temp, ...batch);
+      if ('positions' in mark) pipeline.hset(temp, ...batch);
+      else pipeline.sadd(temp, ...batch);
       batch = [];
     };
     if ('positions' in mark) {
@@ -227,6 +228,7 @@ export class DigestStore {
       }
     }
     await flush();
+    for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
     const tx = this.redis.multi();
     if (written) tx.rename(temp, markKey);
     else tx.del(markKey);

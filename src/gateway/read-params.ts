@@ -20,7 +20,7 @@ import type { ReadParams } from './types.js';
 export const MISSING_CLIENT_ID_MESSAGE =
   'Missing client_id: every resource except clients is read for one client';
 
-export function missingResourceMessage(): string {
+function missingResourceMessage(): string {
   return 'Missing resource: name one of the resources the discovery call lists';
 }
 

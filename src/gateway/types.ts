@@ -52,7 +52,6 @@ export const actionResponseSchema = z.object({
   error: z.string().optional(),
   message: z.string().optional(),
 });
-export type ActionResponse = z.infer<typeof actionResponseSchema>;
 
 export interface ActionResult {
   action: string;

@@ -4,7 +4,7 @@ import { ACTION_MODAL_CALLBACK_ID } from '../views/action-modal.js';
 import { RETRY_ACTION_ID, RETRY_ANYWAY_ACTION_ID } from '../views/action-result.js';
 import { DUPLICATE_CANCEL_ACTION_ID, DUPLICATE_CONFIRM_ACTION_ID } from '../views/duplicate-prompt.js';
 import { PAGE_NEXT_ACTION, PAGE_PREV_ACTION } from '../views/resource-page.js';
-import { actionModalSubmission } from './action-modal.js';
+import { actionModalSubmission } from './action-modal-submission.js';
 import { duplicateCancel, duplicateConfirm } from './duplicate-buttons.js';
 import { jobRetry } from './job-buttons.js';
 import { pageButton } from './page-buttons.js';

@@ -34,7 +34,7 @@ export async function processActionJob(
     channel: job.data.replyTo.channel,
     user: job.data.requestedBy,
   });
-  const entry = deps.catalogue().byAction(job.data.action);
+  const entry = (await deps.catalogue()).byAction(job.data.action);
   if (!entry) {
     // Told in the thread by the worker's final-failure report.
     throw new UnrecoverableError(

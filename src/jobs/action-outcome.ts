@@ -126,7 +126,7 @@ export async function finishSuccess(run: JobRun, result: Record<string, unknown>
   return { outcome: 'done', ...(recordId ? { recordId } : {}) };
 }
 
-export async function needsAttention(run: JobRun, reason: string): Promise<ActionJobOutcome> {
+async function needsAttention(run: JobRun, reason: string): Promise<ActionJobOutcome> {
   run.log.warn(`needs attention: ${reason}`);
   await run.status('needs-attention', 'outcome unknown: a person must decide');
   await run.reply(buildOutcomeUnknown({ label: run.entry.label, jobKey: run.data.jobKey, reason }));

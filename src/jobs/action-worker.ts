@@ -10,6 +10,7 @@ import type { Metrics } from '../metrics.js';
 import { createRedis } from '../redis.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import { ActionLedger } from '../store/ledger.js';
+import { bullKeys } from './bullmq-internals.js';
 import { reportFinalFailure } from './final-failure.js';
 import { RetryableJobError, wasReported } from './job-errors.js';
 import type { ActionJobDeps } from './job-run.js';
@@ -30,7 +31,7 @@ export interface ActionWorkerOptions {
   prefix: string;
   gateway: GatewayClient;
   slack: WebClient;
-  catalogue: () => Catalogue;
+  catalogue: () => Catalogue | Promise<Catalogue>;
   rate: Rate;
   actionTimeoutMs: number;
   concurrency?: number;
@@ -93,7 +94,7 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       consecutiveFaults = now - lastFaultAt < base * 4 ? consecutiveFaults + 1 : 1;
       lastFaultAt = now;
       const ms = backoffMs(base, consecutiveFaults);
-      const paused = await pauseAllWorkers(redis, `${options.prefix}:${ACTION_QUEUE}:limiter`, ms);
+      const paused = await pauseAllWorkers(redis, bullKeys(options.prefix, ACTION_QUEUE).limiter, ms);
       logger.warn(`backing every worker off for ${paused} ms: ${reason}`);
     },
     logger,

@@ -16,7 +16,7 @@ import { type ActionJob, type ActionJobDeps, storedData } from './job-run.js';
  */
 export async function reportFinalFailure(job: ActionJob, error: Error, deps: ActionJobDeps): Promise<void> {
   const data = (await storedData(deps.redis, job)) ?? job.data;
-  const entry = deps.catalogue().byAction(data.action);
+  const entry = (await deps.catalogue()).byAction(data.action);
   const label = entry?.label ?? data.action;
   const at = new Date().toISOString();
   const post = async (state: JobStatusState, summary: string, reply?: SlackMessage) => {

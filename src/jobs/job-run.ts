@@ -7,6 +7,7 @@ import type { Metrics } from '../metrics.js';
 import type { ActionLedger } from '../store/ledger.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildJobStatus, type JobStatusState, subjectOf } from '../views/job-status.js';
+import { bullKeys } from './bullmq-internals.js';
 import { type ActionJobData, type ActionJobOutcome, upgradeJobData } from './queue.js';
 import type { Reporter } from './reply-target.js';
 
@@ -19,7 +20,8 @@ export interface ActionJobDeps {
   /** Delivers to the job's reply target (the Slack poster, in this bot). */
   poster: Reporter;
   ledger: ActionLedger;
-  catalogue: () => Catalogue;
+  /** The catalogue source's getter (actions/catalogue-source.ts); tests hand a fixed one. */
+  catalogue: () => Catalogue | Promise<Catalogue>;
   actionTimeoutMs: number;
   leaseMs: number;
   reconcileGraceMs: number;
@@ -47,9 +49,9 @@ export interface JobRun {
   isLastAttempt: boolean;
 }
 
-/** The Redis hash BullMQ keeps the job in (its `data` field is the job's data). */
+/** The Redis hash BullMQ keeps the job in (its `data` field is the job's data; see bullmq-internals.ts). */
 export function jobHashKey(job: ActionJob): string {
-  return `${job.queueQualifiedName}:${job.id}`;
+  return bullKeys(job.prefix, job.queueName).job(String(job.id));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { defineScript, runScript } from '../redis-scripts.js';
 
 /**
  * A Redis lease around a job's reconcile-and-POST (DESIGN §8): BullMQ is at-least-once and two runs of one
@@ -13,21 +14,33 @@ import type { Redis } from 'ioredis';
  * sends the POST.
  */
 
-const RENEW = `
+const RENEW = defineScript(
+  'gwLeaseRenew',
+  1,
+  `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
-`;
-const RELEASE = `
+`,
+);
+const RELEASE = defineScript(
+  'gwLeaseRelease',
+  1,
+  `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
-`;
-const WRITE_IF_HELD = `
+`,
+);
+const WRITE_IF_HELD = defineScript(
+  'gwLeaseWriteIfHeld',
+  2,
+  `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
 return 1
-`;
+`,
+);
 
 export interface Lease {
   /** Sets `field` of the hash at `key` only while the lease is still ours (and renews it); false when lost. */
@@ -53,7 +66,7 @@ export async function acquireLease(
   }
   const timer = setInterval(
     () => {
-      redis.eval(RENEW, 1, key, token, String(ttlMs)).catch(() => {
+      runScript(redis, RENEW, [key], [token, ttlMs]).catch(() => {
         // A missed renewal only shortens the lease; the next one (or expiry) settles it.
       });
     },
@@ -63,10 +76,10 @@ export async function acquireLease(
   return {
     lease: {
       writeIfHeld: async (hashKey, field, value) =>
-        Number(await redis.eval(WRITE_IF_HELD, 2, key, hashKey, token, String(ttlMs), field, value)) === 1,
+        Number(await runScript(redis, WRITE_IF_HELD, [key, hashKey], [token, ttlMs, field, value])) === 1,
       release: async () => {
         clearInterval(timer);
-        await redis.eval(RELEASE, 1, key, token);
+        await runScript(redis, RELEASE, [key], [token]);
       },
     },
   };

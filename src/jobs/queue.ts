@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { dedupeKey } from '../store/dedupe.js';
+import { bullKeys } from './bullmq-internals.js';
 import { admitJob, fairKeys } from './rate-limit.js';
 import { type ReplyTarget, replyTargetOf } from './reply-target.js';
 
@@ -93,7 +94,7 @@ export interface ActionQueueOptions {
 const DAY_SEC = 86_400;
 
 /** Few attempts: the gateway client already retries what is safe, and a POST is never repeated blindly. */
-export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+const DEFAULT_JOB_OPTIONS: JobsOptions = {
   attempts: 3,
   backoff: { type: 'exponential', delay: 2_000 },
   removeOnComplete: { age: 7 * DAY_SEC, count: 1_000 },
@@ -132,15 +133,15 @@ export class ActionQueue {
     announce?: (ahead: number) => Promise<string | undefined>,
   ): Promise<{ jobId: string; ahead: number; duplicate: boolean; taken: boolean }> {
     const fair = fairKeys(this.prefix, ACTION_QUEUE, data.clientId);
-    const base = `${this.prefix}:${ACTION_QUEUE}`;
+    const bull = bullKeys(this.prefix, ACTION_QUEUE);
     const admission = await admitJob(
       this.#redis,
       {
         dedupe: dedupeKey(this.prefix, `job:${data.jobKey}`),
         fairNow: fair.now,
         fairLast: fair.last,
-        prioritized: `${base}:prioritized`,
-        wait: `${base}:wait`,
+        prioritized: bull.prioritized,
+        wait: bull.wait,
         channelIndex: channelIndexKey(this.prefix, data.replyTo.channel),
       },
       {
@@ -219,7 +220,7 @@ export class ActionQueue {
   }
 }
 
-export function channelIndexKey(prefix: string, channel: string): string {
+function channelIndexKey(prefix: string, channel: string): string {
   return `${prefix}:jobs:channel:${channel}`;
 }
 

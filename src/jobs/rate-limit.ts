@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis';
+import { defineScript, runScript } from '../redis-scripts.js';
+import { MAX_PRIORITY, PRIORITY_SCORE_FACTOR } from './bullmq-internals.js';
 
 /**
  * Rate and fairness of the action queue (DESIGN §8).
@@ -13,8 +15,6 @@ import type { Redis } from 'ioredis';
  * - Backoff for everyone after a gateway 500 or a slow answer is `worker.rateLimit(ms)` (see action-worker).
  */
 
-/** BullMQ's highest priority value; the virtual clock stops there (reached only by months of backlog). */
-export const MAX_PRIORITY = 2_097_152;
 /** The fairness clock forgets an idle queue after a day, so it restarts from 1. */
 const CLOCK_TTL_SEC = 86_400;
 
@@ -28,8 +28,13 @@ export function fairKeys(prefix: string, queueName: string, clientId: string) {
 /**
  * Claims the job's dedupe key, assigns its fair priority, counts the jobs that will start before it and
  * indexes it under its channel, in one round trip. Returns claimed=0 for a duplicate (nothing else done).
+ * The count reads BullMQ's own wait list and prioritized set (bullmq-internals.ts). The virtual clock stops
+ * at BullMQ's highest priority (reached only by months of backlog).
  */
-const ADMIT = `
+const ADMIT = defineScript(
+  'gwAdmitJob',
+  6,
+  `
 if redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2], 'NX') == false then return {0, 0, 0} end
 local now = tonumber(redis.call('GET', KEYS[2]) or '0')
 local last = tonumber(redis.call('GET', KEYS[3]) or '0')
@@ -37,13 +42,14 @@ local p = math.max(last + 1, now + 1)
 if p > tonumber(ARGV[3]) then p = tonumber(ARGV[3]) end
 redis.call('SET', KEYS[3], p, 'EX', ARGV[4])
 -- Jobs of a lower or the same priority were queued earlier, so they start first.
-local ahead = redis.call('ZCOUNT', KEYS[4], '-inf', '(' .. string.format('%.0f', (p + 1) * 4294967296))
+local ahead = redis.call('ZCOUNT', KEYS[4], '-inf', '(' .. string.format('%.0f', (p + 1) * tonumber(ARGV[7])))
 ahead = ahead + redis.call('LLEN', KEYS[5])
 redis.call('ZADD', KEYS[6], ARGV[1], ARGV[5])
 redis.call('ZREMRANGEBYRANK', KEYS[6], 0, -101)
 redis.call('EXPIRE', KEYS[6], ARGV[6])
 return {1, p, ahead}
-`;
+`,
+);
 
 export interface AdmitKeys {
   dedupe: string;
@@ -65,35 +71,37 @@ export async function admitJob(
   keys: AdmitKeys,
   args: { jobKey: string; enqueuedAt: number; dedupeTtlSec: number; indexTtlSec: number },
 ): Promise<Admission> {
-  const answer = (await redis.eval(
+  const answer = (await runScript(
+    redis,
     ADMIT,
-    6,
-    keys.dedupe,
-    keys.fairNow,
-    keys.fairLast,
-    keys.prioritized,
-    keys.wait,
-    keys.channelIndex,
-    String(args.enqueuedAt),
-    String(args.dedupeTtlSec),
-    String(MAX_PRIORITY),
-    String(CLOCK_TTL_SEC),
-    args.jobKey,
-    String(args.indexTtlSec),
+    [keys.dedupe, keys.fairNow, keys.fairLast, keys.prioritized, keys.wait, keys.channelIndex],
+    [
+      args.enqueuedAt,
+      args.dedupeTtlSec,
+      MAX_PRIORITY,
+      CLOCK_TTL_SEC,
+      args.jobKey,
+      args.indexTtlSec,
+      PRIORITY_SCORE_FACTOR,
+    ],
   )) as [number, number, number];
   return { claimed: answer[0] === 1, priority: answer[1], ahead: answer[2] };
 }
 
-const ADVANCE = `
+const ADVANCE = defineScript(
+  'gwAdvanceFairClock',
+  1,
+  `
 local now = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tonumber(ARGV[1]) > now then redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end
 return 1
-`;
+`,
+);
 
 /** Moves the fairness clock to a job that starts (never backwards). */
 export async function advanceFairClock(redis: Redis, nowKey: string, priority: number): Promise<void> {
   if (!priority) return;
-  await redis.eval(ADVANCE, 1, nowKey, String(priority), String(CLOCK_TTL_SEC));
+  await runScript(redis, ADVANCE, [nowKey], [priority, CLOCK_TTL_SEC]);
 }
 
 /** Backoff for everyone after the n-th consecutive gateway fault: doubling from `baseMs`, capped. */
@@ -106,14 +114,18 @@ export function backoffMs(baseMs: number, consecutive: number, capMs = 60_000): 
  * max(ms, what is left of the current window). Unlike rateLimit it never SHORTENS the window: rateLimit(20)
  * in a 60 s window would open a fresh window, and a fresh full quota, 20 ms later.
  */
-const PAUSE = `
+const PAUSE = defineScript(
+  'gwPauseAllWorkers',
+  1,
+  `
 local left = redis.call('PTTL', KEYS[1])
 local ms = math.max(tonumber(ARGV[1]), left)
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ms)
 return ms
-`;
+`,
+);
 
 export async function pauseAllWorkers(redis: Redis, limiterKey: string, ms: number): Promise<number> {
   const pause = String(Math.max(1, Math.round(ms)));
-  return Number(await redis.eval(PAUSE, 1, limiterKey, pause, String(Number.MAX_SAFE_INTEGER)));
+  return Number(await runScript(redis, PAUSE, [limiterKey], [pause, Number.MAX_SAFE_INTEGER]));
 }

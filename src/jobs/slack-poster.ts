@@ -77,14 +77,14 @@ export function createSlackPoster(slack: WebClient, options: { maxWaits?: number
  * gateway did) for half an hour. A job's Slack calls give up within seconds instead; a job whose result could
  * not be posted is retried by BullMQ from its "done" checkpoint, so it is posted once Slack answers again.
  */
-export const WORKER_SLACK_RETRY = {
+const WORKER_SLACK_RETRY = {
   retries: 2,
   factor: 2,
   minTimeout: 500,
   maxTimeout: 2_000,
   randomize: true,
 };
-export const WORKER_SLACK_TIMEOUT_MS = 5_000;
+const WORKER_SLACK_TIMEOUT_MS = 5_000;
 
 export function createWorkerSlackClient(
   token: string,

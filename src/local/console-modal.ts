@@ -12,7 +12,7 @@ import type { InputValues } from './view-state.js';
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export interface ModalOption {
+interface ModalOption {
   label: string;
   value: string;
 }
@@ -104,7 +104,7 @@ export function describeModal(view: FakeView, names?: RenderNames): string[] {
 }
 
 /** `Keyword (keyword, required; e.g. best plumber austin) [now: x]`. */
-export function fieldHeading(f: ModalField): string {
+function fieldHeading(f: ModalField): string {
   const notes = [f.actionId, f.optional ? 'optional' : 'required'];
   if (f.placeholder && !f.options.length) notes.push(`e.g. ${f.placeholder}`);
   if (f.hint) notes.push(f.hint);

@@ -9,7 +9,7 @@ export interface RenderNames {
   channel(id: string): string;
 }
 
-export interface RenderedButton {
+interface RenderedButton {
   number: number;
   text: string;
   actionId: string;
@@ -54,7 +54,7 @@ const EMOJI: Record<string, string> = {
 };
 
 /** `&lt;` `&gt;` `&amp;` back to characters; `&amp;` last so `&amp;lt;` stays the text `&lt;`. */
-export function decodeEntities(text: string): string {
+function decodeEntities(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 

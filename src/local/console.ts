@@ -14,7 +14,7 @@ import type { InputValues } from './view-state.js';
  * Slack stand-in (signed requests), exactly as Slack would.
  */
 
-export const CONSOLE_HELP = [
+const CONSOLE_HELP = [
   'Console commands:',
   '  /gateway <command>     send a slash command (try /gateway help)',
   '  press N  (or just N)   press button [N] of the last message shown with buttons',

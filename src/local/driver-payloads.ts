@@ -13,7 +13,7 @@ export interface FoundButton {
 }
 
 /** Every button of a message or view: in actions blocks and as section accessories. */
-export function listButtons(blocks: unknown): FoundButton[] {
+function listButtons(blocks: unknown): FoundButton[] {
   const found: FoundButton[] = [];
   for (const block of Array.isArray(blocks) ? blocks : []) {
     if (!isObj(block)) continue;
@@ -65,7 +65,7 @@ export interface Actor {
   teamId: string;
 }
 
-export function userObject(a: Actor): Obj {
+function userObject(a: Actor): Obj {
   const name = a.slack.userName(a.user);
   // A Slack Connect user's clicks carry their own workspace's team id.
   return { id: a.user, username: name, name, team_id: a.slack.userTeam(a.user) };

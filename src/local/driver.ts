@@ -32,7 +32,7 @@ export interface HttpDriverOptions extends BaseDriverOptions {
 }
 
 /** Socket Mode: the same payloads as envelopes over the bot's WebSocket to the stand-in (`slack.socket`). */
-export interface SocketDriverOptions extends BaseDriverOptions {
+interface SocketDriverOptions extends BaseDriverOptions {
   transport: 'socket';
 }
 

@@ -2,7 +2,7 @@ import type { ActionEntry } from '../actions/catalogue.js';
 import { findEarlierRecord } from '../actions/duplicate-guard.js';
 import type { Row } from '../gateway/types.js';
 import { claimInFlight, type InFlight, type InFlightId, releaseInFlight } from '../store/in-flight.js';
-import { ActionLedger, actionFingerprint } from '../store/ledger.js';
+import { actionFingerprint } from '../store/ledger.js';
 import type { ActionRequest, RequestDeps } from './request.js';
 
 /**
@@ -64,8 +64,7 @@ async function findEarlier(
   clientId: string,
   fields: Record<string, unknown>,
 ): Promise<Row | undefined> {
-  const ledger = new ActionLedger(deps.redis, deps.prefix);
-  const [mine] = await ledger.findByFingerprint(
+  const [mine] = await deps.ledger.findByFingerprint(
     clientId,
     entry.action,
     actionFingerprint(entry, clientId, fields),

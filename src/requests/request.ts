@@ -9,6 +9,7 @@ import type { ReplyTarget, Reporter } from '../jobs/reply-target.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { BindingStore } from '../store/bindings.js';
+import type { ActionLedger } from '../store/ledger.js';
 import type { UserError } from './user-error.js';
 
 /**
@@ -57,7 +58,7 @@ export type RequestResult =
   /** Not run, and why, for the person: no such action, not bound, another client, not allowed, guarded. */
   | { kind: 'refused'; error: UserError | AccessError };
 
-/** What the request layer works with: no Slack listener or payload, only the core and a reporter. */
+/** What the request layer works with: core parts (no Slack listener or payload) and a reporter. */
 export interface RequestDeps {
   redis: Redis;
   /** The Redis key prefix (REDIS_PREFIX). */
@@ -67,6 +68,7 @@ export interface RequestDeps {
   catalogue(): Promise<Catalogue>;
   bindings: BindingStore;
   queue: ActionQueue;
+  ledger: ActionLedger;
   metrics: Metrics;
   access: AccessPolicy;
   /** Posts the job's status message where the request's reply target says, before the job is queued. */

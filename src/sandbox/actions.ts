@@ -1,16 +1,16 @@
 import type { Row } from '../gateway/types.js';
-import { ID_PREFIXES, storeResourceOf } from './catalogue.js';
 import type { SampleClient } from './clients.js';
+import { ID_PREFIXES, storeResourceOf } from './discovery.js';
 import { createRng, hashSeed, type Rng } from './prng.js';
 import { slug, titleCase } from './rows/helpers.js';
-import type { SandboxStore } from './store.js';
+import type { SandboxStore } from './sample-store.js';
 
 /**
  * What each action does to the data. Generation actions always create a new record (§4.3 rule 1: no
  * deduplication); `seo_audit` upserts by url and `fetch_backlinks` only refreshes (rule 2).
  */
 
-export interface ActionRun {
+interface ActionRun {
   store: SandboxStore;
   client: SampleClient;
   action: string;

@@ -3,7 +3,7 @@ import { findClient, SAMPLE_CLIENTS, type SampleClient } from './clients.js';
 import { createRng, hashSeed, type Rng } from './prng.js';
 import { DAY_MS, pad } from './rows/helpers.js';
 import { FIRST_NAMES, LAST_NAMES, REVIEW_SOURCES, REVIEW_TEXTS } from './rows/words.js';
-import type { SandboxStore } from './store.js';
+import type { SandboxStore } from './sample-store.js';
 
 /**
  * `POST /__sandbox/advance`: a day passes upstream. Each client gets new reviews (some of them bad, and one

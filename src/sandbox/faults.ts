@@ -1,5 +1,5 @@
 import { createRng, hashSeed, type Rng } from './prng.js';
-import { type FailNextMatch, SANDBOX_FAULTS, type SandboxFault, type SandboxKnobs } from './types.js';
+import { type FailNextMatch, SANDBOX_FAULTS, type SandboxFault, type SandboxKnobs } from './sandbox-types.js';
 
 /**
  * Which fault, if any, a request gets: queued faults first (deterministic tests), else the knobs' rates rolled

@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Row } from '../gateway/types.js';
 import { authenticate, isDenial, keyFrom, loggableKey } from './auth.js';
-import { discoveryBody, findAction } from './catalogue.js';
+import { discoveryBody, findAction } from './discovery.js';
 import type { FaultPlan } from './faults.js';
 import { readBody, sendJson } from './http-util.js';
 import { type ParsedBody, parseBody, postReply } from './post.js';
 import { readReply } from './read.js';
 import { errorReply, type Reply } from './reply.js';
-import type { SandboxStore } from './store.js';
-import type { SandboxFault, SandboxRequestLog } from './types.js';
+import type { SandboxStore } from './sample-store.js';
+import type { SandboxFault, SandboxRequestLog } from './sandbox-types.js';
 
 /**
  * The gateway address: method check, request log, fault decision, latency, then the read or the action, and

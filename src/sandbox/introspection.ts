@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SandboxInputError } from './faults.js';
 import { readBody, sendJson } from './http-util.js';
-import type { FailNextMatch, Sandbox, SandboxFault } from './types.js';
+import type { FailNextMatch, Sandbox, SandboxFault } from './sandbox-types.js';
 
 /**
  * `/__sandbox/*`: what the sandbox saw and did, and its knobs, over HTTP for tests and people driving it from

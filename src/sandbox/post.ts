@@ -1,9 +1,9 @@
 import { runAction } from './actions.js';
 import { type Caller, clientDenial } from './auth.js';
-import { findAction, SANDBOX_ACTIONS } from './catalogue.js';
 import { findClient } from './clients.js';
+import { findAction, SANDBOX_ACTIONS } from './discovery.js';
 import { errorReply, type Reply } from './reply.js';
-import type { SandboxStore } from './store.js';
+import type { SandboxStore } from './sample-store.js';
 
 /** §4.3: an action. Checks in a fixed order (body, action, client, required fields), then runs it. */
 

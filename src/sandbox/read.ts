@@ -11,11 +11,11 @@ import {
   ORDER_FIELDS,
 } from '../gateway/spec.js';
 import { type Caller, clientDenial } from './auth.js';
-import { SANDBOX_RESOURCES } from './catalogue.js';
 import { clientRow, findClient } from './clients.js';
+import { SANDBOX_RESOURCES } from './discovery.js';
 import { errorReply, type Reply } from './reply.js';
+import type { SandboxStore } from './sample-store.js';
 import { type Selection, selectRows } from './select.js';
-import type { SandboxStore } from './store.js';
 
 /** §4.2: a read. Parameters are checked in a fixed order so each mistake gets its own 400. */
 

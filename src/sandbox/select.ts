@@ -20,7 +20,7 @@ function compareValues(a: unknown, b: unknown): number {
 }
 
 /** §2.3 exact match, compared as text: `published=true` matches the boolean true. */
-export function matchesFilter(row: Row, field: string, value: string): boolean {
+function matchesFilter(row: Row, field: string, value: string): boolean {
   const actual = row[field];
   return !isMissing(actual) && String(actual) === value;
 }

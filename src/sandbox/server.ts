@@ -7,15 +7,15 @@ import { DEFAULT_KNOBS, FaultPlan, parseKnobs } from './faults.js';
 import { type GatewayDeps, handleGateway } from './gateway.js';
 import { sendJson } from './http-util.js';
 import { handleIntrospection } from './introspection.js';
-import { SandboxStore } from './store.js';
-import type { Sandbox, SandboxKnobs, SandboxOptions, SandboxRequestLog } from './types.js';
+import { SandboxStore } from './sample-store.js';
+import type { Sandbox, SandboxKnobs, SandboxOptions, SandboxRequestLog } from './sandbox-types.js';
 
 /**
  * The built-in gateway: spec §4 served over node:http on loopback with seeded sample data. Nothing is
  * generated at start, so it listens at once even with the large client.
  */
 
-export const GATEWAY_PATH = '/gateway';
+const GATEWAY_PATH = '/gateway';
 const DEFAULT_ANCHOR = '2025-06-30T12:00:00.000Z';
 
 function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<number> {

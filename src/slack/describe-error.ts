@@ -6,7 +6,7 @@ import type { SlackMessage } from '../views/blocks.js';
 import { buildErrorMessage } from '../views/error-message.js';
 
 /** The Slack Web API error code of a failed call, if that is what `error` is. */
-export function slackErrorCode(error: unknown): string | undefined {
+function slackErrorCode(error: unknown): string | undefined {
   const data = (error as { data?: { error?: unknown } } | undefined)?.data;
   return typeof data?.error === 'string' ? data.error : undefined;
 }

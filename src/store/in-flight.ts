@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { defineScript, runScript } from '../redis-scripts.js';
 
 /**
  * Action requests in flight, by fingerprint (DESIGN §7, §4.4 rule 1). The duplicate guard looks for an earlier
@@ -43,16 +44,20 @@ export async function claimInFlight(
 }
 
 /** Deletes the claim only while `jobKey` holds it (a later request may have claimed it since). */
-const RELEASE = `
+const RELEASE = defineScript(
+  'gwInFlightRelease',
+  1,
+  `
 local raw = redis.call('GET', KEYS[1])
 if not raw then return 0 end
 local ok, held = pcall(cjson.decode, raw)
 if ok and type(held) == 'table' and held.jobKey == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
-`;
+`,
+);
 
 export async function releaseInFlight(redis: Redis, prefix: string, id: InFlightId, jobKey: string) {
-  await redis.eval(RELEASE, 1, inFlightKey(prefix, id), jobKey);
+  await runScript(redis, RELEASE, [inFlightKey(prefix, id)], [jobKey]);
 }
 
 function parse(raw: string | null): InFlight | undefined {

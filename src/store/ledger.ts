@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { defineScript, runScript } from '../redis-scripts.js';
 
 /**
  * The action ledger (DESIGN §7): for every successful action, the record it created and the job that ran
@@ -31,7 +32,10 @@ export interface LedgerOptions {
 const DAY_SEC = 86_400;
 
 /** Returns the job's earlier entry, or writes all three keys and returns nil. */
-const RECORD = `
+const RECORD = defineScript(
+  'gwLedgerRecord',
+  3,
+  `
 local earlier = redis.call('GET', KEYS[1])
 if earlier then return earlier end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
@@ -42,7 +46,8 @@ redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
 redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -tonumber(ARGV[4]) - 1)
 redis.call('EXPIRE', KEYS[3], ARGV[2])
 return false
-`;
+`,
+);
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -120,17 +125,15 @@ export class ActionLedger {
   async recordSuccess(entry: Omit<LedgerEntry, 'at'> & { at?: number }): Promise<LedgerEntry> {
     const full: LedgerEntry = { ...entry, at: entry.at ?? Date.now() };
     const json = JSON.stringify(full);
-    const earlier = (await this.redis.eval(
+    const earlier = (await runScript(
+      this.redis,
       RECORD,
-      3,
-      this.#jobKey(full.jobKey),
-      this.#fpKey(full.clientId, full.action, full.fingerprint),
-      this.#clientKey(full.clientId),
-      json,
-      String(this.#ttlSec),
-      String(this.#perFingerprint),
-      String(this.#perClient),
-      String(full.at),
+      [
+        this.#jobKey(full.jobKey),
+        this.#fpKey(full.clientId, full.action, full.fingerprint),
+        this.#clientKey(full.clientId),
+      ],
+      [json, this.#ttlSec, this.#perFingerprint, this.#perClient, full.at],
     )) as string | null;
     return (earlier ? parseEntry(earlier)[0] : undefined) ?? full;
   }

@@ -18,7 +18,7 @@ export const ACTION_MODAL_CALLBACK_ID = 'action_modal';
 /** Slack's limit; cutting it would corrupt what the submission reads back, so a longer one is refused. */
 const MAX_PRIVATE_METADATA = 3000;
 
-export interface SelectOption {
+interface SelectOption {
   label: string;
   value: string;
 }

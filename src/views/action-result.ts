@@ -1,5 +1,5 @@
 import { FORBIDDEN_ADVICE, UNAUTHORIZED_ADVICE } from '../gateway/advice.js';
-import type { KnownBlock } from './blocks.js';
+import type { KnownBlock, SlackMessage } from './blocks.js';
 import { actions, button, context, fields, section } from './blocks.js';
 import { code, escapeMrkdwn, mrkdwnLink } from './escape.js';
 import { fitMessage } from './limits.js';
@@ -19,8 +19,6 @@ export interface ResultEntry {
   /** Fields of the result worth showing first, when the catalogue names them. */
   resultFields?: readonly unknown[];
 }
-
-type Message = { text: string; blocks: KnownBlock[] };
 
 function show(value: unknown): string {
   if (value === null || value === undefined) return '—';
@@ -60,7 +58,7 @@ export function buildActionResult(
   entry: ResultEntry,
   data: Record<string, unknown>,
   options: { note?: string } = {},
-): Message {
+): SlackMessage {
   const id = typeof data.id === 'string' || typeof data.id === 'number' ? String(data.id) : undefined;
   const blocks: KnownBlock[] = [];
   let headline: string;
@@ -93,7 +91,7 @@ export function buildActionFailed(input: {
   statusCode: number | undefined;
   message: string;
   jobKey: string;
-}): Message {
+}): SlackMessage {
   const status = input.statusCode === undefined ? '' : ` (status_code ${input.statusCode})`;
   const line = `${escapeMrkdwn(input.label)} did not complete${status}: ${escapeMrkdwn(input.message)}`;
   const blocks: KnownBlock[] = [
@@ -110,7 +108,7 @@ export function buildActionRejected(input: {
   status: number | undefined;
   message: string;
   advice?: string;
-}): Message {
+}): SlackMessage {
   const advice =
     input.advice ??
     (input.status === 401 ? UNAUTHORIZED_ADVICE : input.status === 403 ? FORBIDDEN_ADVICE : undefined);
@@ -122,7 +120,7 @@ export function buildActionRejected(input: {
 }
 
 /** The outcome cannot be known and the bot has no place to look: a person decides. */
-export function buildOutcomeUnknown(input: { label: string; jobKey: string; reason: string }): Message {
+export function buildOutcomeUnknown(input: { label: string; jobKey: string; reason: string }): SlackMessage {
   const line = `The outcome of ${escapeMrkdwn(input.label)} is unknown: ${escapeMrkdwn(input.reason)}`;
   const blocks: KnownBlock[] = [
     section(`:warning: ${line}`),
@@ -148,7 +146,7 @@ export function buildActionGaveUp(input: {
   message: string;
   at: string;
   jobKey: string;
-}): Message {
+}): SlackMessage {
   const line = `${escapeMrkdwn(input.label)} failed: ${escapeMrkdwn(input.message)}`;
   const blocks: KnownBlock[] = [
     section(`:x: ${line}`),
@@ -159,7 +157,7 @@ export function buildActionGaveUp(input: {
 }
 
 /** A guarded action's job that reached a worker without an approved approval: refused, nothing sent. */
-export function buildApprovalMissing(input: { label: string }): Message {
+export function buildApprovalMissing(input: { label: string }): SlackMessage {
   const line = `${escapeMrkdwn(input.label)} was not run: it needs a person’s approval, and this job carried none.`;
   const blocks: KnownBlock[] = [
     section(`:no_entry: ${line}`),

@@ -8,7 +8,7 @@ import type { types } from '@slack/bolt';
 export type KnownBlock = types.KnownBlock;
 export type Button = types.Button;
 export type SectionBlock = types.SectionBlock;
-export type MrkdwnElement = types.MrkdwnElement;
+type MrkdwnElement = types.MrkdwnElement;
 export type PlainTextElement = types.PlainTextElement;
 
 /** What every view builds and every surface sends: the fallback text (also mrkdwn) and the blocks. */
@@ -21,7 +21,7 @@ export function plain(text: string): PlainTextElement {
   return { type: 'plain_text', text, emoji: true };
 }
 
-export function mrkdwn(text: string): MrkdwnElement {
+function mrkdwn(text: string): MrkdwnElement {
   return { type: 'mrkdwn', text };
 }
 

@@ -20,17 +20,20 @@ const SECTION_ROOM = MAX_SECTION_TEXT - 100;
  * A titled list for a thread message: the lines packed into sections of at most 3,000 characters, at most
  * `maxLines` of them and within Slack's 50 blocks, then a line that says how many more there are and where.
  */
-export function listMessage(
+export function listMessage<T>(
   title: string,
-  lines: readonly string[],
+  items: readonly T[],
+  format: (item: T) => string,
   options: { maxLines: number; more: (n: number) => string },
 ): DigestMessage {
   const blocks: KnownBlock[] = [section(title)];
   let shown = 0;
   let current = '';
   const room = MAX_BLOCKS_MESSAGE - 2;
-  for (const line of lines) {
+  // Only the items shown are formatted: a digest of 20,000 moves formats 150 lines, not 20,000.
+  for (const item of items) {
     if (shown >= options.maxLines) break;
+    const line = format(item);
     const piece = line.length > SECTION_ROOM ? `${line.slice(0, SECTION_ROOM - 1)}…` : line;
     if (current && current.length + 1 + piece.length > SECTION_ROOM) {
       if (blocks.length >= room) break;
@@ -42,7 +45,7 @@ export function listMessage(
   }
   if (current && blocks.length < room) blocks.push(section(current));
   else if (current) shown -= current.split('\n').length;
-  const rest = lines.length - shown;
+  const rest = items.length - shown;
   if (rest > 0) blocks.push(context(options.more(rest)));
   return fitMessage({ text: title.replace(/\*/g, ''), blocks });
 }

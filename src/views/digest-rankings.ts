@@ -98,7 +98,7 @@ export function buildRankingsDigest(input: {
   const more = (n: number) => `…and ${count(n)} more. \`/gateway keywords\` lists every keyword.`;
   if (diff.fellOut.length) {
     details.push(
-      listMessage(`*Fell out of the top 10* (${count(diff.fellOut.length)})`, diff.fellOut.map(moveLine), {
+      listMessage(`*Fell out of the top 10* (${count(diff.fellOut.length)})`, diff.fellOut, moveLine, {
         maxLines: LIST_MAX,
         more,
       }),
@@ -106,24 +106,29 @@ export function buildRankingsDigest(input: {
   }
   if (diff.moved.length) {
     details.push(
-      listMessage(`*Moves, biggest first* (${count(diff.moved.length)})`, diff.moved.map(moveLine), {
+      listMessage(`*Moves, biggest first* (${count(diff.moved.length)})`, diff.moved, moveLine, {
         maxLines: MOVERS_MAX,
         more,
       }),
     );
   }
   if (diff.added.length) {
-    const lines = diff.added.map(
-      (k) => `*${escapeMrkdwn(k.keyword)}* at #${k.position}${k.volume ? ` · vol ${count(k.volume)}` : ''}`,
-    );
+    const line = (k: RankingDiff['added'][number]) =>
+      `*${escapeMrkdwn(k.keyword)}* at #${k.position}${k.volume ? ` · vol ${count(k.volume)}` : ''}`;
     details.push(
-      listMessage(`*New keywords* (${count(diff.added.length)})`, lines, { maxLines: LIST_MAX, more }),
+      listMessage(`*New keywords* (${count(diff.added.length)})`, diff.added, line, {
+        maxLines: LIST_MAX,
+        more,
+      }),
     );
   }
   if (diff.dropped.length) {
-    const lines = diff.dropped.map((k) => `*${escapeMrkdwn(k.keyword)}* (was #${k.position})`);
+    const line = (k: RankingDiff['dropped'][number]) => `*${escapeMrkdwn(k.keyword)}* (was #${k.position})`;
     details.push(
-      listMessage(`*No longer tracked* (${count(diff.dropped.length)})`, lines, { maxLines: LIST_MAX, more }),
+      listMessage(`*No longer tracked* (${count(diff.dropped.length)})`, diff.dropped, line, {
+        maxLines: LIST_MAX,
+        more,
+      }),
     );
   }
   return { summary: fitMessage({ text, blocks }), details };

@@ -55,7 +55,8 @@ export function buildReviewsDigest(input: {
   const text = `Reviews for ${label}: ${plural(diff.listed.length, 'new review')}${alarming.length ? `, ${count(alarming.length)} with 1 or 2 stars` : ''}`;
   const detail = listMessage(
     `*New reviews, lowest rating first* (${count(diff.listed.length)})`,
-    diff.listed.map(reviewLine),
+    diff.listed,
+    reviewLine,
     {
       maxLines: THREAD_MAX,
       more: (n) => `…and ${count(n)} more. \`/gateway reviews\` lists every review.`,

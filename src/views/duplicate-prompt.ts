@@ -5,7 +5,7 @@
  */
 import type { ActionEntry } from '../actions/catalogue.js';
 import type { Row } from '../gateway/types.js';
-import { actions, button, type KnownBlock, section } from './blocks.js';
+import { actions, button, type SlackMessage, section } from './blocks.js';
 import { escapeMrkdwn, mrkdwnLink } from './escape.js';
 import { fitMessage, MAX_VALUE, truncate } from './limits.js';
 
@@ -25,7 +25,7 @@ const LINK_FIELDS = ['url', 'link', 'permalink', 'public_url'] as const;
 /** Labels that must keep their capitals inside a sentence. */
 const NOUNS: Readonly<Record<string, string>> = { generate_gbp_post: 'Business Profile post' };
 
-export function buildDuplicatePrompt(input: DuplicatePromptInput): { text: string; blocks: KnownBlock[] } {
+export function buildDuplicatePrompt(input: DuplicatePromptInput): SlackMessage {
   const { entry, earlier, fields, confirmValue } = input;
   if (confirmValue.length > MAX_VALUE) {
     throw new RangeError(

@@ -2,6 +2,8 @@
  * The ephemeral message for anything that went wrong: what happened, the detail (often the gateway's own
  * words, so escaped), what to do, and the usage. Never a stack trace: lines that look like one are dropped.
  */
+
+import type { SlackMessage } from './blocks.js';
 import { context, type KnownBlock, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { fitMessage, truncate } from './limits.js';
@@ -15,7 +17,7 @@ export interface ErrorMessageInput {
   usage?: string;
 }
 
-export function buildErrorMessage(input: ErrorMessageInput): { text: string; blocks: KnownBlock[] } {
+export function buildErrorMessage(input: ErrorMessageInput): SlackMessage {
   const title = escapeMrkdwn(oneLine(input.title));
   const blocks: KnownBlock[] = [section(`:warning: *${title}*`)];
   const detail = input.detail === undefined ? '' : withoutStack(input.detail);

@@ -2,12 +2,14 @@
  * `/gateway help`: one line per command with an example, grouped; and one command's detail. Entries may come
  * from the discovery call (new actions), so every entry string is escaped like gateway data.
  */
+
+import type { SlackMessage } from './blocks.js';
 import { context, header, type KnownBlock, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { fitMessage, MAX_SECTION_TEXT } from './limits.js';
 
-export const HELP_GROUPS = ['Setup', 'Read', 'Actions', 'Jobs & approvals', 'Digests'] as const;
-export type HelpGroup = (typeof HELP_GROUPS)[number];
+const HELP_GROUPS = ['Setup', 'Read', 'Actions', 'Jobs & approvals', 'Digests'] as const;
+type HelpGroup = (typeof HELP_GROUPS)[number];
 
 export interface HelpEntry {
   name: string;
@@ -20,9 +22,7 @@ export interface HelpEntry {
   group: HelpGroup;
 }
 
-type Message = { text: string; blocks: KnownBlock[] };
-
-export function buildHelp(commands: readonly HelpEntry[], opts: { isAdmin: boolean }): Message {
+export function buildHelp(commands: readonly HelpEntry[], opts: { isAdmin: boolean }): SlackMessage {
   const blocks: KnownBlock[] = [header('Gateway bot commands')];
   for (const group of HELP_GROUPS) {
     const lines = commands.filter((c) => c.group === group).map((c) => helpLine(c, opts.isAdmin));
@@ -33,7 +33,7 @@ export function buildHelp(commands: readonly HelpEntry[], opts: { isAdmin: boole
   return fitMessage({ text: 'Gateway bot commands: /gateway help &lt;command&gt; for details', blocks });
 }
 
-export function buildCommandHelp(entry: HelpEntry): Message {
+export function buildCommandHelp(entry: HelpEntry): SlackMessage {
   const lines = [
     `*${code(entry.name)}* — ${escapeMrkdwn(entry.summary)}${entry.adminOnly ? ' _(admins only)_' : ''}`,
     `Usage: ${code(`/gateway ${entry.usage}`)}`,

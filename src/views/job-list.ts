@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import type { SlackMessage } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { fitMessage } from './limits.js';
 
@@ -23,10 +24,7 @@ interface JobListRow {
 }
 
 /** `/gateway jobs`: one line per job, newest first, within Slack's limits. */
-export function buildJobList(jobs: ReadonlyArray<JobListRow>): {
-  text: string;
-  blocks: types.KnownBlock[];
-} {
+export function buildJobList(jobs: ReadonlyArray<JobListRow>): SlackMessage {
   if (!jobs.length) {
     // `<url>` would be a link to "url" in mrkdwn, even inside backticks.
     const text = `No jobs in this channel yet. Action commands such as ${code('/gateway audit <url>')} queue one.`;

@@ -1,4 +1,4 @@
-import type { KnownBlock } from './blocks.js';
+import type { KnownBlock, SlackMessage } from './blocks.js';
 import { context, section } from './blocks.js';
 import { escapeMrkdwn } from './escape.js';
 import { fitMessage } from './limits.js';
@@ -58,7 +58,7 @@ export function subjectOf(fields: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-export function buildJobStatus(input: JobStatusInput): { text: string; blocks: KnownBlock[] } {
+export function buildJobStatus(input: JobStatusInput): SlackMessage {
   const what = input.subject
     ? `${escapeMrkdwn(input.label)} of ${escapeMrkdwn(input.subject)}`
     : escapeMrkdwn(input.label);

@@ -9,37 +9,38 @@
  * block (paging buttons live there).
  */
 import type { types } from '@slack/bolt';
+import type { SlackMessage } from './blocks.js';
 
 type KnownBlock = types.KnownBlock;
 type ModalView = types.ModalView;
 
 export const MAX_BLOCKS_MESSAGE = 50;
-export const MAX_BLOCKS_MODAL = 100;
+const MAX_BLOCKS_MODAL = 100;
 export const MAX_SECTION_TEXT = 3000;
-export const MAX_FIELDS = 10;
-export const MAX_FIELD_TEXT = 2000;
-export const MAX_BUTTON_TEXT = 75;
+const MAX_FIELDS = 10;
+const MAX_FIELD_TEXT = 2000;
+const MAX_BUTTON_TEXT = 75;
 export const MAX_VALUE = 2000;
-export const MAX_ACTION_ID = 255;
-export const MAX_BLOCK_ID = 255;
-export const MAX_MODAL_TITLE = 24;
-export const MAX_MODAL_BUTTON = 24;
-export const MAX_HEADER = 150;
-export const MAX_CONTEXT_ELEMENTS = 10;
-export const MAX_ACTIONS_ELEMENTS = 25;
-export const MAX_OPTION_TEXT = 75;
-export const MAX_OPTION_VALUE = 150;
+const MAX_ACTION_ID = 255;
+const MAX_BLOCK_ID = 255;
+const MAX_MODAL_TITLE = 24;
+const MAX_MODAL_BUTTON = 24;
+const MAX_HEADER = 150;
+const MAX_CONTEXT_ELEMENTS = 10;
+const MAX_ACTIONS_ELEMENTS = 25;
+const MAX_OPTION_TEXT = 75;
+const MAX_OPTION_VALUE = 150;
 export const MAX_OPTIONS = 100;
-export const MAX_OPTION_GROUPS = 100;
+const MAX_OPTION_GROUPS = 100;
 /** The top-level fallback `text` we send (Slack allows more; notifications show far less). */
 export const MAX_TEXT = 3000;
-export const MAX_INPUT_LABEL = 2000;
-export const MAX_HINT = 2000;
-export const MAX_PLACEHOLDER = 150;
-export const MAX_INITIAL_VALUE = 3000;
-export const MAX_URL = 3000;
-export const MAX_ALT_TEXT = 2000;
-export const MAX_CALLBACK_ID = 255;
+const MAX_INPUT_LABEL = 2000;
+const MAX_HINT = 2000;
+const MAX_PLACEHOLDER = 150;
+const MAX_INITIAL_VALUE = 3000;
+const MAX_URL = 3000;
+const MAX_ALT_TEXT = 2000;
+const MAX_CALLBACK_ID = 255;
 
 export const KEEP_BLOCK_PREFIX = 'keep:';
 
@@ -72,10 +73,7 @@ function safeCut(text: string, n: number, whole: string): string {
 }
 
 /** Returns a copy of the message that satisfies every limit above; the input is not changed. */
-export function fitMessage(message: { text: string; blocks: KnownBlock[] }): {
-  text: string;
-  blocks: KnownBlock[];
-} {
+export function fitMessage(message: SlackMessage): SlackMessage {
   return {
     text: truncate(message.text, MAX_TEXT),
     blocks: capBlocks(message.blocks, MAX_BLOCKS_MESSAGE).map(fitBlock),

@@ -11,6 +11,7 @@
  * listener must decode with `decodePageQuery` (zod-checked) and still check the client against the channel's.
  */
 import { z } from 'zod';
+import type { SlackMessage } from './blocks.js';
 import { actions, button, context, type KnownBlock, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { fitMessage, KEEP_BLOCK_PREFIX, MAX_SECTION_TEXT, MAX_VALUE } from './limits.js';
@@ -82,7 +83,7 @@ export function decodePageQuery(value: string): PageQuery | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-export function buildResourcePage(input: ResourcePageInput): { text: string; blocks: KnownBlock[] } {
+export function buildResourcePage(input: ResourcePageInput): SlackMessage {
   const { resource, rows, pagination, query } = input;
   const maxRows = Math.max(1, input.maxRows ?? DEFAULT_PAGE_ROWS);
   const shown = rows.slice(0, maxRows);

@@ -10,7 +10,7 @@ import { truncate } from './limits.js';
 export type Row = Record<string, unknown>;
 
 /** A row never takes more than this, so several rows share one 3,000-character section. */
-export const MAX_ROW_CHARS = 900;
+const MAX_ROW_CHARS = 900;
 const MAX_VALUE_CHARS = 80;
 const MAX_LONG_TEXT = 280;
 const MAX_REST_CHARS = 400;
@@ -184,7 +184,7 @@ function restLine(row: Row, used: Set<string>): string {
 }
 
 /** Any value as short escaped mrkdwn: `—` for null, yes/no, URLs as links, nested data as short JSON. */
-export function plainValue(v: unknown, max = MAX_VALUE_CHARS): string | undefined {
+function plainValue(v: unknown, max = MAX_VALUE_CHARS): string | undefined {
   if (v === undefined) return undefined;
   if (v === null) return '—';
   if (typeof v === 'boolean') return v ? 'yes' : 'no';

@@ -1,5 +1,5 @@
-import type { types } from '@slack/bolt';
 import type { ChannelBinding } from '../store/bindings.js';
+import type { SlackMessage } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { fitMessage } from './limits.js';
 
@@ -10,7 +10,7 @@ export function buildStatus(input: {
   jobs: ReadonlyArray<{ state: string }>;
   /** One line per digest subscription (digest-status.ts). */
   digests?: readonly string[];
-}): { text: string; blocks: types.KnownBlock[] } {
+}): SlackMessage {
   const { binding, reach, jobs } = input;
   if (!binding) {
     const text = `:information_source: This channel is not bound to a client. An admin can bind it with ${code('/gateway use <client_id>')}.`;
@@ -37,19 +37,17 @@ export function buildStatus(input: {
 }
 
 /** The channel message after `use`: who bound it to which client, within Slack's limits. */
-export function buildBindingConfirmation(input: { clientLabel: string; clientId: string; user: string }): {
-  text: string;
-  blocks: types.KnownBlock[];
-} {
+export function buildBindingConfirmation(input: {
+  clientLabel: string;
+  clientId: string;
+  user: string;
+}): SlackMessage {
   const text = `This channel is now bound to *${escapeMrkdwn(input.clientLabel)}* (${code(input.clientId)}), by <@${input.user}>.`;
   return fitMessage({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
 }
 
 /** The ephemeral answer to `use` with the client the channel is already bound to: nothing to announce. */
-export function buildAlreadyBound(input: { clientLabel: string; clientId: string }): {
-  text: string;
-  blocks: types.KnownBlock[];
-} {
+export function buildAlreadyBound(input: { clientLabel: string; clientId: string }): SlackMessage {
   const text = `:information_source: This channel is already bound to *${escapeMrkdwn(input.clientLabel)}* (${code(input.clientId)}). Nothing changed.`;
   return fitMessage({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
 }

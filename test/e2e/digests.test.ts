@@ -292,6 +292,37 @@ describe('scheduled digests', () => {
     expect(await ephemeralTo(MEMBER, channel, /stopped/)).toContain(reason);
   });
 
+  it('a digest built while Slack is down is posted once Slack answers again: not lost, not doubled', async () => {
+    const channel = 'CDIGSLACK';
+    await bind(h, 'bright-dental', channel);
+    await h.gateway('digest now reviews', { user: MEMBER, channel });
+    await nthDigest(channel, 1);
+    h.sandbox.advance('bright-dental');
+    h.slack.simulate.outage(['chat.postMessage'], 'error');
+    await h.runtime.services.digests.save({
+      channel,
+      kind: 'reviews',
+      schedule: { kind: 'every', ms: 400 },
+      tz: 'UTC',
+      filters: {},
+      createdBy: ADMIN,
+      createdAt: new Date().toISOString(),
+    });
+    // The mark advanced with the digest to post: every later run resumes that digest, none diffs again.
+    const store = h.runtime.services.digests;
+    for (let i = 0; i < 100 && !(await store.pending(channel, 'reviews')); i++) await sleep(100);
+    expect(await store.pending(channel, 'reviews')).toMatchObject({ repliesPosted: 0 });
+    await sleep(1_000);
+    h.slack.simulate.restore();
+    const digest = await nthDigest(channel, 2, 1);
+    expect(textOf(digest.summary)).toContain('3 new reviews');
+    await sleep(1_500);
+    expect(digestsIn(channel)).toHaveLength(2);
+    expect(h.slack.thread(channel, digest.summary.ts)).toHaveLength(1);
+    expect(await store.pending(channel, 'reviews')).toBeUndefined();
+    await store.remove(channel, 'reviews');
+  });
+
   it('retries a run that fails and tells the channel once, not every period', async () => {
     const channel = 'CDIGFAIL';
     await bind(h, 'harbor-law', channel);

@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { ACTION_QUEUE } from '../../src/jobs/queue.js';
 import type { FakeMessage, FakeSlack } from '../../src/local/fake-slack/index.js';
 import { createRedis } from '../../src/redis.js';
-import { INTERNAL_RESOURCES, SANDBOX_ACTIONS, type Sandbox } from '../../src/sandbox/index.js';
+import { type Sandbox, storeResourceOf } from '../../src/sandbox/index.js';
 import type { Fleet } from './fleet.js';
 
 /**
@@ -138,9 +138,7 @@ export async function waitSettled(fleet: Fleet, sent: Sent[], timeoutMs: number)
 /** Records at the gateway per marker, for the actions that were asked for. */
 function recordCounts(sandbox: Sandbox, clientId: string, actions: string[]): Map<string, number> {
   const counts = new Map<string, number>();
-  const resources = new Set(
-    actions.map((a) => SANDBOX_ACTIONS.find((s) => s.action === a)?.recordResource ?? INTERNAL_RESOURCES[a]),
-  );
+  const resources = new Set(actions.map((a) => storeResourceOf(a)));
   for (const resource of resources) {
     if (!resource) continue;
     for (const row of sandbox.records(clientId, resource)) {

@@ -11,7 +11,7 @@ import { type Sandbox, type SandboxKnobs, startSandbox } from '../../src/sandbox
  * what Slack and the gateway received. Used by the multi-process test and the fault suite (`npm run faults`).
  */
 
-export const FLEET_SECRET = 'fleet-signing-secret';
+const FLEET_SECRET = 'fleet-signing-secret';
 export const FLEET_ADMIN = 'UADMIN';
 export const FLEET_MEMBER = 'UMEMBER';
 

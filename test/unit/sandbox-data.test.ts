@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_RESOURCES } from '../../src/sandbox/catalogue.js';
 import { SAMPLE_CLIENTS } from '../../src/sandbox/clients.js';
+import { SANDBOX_RESOURCES } from '../../src/sandbox/discovery.js';
 import { sampleRows } from '../../src/sandbox/rows/index.js';
 import { selectRows } from '../../src/sandbox/select.js';
 

@@ -1,4 +1,6 @@
 import { validateBlocks } from './block-kit-limits.js';
+import type { FakeMessage } from './fake-types.js';
+import { nextTs } from './ids.js';
 import {
   fail,
   failValidation,
@@ -6,16 +8,14 @@ import {
   type MethodHandler,
   type MethodResult,
   messageObject,
-} from './context.js';
-import { nextTs } from './ids.js';
+} from './method-context.js';
 import { truthy, withGeneratedIds } from './normalize.js';
-import type { FakeMessage } from './types.js';
 
 const MAX_TEXT = 40_000;
 type Content = { text: string; blocks?: unknown[] };
 
 /** The checks chat.postMessage, chat.postEphemeral and chat.update share, in Slack's order. */
-export function checkContent(args: Record<string, unknown>): MethodResult | Content {
+function checkContent(args: Record<string, unknown>): MethodResult | Content {
   const text = typeof args.text === 'string' ? args.text : undefined;
   const hasBlocks = args.blocks !== undefined && args.blocks !== '';
   if (!text && !hasBlocks && args.attachments === undefined) return fail('no_text');

@@ -1,15 +1,15 @@
 import type { AddressInfo } from 'node:net';
-import type { MethodContext } from './context.js';
+import type { FakeCall, FakeMessage, FakeSlack, FakeSlackOptions, WaitForOptions } from './fake-types.js';
+import { createFakeSlackServer } from './http-server.js';
 import { newTriggerValue, randomId } from './ids.js';
-import { applyViewResponse, recordResponse } from './responses.js';
-import { createFakeSlackServer } from './server.js';
+import type { MethodContext } from './method-context.js';
+import { applyViewResponse, recordResponse } from './slack-responses.js';
 import { createSocketModeHub } from './socket-mode.js';
 import { FakeState } from './state.js';
-import type { FakeCall, FakeMessage, FakeSlack, FakeSlackOptions, WaitForOptions } from './types.js';
 
 export { validateBlocks, validateView } from './block-kit-limits.js';
+export type * from './fake-types.js';
 export { FakeSocketError } from './socket-mode.js';
-export type * from './types.js';
 
 const TRIGGER_TTL_MS = 3_000;
 const RESPONSE_URL_TTL_MS = 30 * 60_000;

@@ -1,5 +1,5 @@
-import { fail, type MethodHandler, messageObject } from './context.js';
-import type { FakeUser } from './types.js';
+import type { FakeUser } from './fake-types.js';
+import { fail, type MethodHandler, messageObject } from './method-context.js';
 
 /** Identity and lookup methods: auth.test (Bolt calls it before any listener runs), users, conversations. */
 

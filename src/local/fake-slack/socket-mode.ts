@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { fail, type MethodContext, type MethodResult } from './context.js';
+import type { EnvelopeAck, EnvelopeType, FakeSocketMode } from './fake-types.js';
 import { randomId } from './ids.js';
-import type { EnvelopeAck, EnvelopeType, FakeSocketMode } from './types.js';
+import { fail, type MethodContext, type MethodResult } from './method-context.js';
 
 /**
  * Slack's side of Socket Mode: `apps.connections.open` hands out a one-use WebSocket URL on this server, the
@@ -14,7 +14,7 @@ import type { EnvelopeAck, EnvelopeType, FakeSocketMode } from './types.js';
 
 const TICKET_TTL_MS = 60_000;
 const ACK_TIMEOUT_MS = 5_000;
-export const SOCKET_PATH = '/socket-mode';
+const SOCKET_PATH = '/socket-mode';
 
 /** Stable codes: `socket_not_connected` (no bot connected), `socket_ack_timeout` (the bot never acked). */
 export class FakeSocketError extends Error {

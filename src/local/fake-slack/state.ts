@@ -7,7 +7,7 @@ import type {
   FakeUser,
   FakeView,
   ResponseSource,
-} from './types.js';
+} from './fake-types.js';
 
 /** All the stand-in's mutable state, in one place so reset() is one call and handlers stay pure-ish. */
 

@@ -1,14 +1,14 @@
 import { validateView } from './block-kit-limits.js';
+import type { FakeView } from './fake-types.js';
+import { randomId } from './ids.js';
 import {
   fail,
   failValidation,
   type MethodContext,
   type MethodHandler,
   type MethodResult,
-} from './context.js';
-import { randomId } from './ids.js';
+} from './method-context.js';
 import { buildViewObject } from './normalize.js';
-import type { FakeView } from './types.js';
 
 type Obj = Record<string, unknown>;
 const MAX_STACK = 3;

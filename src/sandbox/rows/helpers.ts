@@ -27,7 +27,7 @@ export function sized(ctx: GenContext, large: number, small: number): number {
  * The i-th of n instants spread over the last `spanDays` before the anchor, ascending with i: rows come in
  * the order a database would have inserted them.
  */
-export function spreadIso(ctx: GenContext, i: number, n: number, spanDays: number): string {
+function spreadIso(ctx: GenContext, i: number, n: number, spanDays: number): string {
   const step = (spanDays * DAY_MS) / Math.max(n, 1);
   const at = ctx.anchorMs - (n - i) * step + Math.floor(ctx.rng.next() * step * 0.9);
   return new Date(at).toISOString();

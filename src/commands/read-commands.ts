@@ -1,7 +1,7 @@
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
-import type { CommandContext, CommandSpec } from './context.js';
-import { requireBinding } from './context.js';
+import type { CommandContext, CommandSpec } from './command-context.js';
+import { requireBinding } from './command-context.js';
 import { parseReadQuery } from './read-query.js';
 import { checkResource, readResourcePage } from './read-resource.js';
 

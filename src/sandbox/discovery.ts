@@ -5,7 +5,7 @@ import { SPEC_ACTIONS, SPEC_RESOURCES, type SpecAction } from '../gateway/spec.j
  * sandbox lists one extra resource and one extra action to prove the bot follows discovery, not its own list.
  */
 
-export const EXTRA_ACTIONS: readonly SpecAction[] = [
+const EXTRA_ACTIONS: readonly SpecAction[] = [
   {
     action: 'generate_faq',
     description: 'Drafts FAQ entries for a topic',
@@ -22,7 +22,7 @@ export const SANDBOX_ACTIONS: readonly SpecAction[] = [...SPEC_ACTIONS, ...EXTRA
  * Where actions with no readable resource keep their records: not readable over GET (the real gateway
  * offers no place to look), but visible through `records()` so tests can prove an effect happened once.
  */
-export const INTERNAL_RESOURCES: Readonly<Record<string, string>> = {
+const INTERNAL_RESOURCES: Readonly<Record<string, string>> = {
   generate_keywords: 'keyword_ideas',
   generate_blog_image: 'blog_images',
   deploy_blog: 'deployments',

@@ -1,8 +1,8 @@
 import { validateBlocks } from './block-kit-limits.js';
-import type { MethodContext } from './context.js';
+import type { FakeMessage, ResponsePayload, ResponseSource } from './fake-types.js';
 import { nextTs } from './ids.js';
+import type { MethodContext } from './method-context.js';
 import { truthy, withGeneratedIds } from './normalize.js';
-import type { FakeMessage, ResponsePayload, ResponseSource } from './types.js';
 import { checkView, isResult, openOn, replaceView } from './view-methods.js';
 
 type Outcome = { ok: boolean; error?: string; errors?: string[] };

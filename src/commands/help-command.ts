@@ -1,8 +1,9 @@
 import type { Catalogue } from '../actions/catalogue.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
+import type { SlackMessage } from '../views/blocks.js';
 import { buildCommandHelp, buildHelp, type HelpEntry } from '../views/help.js';
 import { actionHelpEntries } from './action-help.js';
-import type { CommandSpec } from './context.js';
+import type { CommandSpec } from './command-context.js';
 import { closestCommand } from './tokenizer.js';
 
 /** HelpEntry usage lines go without the `/gateway ` prefix; the help views add it. */
@@ -15,14 +16,12 @@ const toEntry = (spec: CommandSpec): HelpEntry => ({
   group: spec.group,
 });
 
-type Message = ReturnType<typeof buildHelp>;
-
 /** `help [command]`: one line per command with an example, or one command in detail. */
 export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
   // The full help only changes with the catalogue (a new discovery answer) and with who asks.
-  const built = new WeakMap<Catalogue, Map<boolean, Message>>();
-  const fullHelp = (catalogue: Catalogue, entries: HelpEntry[], isAdmin: boolean): Message => {
-    const byRole = built.get(catalogue) ?? new Map<boolean, Message>();
+  const built = new WeakMap<Catalogue, Map<boolean, SlackMessage>>();
+  const fullHelp = (catalogue: Catalogue, entries: HelpEntry[], isAdmin: boolean): SlackMessage => {
+    const byRole = built.get(catalogue) ?? new Map<boolean, SlackMessage>();
     built.set(catalogue, byRole);
     const cached = byRole.get(isAdmin) ?? buildHelp(entries, { isAdmin });
     byRole.set(isAdmin, cached);

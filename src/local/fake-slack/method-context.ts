@@ -1,5 +1,5 @@
+import type { FakeMessage } from './fake-types.js';
 import type { FakeState } from './state.js';
-import type { FakeMessage } from './types.js';
 
 /** What every Web API method handler gets: the state and the workspace's identity. */
 export interface MethodContext {

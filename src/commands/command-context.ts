@@ -1,18 +1,10 @@
-import type { types } from '@slack/bolt';
-
-type KnownBlock = types.KnownBlock;
-
 import type { WebClient } from '@slack/web-api';
 import type { Token } from '../actions/token.js';
 import type { AppLogger } from '../logger.js';
 import { notBoundError } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import type { ChannelBinding } from '../store/bindings.js';
-
-export interface Message {
-  text: string;
-  blocks: KnownBlock[];
-}
+import type { SlackMessage } from '../views/blocks.js';
 
 /** Everything one `/gateway` command needs. The command has been acked before `run` is called. */
 export interface CommandContext {
@@ -25,9 +17,9 @@ export interface CommandContext {
   client: WebClient;
   logger: AppLogger;
   /** An ephemeral reply to the person (through the response URL: works even where the bot is not a member). */
-  reply(message: Message): Promise<void>;
+  reply(message: SlackMessage): Promise<void>;
   /** A message in the channel, for work others should see; throws Slack's `not_in_channel` when uninvited. */
-  post(message: Message & { thread_ts?: string }): Promise<string>;
+  post(message: SlackMessage & { thread_ts?: string }): Promise<string>;
   isAdmin(): boolean;
   /** The channel's client binding, or a UserError telling the person how to bind one. */
   binding(): Promise<ChannelBinding>;

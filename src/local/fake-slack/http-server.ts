@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { chatMethods } from './chat-methods.js';
-import type { MethodContext, MethodHandler } from './context.js';
+import type { ResponsePayload } from './fake-types.js';
 import { infoMethods } from './info-methods.js';
+import type { MethodContext, MethodHandler } from './method-context.js';
 import { decodeArgs } from './normalize.js';
-import { recordResponse } from './responses.js';
+import { recordResponse } from './slack-responses.js';
 import type { SocketModeHub } from './socket-mode.js';
-import type { ResponsePayload } from './types.js';
 import { viewMethods } from './view-methods.js';
 
 const METHODS: Record<string, MethodHandler> = { ...infoMethods, ...chatMethods, ...viewMethods };
