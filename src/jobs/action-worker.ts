@@ -70,6 +70,9 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       : options.connection();
   const redis = connect(false);
   const blocking = connect(true);
+  // Redis going away is logged, not left to ioredis's "Unhandled error event" on stderr; both reconnect.
+  for (const connection of [redis, blocking])
+    connection.on('error', (error: Error) => logger.warn('redis connection error', error.message));
   const base = options.backoffMs ?? 5_000;
   let consecutiveFaults = 0;
   let lastFaultAt = 0;

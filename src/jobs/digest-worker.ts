@@ -41,6 +41,9 @@ export function startDigestWorkers(options: DigestWorkerOptions): DigestWorkers 
       : options.connection();
   const redis = connect(false);
   const blocking = connect(true);
+  // Redis going away is logged, not left to ioredis's "Unhandled error event" on stderr; both reconnect.
+  for (const connection of [redis, blocking])
+    connection.on('error', (error: Error) => logger.warn('redis connection error', error.message));
   const deps: DigestJobDeps = {
     redis,
     gateway: options.gateway,

@@ -123,9 +123,14 @@ export class ActionQueue {
   /**
    * Queues one action job. A second call with the same jobKey while its claim lasts adds nothing and says
    * duplicate; a call whose jobKey an older, finished job still uses adds nothing and says taken.
+   *
+   * `announce` runs once the job is admitted (its place in the queue known) and before any worker can see it:
+   * it posts the status message and returns where (`statusTs`). Anything shown later by the web process
+   * could land after the worker's own updates (another process may finish the job first) and undo them.
    */
   async enqueue(
     data: ActionJobData,
+    announce?: (ahead: number) => Promise<string | undefined>,
   ): Promise<{ jobId: string; ahead: number; duplicate: boolean; taken: boolean }> {
     const fair = fairKeys(this.prefix, ACTION_QUEUE, data.clientId);
     const bull = bullKeys(this.prefix, ACTION_QUEUE);
@@ -153,9 +158,12 @@ export class ActionQueue {
         .catch((e: unknown) => this.#logger.warn('could not release a job claim', e));
     const clean: ActionJobData = { ...data, step: 'queued', enqueueId: randomUUID() };
     try {
+      const statusTs = await announce?.(admission.ahead);
+      if (statusTs) clean.statusTs = statusTs;
       await this.queue.add(ACTION_JOB_NAME, clean, { jobId: data.jobKey, priority: admission.priority });
     } catch (error) {
-      // Nothing was queued: keep the claim and every later request with this key would be a silent duplicate.
+      // Nothing was queued (Slack or Redis refused): keep the claim and every later request with this key
+      // would be a silent duplicate.
       await release();
       throw error;
     }

@@ -76,10 +76,14 @@ export class ActionRequests {
       retryOf: request.retryOf,
     };
     let result: Awaited<ReturnType<ActionQueue['enqueue']>>;
-    let statusTs: string;
+    let statusTs: string | undefined;
+    // The status message goes out with the queue position once the job is admitted and before a worker can
+    // take it (see enqueue): an update from here later could overwrite what a worker in another process said.
+    const announce = async (ahead: number) => {
+      statusTs = await deps.reporter.post(target, buildJobStatus({ ...status, state: 'queued', ahead }));
+      return statusTs;
+    };
     try {
-      const queued = buildJobStatus({ ...status, state: 'queued' });
-      statusTs = await deps.reporter.post(target, queued);
       const data: ActionJobData = {
         jobKey: request.requestKey,
         action: entry.action,
@@ -88,7 +92,6 @@ export class ActionRequests {
         fields: request.fields,
         replyTo: target,
         requestedBy: request.requester,
-        statusTs,
         confirmedDuplicate: request.confirmedDuplicate,
         retryOf: request.retryOf,
         ...(request.approval ? { approval: request.approval } : {}),
@@ -96,17 +99,18 @@ export class ActionRequests {
         ...(holds ? { holdsFingerprint: holds } : {}),
       };
       try {
-        result = await deps.queue.enqueue(data);
+        result = await deps.queue.enqueue(data, announce);
       } catch (error) {
-        // Redis refused: the "queued" message says it failed instead of waiting forever.
+        // Redis refused after the message went out: it says the job failed instead of waiting forever.
         const failed = buildJobStatus({
           ...status,
           state: 'failed',
           summary: 'could not be queued; nothing ran. Try again.',
         });
-        await deps.reporter
-          .update(target, statusTs, failed)
-          .catch((e: unknown) => deps.logger.warn('could not mark an unqueued job', e));
+        if (statusTs)
+          await deps.reporter
+            .update(target, statusTs, failed)
+            .catch((e: unknown) => deps.logger.warn('could not mark an unqueued job', e));
         throw error;
       }
     } catch (error) {
@@ -118,23 +122,17 @@ export class ActionRequests {
       // An older job already has this request's id (a Retry clicked after its claims expired): nothing was
       // queued, so the "queued" message goes and the person is told where that job is.
       await release();
-      await deps.reporter
-        .remove(target, statusTs)
-        .catch((error: unknown) => deps.logger.warn('could not remove an unqueued job message', error));
+      if (statusTs)
+        await deps.reporter
+          .remove(target, statusTs)
+          .catch((error: unknown) => deps.logger.warn('could not remove an unqueued job message', error));
       return refused(alreadyQueued(request.requestKey, request.retryOf));
     }
     if (result.duplicate) {
-      // The same request reached us twice: the first one's message stands, this one goes. A claim taken here
-      // belongs to no job (the first one's job has ended and given its own back).
+      // The same request reached us twice: the first one's message stands and this one posted none. A claim
+      // taken here belongs to no job (the first one's job has ended and given its own back).
       await release();
-      await deps.reporter.remove(target, statusTs);
       return { kind: 'repeat', jobKey: result.jobId };
-    }
-    if (result.ahead > 0) {
-      const waiting = buildJobStatus({ ...status, state: 'queued', ahead: result.ahead });
-      await deps.reporter
-        .update(target, statusTs, waiting)
-        .catch((error: unknown) => deps.logger.warn('could not show the queue position', error));
     }
     return { kind: 'queued', jobKey: result.jobId, ahead: result.ahead };
   }

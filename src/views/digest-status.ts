@@ -52,7 +52,7 @@ export function buildDigestStatus(views: readonly SubscriptionView[]): {
   const blocks: KnownBlock[] = [
     section(`*Digests in this channel*\n${views.map(digestLine).join('\n')}`),
     context(
-      '`/gateway digest now reviews|rankings` posts one at once; an admin turns one off with `/gateway digest <kind> off`.',
+      '`/gateway digest now reviews|rankings` posts one at once; an admin turns one off with `/gateway digest &lt;kind&gt; off`.',
     ),
   ];
   return fitMessage({ text: `Digests in this channel: ${views.length}`, blocks });

@@ -30,7 +30,7 @@ export function buildHelp(commands: readonly HelpEntry[], opts: { isAdmin: boole
     for (const chunk of chunkLines([`*${group}*`, ...lines])) blocks.push(section(chunk));
   }
   blocks.push(context(`Details of one command: ${code('/gateway help <command>')}`));
-  return fitMessage({ text: 'Gateway bot commands: /gateway help <command> for details', blocks });
+  return fitMessage({ text: 'Gateway bot commands: /gateway help &lt;command&gt; for details', blocks });
 }
 
 export function buildCommandHelp(entry: HelpEntry): SlackMessage {

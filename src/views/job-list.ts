@@ -26,7 +26,8 @@ interface JobListRow {
 /** `/gateway jobs`: one line per job, newest first, within Slack's limits. */
 export function buildJobList(jobs: ReadonlyArray<JobListRow>): SlackMessage {
   if (!jobs.length) {
-    const text = 'No jobs in this channel yet. Action commands such as `/gateway audit <url>` queue one.';
+    // `<url>` would be a link to "url" in mrkdwn, even inside backticks.
+    const text = `No jobs in this channel yet. Action commands such as ${code('/gateway audit <url>')} queue one.`;
     return fitMessage({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
   }
   const lines = jobs.map((job) => {

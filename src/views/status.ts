@@ -13,8 +13,7 @@ export function buildStatus(input: {
 }): SlackMessage {
   const { binding, reach, jobs } = input;
   if (!binding) {
-    const text =
-      ':information_source: This channel is not bound to a client. An admin can bind it with `/gateway use <client_id>`.';
+    const text = `:information_source: This channel is not bound to a client. An admin can bind it with ${code('/gateway use <client_id>')}.`;
     return fitMessage({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
   }
   const counts = new Map<string, number>();

@@ -134,12 +134,13 @@ export function fuzzRow(redis: PrivateRedis, cases: number, seed: number): Promi
         await new Promise((r) => setTimeout(r, 500));
       const open = await openJobs(fleet);
       const non200 = sent.filter((s) => s.status !== 200).length;
+      const posts = fleet.sandbox.requests().filter((r) => r.method === 'POST').length;
       const slow = sent.filter((s) => s.ackMs > 3_000).length;
       return {
         sent,
         note:
           `modals: ${submitted} submitted, ${refused} answered with field errors, ${noModal} not opened; ` +
-          `acks not 200: ${non200}, over 3 s: ${slow}; jobs unfinished: ${open}`,
+          `acks not 200: ${non200}, over 3 s: ${slow}; gateway POSTs (jobs run) ${posts}, jobs unfinished: ${open}`,
       };
     },
     30_000,
@@ -175,7 +176,9 @@ async function fuzzModal(
     element?: { type: string; action_id: string };
   }>) {
     if (block.type !== 'input' || block.element?.type !== 'plain_text_input') continue;
-    inputs[block.element.action_id] = (values[(i * 4 + k++) % values.length] ?? ['x']).join(' ');
+    // Slack's client submits no empty required input: a blank fuzz value becomes one character.
+    const value = (values[(i * 4 + k++) % values.length] ?? []).join(' ');
+    inputs[block.element.action_id] = value.trim() ? value : 'x';
   }
   const answer = await fleet.driver().submit(view, inputs, { user: FLEET_MEMBER });
   // Whatever the answer, the modal goes: the next command opens a fresh one.

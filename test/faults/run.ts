@@ -7,12 +7,14 @@
  *   npm run faults              the small size (CI)
  *   npm run faults -- --full    the full size: 1,000 jobs, 20 kills, 10,000 fuzz cases, the 1,000-command
  *                               multi-process run
- *   npm run faults -- --only=fuzz,redis   some rows only (gateway, kill, redis, slack, fuzz, multi)
+ *   npm run faults -- --only=fuzz,redis   some rows only (gateway, kill, redis, slack, fuzz, approvals,
+ *                                        digests, multi)
  *
  * Exits 1 when a goal column is not 0, and prints what the audit found under the table.
  */
 import { runMultiProcess } from '../fleet/multi-process.js';
 import { PrivateRedis } from '../fleet/private-redis.js';
+import { doubledDigests } from './digests.js';
 import { fuzzRow } from './fuzz.js';
 import { type FaultRow, notYetBuilt } from './row.js';
 import { gatewayFaults, killWorkers, restartRedis, slackFaults } from './scenarios.js';
@@ -23,8 +25,26 @@ const only = process.argv
   ?.slice('--only='.length)
   .split(',');
 const SIZES = full
-  ? { jobs: 1_000, killJobs: 500, kills: 20, redisJobs: 300, slackJobs: 300, fuzz: 10_000, multi: 1_000 }
-  : { jobs: 100, killJobs: 100, kills: 5, redisJobs: 60, slackJobs: 60, fuzz: 500, multi: 0 };
+  ? {
+      jobs: 1_000,
+      killJobs: 500,
+      kills: 20,
+      redisJobs: 300,
+      slackJobs: 300,
+      fuzz: 10_000,
+      digestPeriods: 30,
+      multi: 1_000,
+    }
+  : {
+      jobs: 100,
+      killJobs: 100,
+      kills: 5,
+      redisJobs: 60,
+      slackJobs: 60,
+      fuzz: 500,
+      digestPeriods: 5,
+      multi: 200,
+    };
 const SEED = Number(process.env.FAULTS_SEED ?? 20_261_123);
 
 const wanted = (name: string) => !only || only.includes(name);
@@ -60,7 +80,7 @@ async function main(): Promise<void> {
     await run('fuzz', () => fuzzRow(redis, SIZES.fuzz, SEED));
     if (wanted('approvals'))
       rows.push(notYetBuilt('50 concurrent approve clicks', '50 clicks', 'approvals are not on main yet'));
-    if (wanted('digests')) rows.push(notYetBuilt('doubled digest runs', '—', 'digests are not on main yet'));
+    await run('digests', () => doubledDigests(redis, SIZES.digestPeriods));
     if (SIZES.multi > 0 && wanted('multi')) {
       await run('multi', async () => {
         const r = await runMultiProcess(redis.url, SIZES.multi);
@@ -74,7 +94,7 @@ async function main(): Promise<void> {
           blockKit: r.blockKit,
           crashes: r.crashes,
           ms: r.ms,
-          note: `jobs per worker ${r.perWorker.join('/')}; most POSTs for one job ${r.maxPostsPerJob}; scheduler healthy ${r.schedulerHealthy}, doubled runs: ${r.doubledSchedulerRuns}`,
+          note: `jobs per worker ${r.perWorker.join('/')}; most POSTs for one job ${r.maxPostsPerJob}; scheduler healthy ${r.schedulerHealthy}; ${r.digestRuns} scheduled digests, ${r.doubledSchedulerRuns} periods doubled`,
           details: [...r.audit.details, ...r.crashDetails].slice(0, 12),
         };
       });

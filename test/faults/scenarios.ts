@@ -95,9 +95,12 @@ export function killWorkers(redis: PrivateRedis, jobs: number, kills: number): P
           await fleet.spawn('worker');
         }
       })();
+      // Paced at about two thirds of what the workers can do (3 × 2 POSTs of 800 ms), so they are nearly always
+      // mid-POST, and the run lasts as long as the kills do (each waits for its replacement to start).
       const sent = await sendAll(fleet, jobs, (i) => actionCommand(i, 'kl'), {
         channel: CHANNEL,
         inFlight: 4,
+        between: () => sleep((kills * 4_000 * 4) / jobs),
       });
       sending = false;
       await killer;
@@ -146,20 +149,20 @@ export function slackFaults(redis: PrivateRedis, jobs: number): Promise<FaultRow
       const weather = (async () => {
         while (!stop) {
           for (const m of methods) fleet.slack.simulate.ratelimit(m, 3, 1);
-          await sleep(1_500);
+          await sleep(600);
           if (stop) break;
           fleet.slack.simulate.outage(methods, 'error');
           outages += 1;
-          await sleep(700);
+          await sleep(500);
           fleet.slack.simulate.restore();
-          await sleep(1_500);
+          await sleep(600);
         }
         fleet.slack.simulate.restore();
       })();
       const sent = await sendAll(fleet, jobs, (i) => actionCommand(i, 'sk'), {
         channel: CHANNEL,
         inFlight: 4,
-        between: () => sleep(20),
+        between: () => sleep(250),
       });
       // Keep the weather going while the last jobs run, then clear it for the settle.
       await sleep(3_000);

@@ -1,12 +1,14 @@
 import { request } from 'undici';
+import { DigestStore } from '../../src/digests/store.js';
+import { createRedis } from '../../src/redis.js';
 import { auditJobs, blockKitViolations, type JobAudit, unescapedMentions, waitSettled } from './audit.js';
 import { FLEET_ADMIN, FLEET_MEMBER, Fleet } from './fleet.js';
 import { bindChannel, FLEET_CLIENT, mixedCommand, sendAll } from './mixed.js';
 
 /**
  * 2 web, 3 worker and 1 scheduler processes (src/main.ts each) on one Redis; `commands` mixed commands
- * through the Slack stand-in, signed, to the web processes in turn. Used by the e2e test (a small size) and
- * by `npm run faults -- --full` (1,000).
+ * through the Slack stand-in, signed, to the web processes in turn, while a reviews digest runs every second.
+ * Used by the e2e test (a small size) and by `npm run faults -- --full` (1,000).
  */
 
 export interface MultiProcessResult {
@@ -17,13 +19,27 @@ export interface MultiProcessResult {
   /** POSTs the gateway received per action marker, most. */
   maxPostsPerJob: number;
   schedulerHealthy: boolean;
-  /** Scheduled runs that happened twice for one (subscription, period); digests are not built yet. */
-  doubledSchedulerRuns: number | 'not yet built';
+  /** Digests the schedule posted while the commands ran (the first is the baseline). */
+  digestRuns: number;
+  /** Scheduled periods that posted more than once. */
+  doubledSchedulerRuns: number;
   blockKit: number;
   unescaped: number;
+  unescapedDetails: string[];
   crashes: number;
   crashDetails: string[];
   ms: number;
+}
+
+const DIGEST_PERIOD_MS = 1_000;
+
+/** The run (period) of every scheduled digest posted in the channel. */
+function digestRunsOf(fleet: Fleet, channel: string): string[] {
+  return fleet.slack
+    .messages(channel)
+    .map((m) => m.metadata as { event_type?: string; event_payload?: { run?: string } } | undefined)
+    .filter((meta) => meta?.event_type === 'gateway_digest')
+    .map((meta) => String(meta?.event_payload?.run));
 }
 
 export async function runMultiProcess(redisUrl: string, commands: number): Promise<MultiProcessResult> {
@@ -32,8 +48,50 @@ export async function runMultiProcess(redisUrl: string, commands: number): Promi
   try {
     const channel = 'CFLEET';
     await bindChannel(fleet, channel);
-    const sent = await sendAll(fleet, commands, (i) => mixedCommand(i), { channel, inFlight: 8 });
-    await waitSettled(fleet, sent, 60_000 + commands * 100);
+    // A reviews digest every second for the channel, while reviews keep arriving: the scheduler process
+    // upserts its job scheduler, the worker processes run the periods, each period claims its run once.
+    const redis = createRedis(redisUrl);
+    const digests = new DigestStore(redis, fleet.prefix);
+    await digests.save({
+      channel,
+      kind: 'reviews',
+      schedule: { kind: 'every', ms: DIGEST_PERIOD_MS },
+      tz: 'UTC',
+      filters: {},
+      createdBy: FLEET_ADMIN,
+      createdAt: new Date().toISOString(),
+    });
+    let review = 0;
+    const feeder = setInterval(() => {
+      review += 1;
+      fleet.sandbox.insertRows(FLEET_CLIENT, 'reviews', [
+        {
+          id: `rev_fleet_${review}`,
+          author: `Fleet reviewer ${review}`,
+          rating: 2,
+          text: 'Waited an hour.',
+          sentiment: 'negative',
+          created_at: new Date().toISOString(),
+        },
+      ]);
+    }, 400);
+    let sent: Awaited<ReturnType<typeof sendAll>>;
+    try {
+      sent = await sendAll(fleet, commands, (i) => mixedCommand(i), { channel, inFlight: 8 });
+      await waitSettled(fleet, sent, 60_000 + commands * 100);
+      // At least a baseline and one digest after it, however fast the commands went.
+      await fleet.slack
+        .waitFor(() => digestRunsOf(fleet, channel).length >= 2 || undefined, {
+          what: 'two scheduled digests',
+          timeoutMs: 30_000,
+        })
+        .catch(() => {});
+    } finally {
+      clearInterval(feeder);
+      await digests.remove(channel, 'reviews');
+      await redis.quit();
+    }
+    const runs = digestRunsOf(fleet, channel);
     const audit = await auditJobs(fleet, sent, FLEET_CLIENT);
     const perWorker = await Promise.all(
       fleet.workers.map((w) =>
@@ -54,6 +112,7 @@ export async function runMultiProcess(redisUrl: string, commands: number): Promi
       await health.body.dump();
     }
     const crashes = fleet.crashes();
+    const unescaped = unescapedMentions(fleet.slack, [channel], [FLEET_ADMIN, FLEET_MEMBER]);
     return {
       sizes: {
         web: 2,
@@ -66,9 +125,11 @@ export async function runMultiProcess(redisUrl: string, commands: number): Promi
       perWorker,
       maxPostsPerJob: Math.max(0, ...posts.values()),
       schedulerHealthy,
-      doubledSchedulerRuns: 'not yet built',
+      digestRuns: runs.length,
+      doubledSchedulerRuns: runs.length - new Set(runs).size,
       blockKit: blockKitViolations(fleet.slack).count,
-      unescaped: unescapedMentions(fleet.slack, [channel], [FLEET_ADMIN, FLEET_MEMBER]).count,
+      unescaped: unescaped.count,
+      unescapedDetails: unescaped.details,
       crashes: crashes.exits + crashes.unhandled,
       crashDetails: crashes.details,
       ms: Date.now() - started,
