@@ -1,5 +1,5 @@
 /**
- * The import rules of the architecture (DESIGN §2), checked in `npm test` (`npm run check:arch`).
+ * The import rules of the architecture (README, "Structure"), checked in `npm test` (`npm run check:arch`).
  * Folders are the units of the picture; the rules say which way knowledge may flow between them.
  * @type {import('dependency-cruiser').IConfiguration}
  */
@@ -71,6 +71,20 @@ module.exports = {
       comment: 'jobs/ never imports commands/, interactions/ or the Slack side they share (slack/).',
       from: { path: '^src/jobs/' },
       to: { path: '^src/(commands|interactions|slack)/' },
+    },
+    {
+      name: 'actions-know-no-listeners',
+      severity: 'error',
+      comment: 'actions/ (the catalogue and its checks) imports no command parsing, listener or Slack-side code.',
+      from: { path: '^src/actions/' },
+      to: { path: '^src/(commands|interactions|slack)/' },
+    },
+    {
+      name: 'commands-do-not-import-interactions',
+      severity: 'error',
+      comment: 'commands/ and interactions/ are sibling surfaces: what both need lives below them (slack/, requests/).',
+      from: { path: '^src/commands/' },
+      to: { path: '^src/interactions/' },
     },
     {
       name: 'sandbox-and-stand-in-only-through-the-root',

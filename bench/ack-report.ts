@@ -2,7 +2,7 @@
 import type { Usage } from './ack-ipc.js';
 import { percentile } from './ack-load.js';
 
-export const P99_RATIO_GOAL = 1.2;
+const P99_RATIO_GOAL = 1.2;
 
 export interface AckFigures {
   bare: { p50: number; p99: number };

@@ -45,7 +45,7 @@ const IN_FLIGHT = 50;
 /** 40 commands a second: a busy agency, far below saturation. */
 const SAMPLE_GAP_MS = 25;
 
-export interface AckBenchOptions {
+interface AckBenchOptions {
   rounds?: number;
   perRound?: number;
   warmup?: number;
@@ -65,7 +65,7 @@ const loadTexts = (n: number): Text[] =>
 
 const sampleChannel = (i: number) => `${i % 2 === 0 ? 'CACKH' : 'CACKK'}${String(i).padStart(4, '0')}`;
 
-export async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
+async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
   const rounds = options.rounds ?? 2;
   const perRound = options.perRound ?? 2_500;
   // Long enough for V8 to have compiled both sides' hot paths: the figures are about a bot that has been up.

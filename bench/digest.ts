@@ -11,13 +11,7 @@
  * (keys under a unique prefix, deleted afterwards). Peak RSS is this process's whole resident size while a
  * digest is built, sampled every 2 ms.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { request } from 'undici';
 import { gatherDigest } from '../src/digests/gather.js';
 import { DigestStore } from '../src/digests/store.js';
@@ -25,6 +19,14 @@ import { GatewayClient } from '../src/gateway/client.js';
 import { SANDBOX_KEYS } from '../src/gateway/spec.js';
 import { createRedis, deleteByPrefix } from '../src/redis.js';
 import { buildRankingsDigest } from '../src/views/digest-rankings.js';
+import {
+  findGc,
+  median,
+  reportFigures,
+  serveForParent,
+  startSandboxChild,
+  stopChild,
+} from './bench-child.js';
 import { runIfMain } from './run-if-main.js';
 
 const CLIENT_ID = 'acme-plumbing';
@@ -44,49 +46,6 @@ export interface DigestFigures {
   ok: boolean;
 }
 
-function findGc(): () => void {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed) return exposed;
-  try {
-    setFlagsFromString('--expose-gc');
-    return runInNewContext('gc') as () => void;
-  } catch {
-    return () => {};
-  }
-}
-
-async function startSandboxChild(): Promise<{ url: string; origin: string; child: ChildProcess }> {
-  const file = fileURLToPath(import.meta.url);
-  const loader = process.execArgv.some((arg) => arg.includes('tsx')) ? [] : ['--import', 'tsx'];
-  const child = spawn(process.execPath, [...process.execArgv, ...loader, file, '--serve'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  const [first] = (await Promise.race([
-    once(lines, 'line'),
-    once(child, 'exit').then(() => {
-      throw new Error('the sandbox child exited before it printed its address');
-    }),
-  ])) as [string];
-  lines.close();
-  return { ...(JSON.parse(first) as { url: string; origin: string }), child };
-}
-
-async function serveForParent(): Promise<void> {
-  const { startSandbox } = await import('../src/sandbox/index.js');
-  const sandbox = await startSandbox({ port: 0 });
-  process.stdout.write(`${JSON.stringify({ url: sandbox.url, origin: sandbox.origin })}\n`);
-  process.stdin.resume();
-  await once(process.stdin, 'end');
-  await sandbox.close();
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 async function pageOnly(client: GatewayClient): Promise<number> {
   let rows = 0;
   for await (const _row of client.rows('keywords', {
@@ -99,10 +58,10 @@ async function pageOnly(client: GatewayClient): Promise<number> {
   return rows;
 }
 
-export async function runDigestBench(options: { rounds?: number } = {}): Promise<DigestFigures> {
+async function runDigestBench(options: { rounds?: number } = {}): Promise<DigestFigures> {
   const rounds = options.rounds ?? 5;
   const gc = findGc();
-  const { url, origin, child } = await startSandboxChild();
+  const { url, origin, child } = await startSandboxChild(import.meta.url);
   const client = new GatewayClient({ baseUrl: url, apiKey: SANDBOX_KEYS.full, connections: 1 });
   const prefix = `bench-digest-${randomUUID().slice(0, 8)}`;
   const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -203,18 +162,13 @@ export async function runDigestBench(options: { rounds?: number } = {}): Promise
     await client.close();
     await deleteByPrefix(redis, prefix).catch(() => {});
     await redis.quit().catch(() => redis.disconnect());
-    child.stdin?.end();
-    await Promise.race([once(child, 'exit'), new Promise((resolve) => setTimeout(resolve, 2_000))]);
-    if (child.exitCode === null) child.kill();
+    await stopChild(child);
   }
 }
 
 /** Entry for `npx tsx bench/digest.ts` and for bench/run-all.ts. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<DigestFigures> {
-  const figures = await runDigestBench();
-  console.log(figures.summary);
-  if (argv.includes('--strict') && !figures.ok) process.exitCode = 1;
-  return figures;
+  return reportFigures(await runDigestBench(), argv);
 }
 
 runIfMain(import.meta.url, () => (process.argv.includes('--serve') ? serveForParent() : main()));

@@ -10,15 +10,17 @@
  * the two figures measured here (client memory growth, client overhead over bare). Both loops talk to the
  * same child over loopback, alternating, so the server's cost is the same on both sides of the ratio.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Pool } from 'undici';
 import { GatewayClient } from '../src/gateway/client.js';
 import { SANDBOX_KEYS } from '../src/gateway/spec.js';
+import {
+  findGc,
+  median,
+  reportFigures,
+  serveForParent,
+  startSandboxChild,
+  stopChild,
+} from './bench-child.js';
 import { runIfMain } from './run-if-main.js';
 
 const CLIENT_ID = 'acme-plumbing';
@@ -38,47 +40,6 @@ export interface PaginationFigures {
   peakRssGrowthMb: number;
   summary: string;
   ok: boolean;
-}
-
-/** A full GC when available (node --expose-gc), else the V8 flag trick; memory baselines need it. */
-function findGc(): () => void {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed) return exposed;
-  try {
-    setFlagsFromString('--expose-gc');
-    return runInNewContext('gc') as () => void;
-  } catch {
-    return () => {};
-  }
-}
-
-/** Starts this same file with --serve in a child and reads the sandbox address from its first line. */
-async function startSandboxChild(): Promise<{ url: string; child: ChildProcess }> {
-  const file = fileURLToPath(import.meta.url);
-  const loader = process.execArgv.some((arg) => arg.includes('tsx')) ? [] : ['--import', 'tsx'];
-  const child = spawn(process.execPath, [...process.execArgv, ...loader, file, '--serve'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  const [first] = (await Promise.race([
-    once(lines, 'line'),
-    once(child, 'exit').then(() => {
-      throw new Error('the sandbox child exited before it printed its address');
-    }),
-  ])) as [string];
-  lines.close();
-  const { url } = JSON.parse(first) as { url: string };
-  return { url, child };
-}
-
-async function serveForParent(): Promise<void> {
-  const { startSandbox } = await import('../src/sandbox/index.js');
-  const sandbox = await startSandbox({ port: 0 });
-  process.stdout.write(`${JSON.stringify({ url: sandbox.url })}\n`);
-  // The parent closes our stdin when it is done (or dies): then we stop.
-  process.stdin.resume();
-  await once(process.stdin, 'end');
-  await sandbox.close();
 }
 
 async function readWithClient(client: GatewayClient): Promise<number> {
@@ -134,16 +95,10 @@ async function withRssPeak<T>(
   }
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-export async function runPaginationBench(options: { rounds?: number } = {}): Promise<PaginationFigures> {
+async function runPaginationBench(options: { rounds?: number } = {}): Promise<PaginationFigures> {
   const rounds = options.rounds ?? 5;
   const gc = findGc();
-  const { url, child } = await startSandboxChild();
+  const { url, child } = await startSandboxChild(import.meta.url);
   const base = new URL(url);
   const client = new GatewayClient({ baseUrl: url, apiKey: SANDBOX_KEYS.full, connections: 1 });
   const pool = new Pool(base.origin, { connections: 1 });
@@ -184,18 +139,13 @@ export async function runPaginationBench(options: { rounds?: number } = {}): Pro
     return { rows, rounds, clientMs, bareMs, ratio, peakRssGrowthMb: peakGrowth, summary, ok };
   } finally {
     await Promise.all([client.close(), pool.close()]);
-    child.stdin?.end();
-    await Promise.race([once(child, 'exit'), new Promise((resolve) => setTimeout(resolve, 2_000))]);
-    if (child.exitCode === null) child.kill();
+    await stopChild(child);
   }
 }
 
 /** Entry for `npx tsx bench/pagination.ts` and for bench/run-all.ts. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<PaginationFigures> {
-  const figures = await runPaginationBench();
-  console.log(figures.summary);
-  if (argv.includes('--strict') && !figures.ok) process.exitCode = 1;
-  return figures;
+  return reportFigures(await runPaginationBench(), argv);
 }
 
 runIfMain(import.meta.url, () => (process.argv.includes('--serve') ? serveForParent() : main()));

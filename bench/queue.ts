@@ -10,17 +10,13 @@
 import { randomUUID } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
-import { WebClient } from '@slack/web-api';
-import { buildCatalogue } from '../src/actions/catalogue.js';
-import { GatewayClient } from '../src/gateway/client.js';
 import { startActionWorkers } from '../src/jobs/action-worker.js';
 import { type ActionJobData, ActionQueue } from '../src/jobs/queue.js';
 import { slackReplyTarget } from '../src/jobs/reply-target.js';
-import { startFakeSlack } from '../src/local/fake-slack/index.js';
 import { silentLogger } from '../src/logger.js';
-import { createRedis, deleteByPrefix } from '../src/redis.js';
-import { ensureRedis } from '../src/redis-local.js';
-import { startSandbox } from '../src/sandbox/index.js';
+import { deleteByPrefix } from '../src/redis.js';
+import { reportFigures } from './bench-child.js';
+import { startQueueParts } from './queue-parts.js';
 import { runIfMain } from './run-if-main.js';
 
 const now = () => performance.timeOrigin + performance.now();
@@ -44,18 +40,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-export async function runQueueBench(
-  options: { samples?: number; backlog?: number } = {},
-): Promise<QueueFigures> {
+async function runQueueBench(options: { samples?: number; backlog?: number } = {}): Promise<QueueFigures> {
   const samples = options.samples ?? 300;
   const backlogJobs = options.backlog ?? 500;
-  const redisInfo = await ensureRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-  const sandbox = await startSandbox({ port: 0, largeKeywordRows: 1_000 });
-  const slack = await startFakeSlack();
-  const web = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl });
-  const gateway = new GatewayClient({ baseUrl: sandbox.url, apiKey: 'sandbox-key', actionTimeoutMs: 10_000 });
-  const catalogue = buildCatalogue(await gateway.discover(), { guardedActions: [] });
-  const redis = createRedis(redisInfo.url);
+  const parts = await startQueueParts();
+  const { redisInfo, sandbox, web, gateway, catalogue, redis } = parts;
   const prefixes: string[] = [];
 
   // Arrival stamps of POSTs at the sandbox.
@@ -178,20 +167,13 @@ export async function runQueueBench(
   } finally {
     unsubscribe('http.server.request.start', hook);
     for (const prefix of prefixes) await deleteByPrefix(redis, prefix);
-    await redis.quit();
-    await gateway.close();
-    await sandbox.close();
-    await slack.close();
-    await redisInfo.stop();
+    await parts.close();
   }
 }
 
 /** Entry for `npx tsx bench/queue.ts` and for bench/run-all.ts. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<QueueFigures> {
-  const figures = await runQueueBench(argv.includes('--latency-only') ? { backlog: 0 } : {});
-  console.log(figures.summary);
-  if (argv.includes('--strict') && !figures.ok) process.exitCode = 1;
-  return figures;
+  return reportFigures(await runQueueBench(argv.includes('--latency-only') ? { backlog: 0 } : {}), argv);
 }
 
 runIfMain(import.meta.url, () => main());

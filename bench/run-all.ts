@@ -3,7 +3,10 @@
  * same run. Not part of `npm test` (figures belong here, not in timed tests).
  */
 import { main as ackBench } from './ack.js';
+import { main as approvalBench } from './approval.js';
 import { main as digestBench } from './digest.js';
+import { main as faultStallBench } from './fault-stall.js';
+import { main as rankingsBench } from './keyword-rankings.js';
 import { main as paginationBench } from './pagination.js';
 import { main as queueBench } from './queue.js';
 
@@ -12,6 +15,9 @@ const benches: Array<[name: string, run: (argv: readonly string[]) => Promise<un
   ['ack latency (issue 3)', ackBench],
   ['queue (issue 4)', queueBench],
   ['rankings digest (issue 10)', digestBench],
+  ['approval click → POST (issue 9)', approvalBench],
+  ['keyword rankings (issue 11)', rankingsBench],
+  ['one gateway 500 and the rest of the queue (issue 11)', faultStallBench],
 ];
 
 for (const [name, run] of benches) {

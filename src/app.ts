@@ -27,7 +27,7 @@ export interface Bot {
 }
 
 /**
- * Builds the Bolt app for either transport (DESIGN §3): HTTP mode verifies every request with the signing
+ * Builds the Bolt app for either transport: HTTP mode verifies every request with the signing
  * secret at `/slack/events` (stale timestamps refused); Socket Mode is chosen by SLACK_APP_TOKEN. Both serve
  * `/healthz`, `/readyz` and `/metrics`.
  */

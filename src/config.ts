@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ACTION_NAME, guardedNames } from './actions/guarded.js';
 
 /**
- * The only reader of process.env (STYLE §2). Everything is parsed once, validated with zod and frozen;
+ * The only reader of process.env. Everything is parsed once, validated with zod and frozen;
  * a wrong value fails at start with the variable's name and how to fix it.
  */
 

@@ -2,7 +2,7 @@ import type { Logger, LogLevel } from '@slack/bolt';
 import { type DestinationStream, type Logger as Pino, pino } from 'pino';
 
 /**
- * One injected logger (STYLE §9): pino, JSON lines, behind Bolt's Logger interface so Bolt, the gateway client
+ * One injected logger: pino, JSON lines, behind Bolt's Logger interface so Bolt, the gateway client
  * and the workers all log through it. Child loggers carry the ids that tell lines apart (request, team,
  * channel, user, job, the gateway's request id). Secrets are redacted twice over: by path (pino's `redact`,
  * for fields named like credentials) and by value (anything that looks like a token, a Bearer value, or is

@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startRuntime } from './runtime.js';
 
-/** Process entry (STYLE §1): config → roles → start; a graceful stop on SIGTERM/SIGINT. */
+/** Process entry: config → roles → start; a graceful stop on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const secrets = [

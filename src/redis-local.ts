@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 
 /**
- * Redis is the one outside part (DESIGN §3). Where nothing answers at REDIS_URL, the demo and the tests
+ * Redis is the one outside part. Where nothing answers at REDIS_URL, the demo and the tests
  * start a private redis-server (no persistence, a free port) when the binary is installed.
  */
 

@@ -5,6 +5,7 @@ import { UserGroups } from './access/user-groups.js';
 import { CatalogueSource } from './actions/catalogue-source.js';
 import { confirmGuardedNames } from './actions/guarded.js';
 import { type Bot, createBot, webSlackClientOptions } from './app.js';
+import { ApprovalStore } from './approvals/approval-store.js';
 import type { Config } from './config.js';
 import { DigestStore } from './digests/store.js';
 import { GatewayClient } from './gateway/client.js';
@@ -13,6 +14,7 @@ import { SANDBOX_KEYS } from './gateway/spec.js';
 import { healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { type ActionWorkers, startActionWorkers } from './jobs/action-worker.js';
+import { ApprovalExpiry, type ApprovalWorkers, startApprovalWorker } from './jobs/approval-run.js';
 import { DigestQueue } from './jobs/digest-queue.js';
 import { type DigestScheduler, startDigestScheduler } from './jobs/digest-scheduler.js';
 import { type DigestWorkers, startDigestWorkers } from './jobs/digest-worker.js';
@@ -63,7 +65,7 @@ const SANDBOX_NOT_CHOSEN =
   'clients on purpose. `npm run demo` needs neither.';
 
 /**
- * The composition root (DESIGN §1): builds every part once from the config and starts the roles that ROLE
+ * The composition root: builds every part once from the config and starts the roles that ROLE
  * names. main.ts, the demo and the end-to-end tests all start the bot through here, so they run the same thing.
  */
 export async function startRuntime(
@@ -108,7 +110,12 @@ export async function startRuntime(
     throw e;
   });
   const catalogue = new CatalogueSource(() => gateway.discover(), config.guardedActions, logger);
-  const queue = new ActionQueue({ connection: redis, prefix: config.redis.prefix, logger });
+  const queue = new ActionQueue({
+    connection: redis,
+    prefix: config.redis.prefix,
+    logger,
+    rate: config.gateway.actionRate,
+  });
   metrics.watchQueue(queue.queue);
   const digestQueue = new DigestQueue({
     connection: redis,
@@ -116,6 +123,7 @@ export async function startRuntime(
     ...(options.digests?.jobOptions ? { jobOptions: options.digests.jobOptions } : {}),
   });
   const digests = new DigestStore(redis, config.redis.prefix);
+  const approvalExpiry = new ApprovalExpiry({ connection: redis, prefix: config.redis.prefix });
   // Who someone is and who is in a group: short retries, a timeout and no waiting out a 429, since a person is
   // waiting for the answer (a lookup that fails refuses and says to try again).
   const people = new WebClient(botToken, {
@@ -148,6 +156,8 @@ export async function startRuntime(
     digestQueue,
     metrics,
     access,
+    approvals: new ApprovalStore(redis, config.redis.prefix, { metrics }),
+    approvalExpiry,
   };
   const core: CoreServices = {
     ...parts,
@@ -164,6 +174,7 @@ export async function startRuntime(
   let port: number | undefined;
   let workers: ActionWorkers | undefined;
   let digestWorkers: DigestWorkers | undefined;
+  let approvalWorkers: ApprovalWorkers | undefined;
   let scheduler: DigestScheduler | undefined;
   let health: HealthServer | undefined;
   if (runs('worker')) {
@@ -189,6 +200,13 @@ export async function startRuntime(
       logger,
       metrics,
       ...(options.digests?.leaseMs ? { leaseMs: options.digests.leaseMs } : {}),
+    });
+    approvalWorkers = startApprovalWorker({
+      connection: config.redis.url,
+      prefix: config.redis.prefix,
+      slack: createWorkerSlackClient(botToken, config.slack.apiUrl, logger),
+      logger,
+      metrics,
     });
   }
   if (runs('scheduler')) {
@@ -232,6 +250,8 @@ export async function startRuntime(
       await bounded('scheduler', () => scheduler?.close());
       await bounded('workers', () => workers?.close());
       await bounded('digest workers', () => digestWorkers?.close());
+      await bounded('approval workers', () => approvalWorkers?.close());
+      await bounded('approval queue', () => approvalExpiry.close());
       await bounded('queue', () => queue.close());
       await bounded('digest queue', () => digestQueue.close());
       if (!(await bounded('gateway', () => gateway.close()))) await gateway.destroy().catch(() => {});

@@ -1,9 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { AccessPolicy } from './access/policy.js';
 import type { Catalogue } from './actions/catalogue.js';
+import type { ApprovalStore } from './approvals/approval-store.js';
 import type { Config } from './config.js';
 import type { DigestStore } from './digests/store.js';
 import type { GatewayClient } from './gateway/client.js';
+import type { ApprovalExpiry } from './jobs/approval-run.js';
 import type { DigestQueue } from './jobs/digest-queue.js';
 import type { ActionQueue } from './jobs/queue.js';
 import type { AppLogger } from './logger.js';
@@ -35,6 +37,9 @@ export interface CoreServices {
   access: AccessPolicy;
   /** The one way to ask for an action (requests/). */
   requests: ActionRequests;
+  /** Approval requests of guarded actions, and their expiry jobs. */
+  approvals: ApprovalStore;
+  approvalExpiry: ApprovalExpiry;
 }
 
 /** The Slack side, handed to each register(): the core, and what only Slack listeners need. */

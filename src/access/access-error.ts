@@ -25,17 +25,17 @@ function wording(code: AccessErrorCode, action = ''): { title: string; hint: str
     case AccessErrorCode.NotMember:
       return {
         title: 'You are not among the people who may run actions.',
-        hint: 'Ask an admin to add you, or a user group you are in, to GATEWAY_MEMBERS.',
+        hint: 'Ask an admin to add you, or a user group you are in, to the members who may:',
       };
     case AccessErrorCode.AdminOnlyRead:
       return {
         title: 'Only admins can list the agency’s clients.',
-        hint: 'Ask one of the people listed in GATEWAY_ADMINS; `/gateway status` shows this channel’s client.',
+        hint: '`/gateway status` shows this channel’s client. For the list, ask an admin:',
       };
     case AccessErrorCode.AdminOnlyAction:
       return {
         title: `\`${action}\` is new on the gateway, so only admins can run it for now.`,
-        hint: 'An admin can open it to everyone by adding it to GATEWAY_ALLOWED_ACTIONS.',
+        hint: 'An admin can run it for you, or open it to everyone:',
       };
     case AccessErrorCode.NotRequester:
       return {
@@ -53,15 +53,18 @@ function wording(code: AccessErrorCode, action = ''): { title: string; hint: str
 export class AccessError extends Error {
   override readonly name = 'AccessError';
   readonly title: string;
-  readonly options: { hint: string };
+  readonly options: { hint: string; people?: readonly string[] };
 
+  /** `admins`: named in the refusals an admin can resolve, so the person knows whom to ask. */
   constructor(
     readonly code: AccessErrorCode,
-    detail: { action?: string } = {},
+    detail: { action?: string; admins?: readonly string[] } = {},
   ) {
     const { title, hint } = wording(code, detail.action);
     super(title);
     this.title = title;
-    this.options = { hint };
+    const people = detail.admins ?? [];
+    // A hint that ends with ':' names the admins after it; with none configured, it ends the sentence.
+    this.options = people.length ? { hint, people } : { hint: hint.replace(/:$/, '.') };
   }
 }

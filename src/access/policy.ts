@@ -39,6 +39,11 @@ export class AccessPolicy {
     return this.#admins.has(user);
   }
 
+  /** The admins' user ids: refusals name them as the people to ask. */
+  admins(): readonly string[] {
+    return [...this.#admins];
+  }
+
   async isApprover(user: string): Promise<boolean> {
     return this.#checked(() => this.groups.includes(this.config.approvers, user));
   }
@@ -57,18 +62,19 @@ export class AccessPolicy {
 
   /** The client roster is the agency's: in a channel shared with one client, no one else's names. */
   requireRead(user: string, resource: string): void {
-    if (resource === 'clients' && !this.isAdmin(user)) throw new AccessError(AccessErrorCode.AdminOnlyRead);
+    if (resource === 'clients' && !this.isAdmin(user))
+      throw new AccessError(AccessErrorCode.AdminOnlyRead, { admins: this.admins() });
   }
 
   async requireAction(user: string, entry: ActionRef): Promise<void> {
     if (this.isAdmin(user)) return;
     if (entry.discovered && !this.#allowed.has(entry.action.toLowerCase())) {
-      throw new AccessError(AccessErrorCode.AdminOnlyAction, { action: entry.action });
+      throw new AccessError(AccessErrorCode.AdminOnlyAction, { action: entry.action, admins: this.admins() });
     }
     if (this.config.members.length === 0) return;
     if (await this.#checked(() => this.groups.includes(this.config.members, user))) return;
     if (await this.isApprover(user)) return;
-    throw new AccessError(AccessErrorCode.NotMember);
+    throw new AccessError(AccessErrorCode.NotMember, { admins: this.admins() });
   }
 
   async requireRetry(user: string, requestedBy: string): Promise<void> {

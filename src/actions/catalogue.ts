@@ -3,12 +3,13 @@ import type { DiscoveredAction, Discovery } from '../gateway/types.js';
 import { type ActionField, discoveredField, humanize } from './fields.js';
 import { guardedNames } from './guarded.js';
 import { KNOWN_ACTIONS, type KnownAction, type ModalPolicy } from './known-actions.js';
+import { PRESENTATION, type ResultSpec } from './result-specs.js';
 
 /**
  * The action catalogue: one entry per gateway action, and the single source commands, modals, jobs, result
- * rendering and help are driven from (STYLE §4).
+ * rendering and help are driven from.
  *
- * The discovery call is the source of truth (spec §4.1, §9):
+ * The discovery call is the source of truth (docs/gateway-api.md §4.1, §9):
  * - an action discovery lists that the bot does not know gets an entry from its `required_fields` (free text),
  *   reachable as `/gateway run <action> field=value …`;
  * - a known action that discovery lists with an extra required field gains that field (text, required);
@@ -35,7 +36,9 @@ export interface ActionEntry {
   recordResource?: string;
   safeToRepeat: boolean;
   sameFields: string[];
-  resultFields?: string[];
+  /** How its title and result read (result-specs.ts); unset for actions only discovery knows. */
+  title?: string[];
+  result?: ResultSpec;
   discovered: boolean;
   /** False when a discovery answer was given and does not list the action. */
   available: boolean;
@@ -114,7 +117,11 @@ function knownEntry(
   if (k.restPositional) entry.restPositional = true;
   if (k.offerFields) entry.offerFields = [...k.offerFields];
   if (spec?.recordResource) entry.recordResource = spec.recordResource;
-  if (k.resultFields) entry.resultFields = [...k.resultFields];
+  const shown = PRESENTATION[k.action];
+  if (shown) {
+    entry.title = [...shown.title];
+    entry.result = shown.result;
+  }
   return entry;
 }
 
@@ -132,7 +139,7 @@ function discoveredEntry(a: DiscoveredAction, guarded: boolean): ActionEntry {
   return {
     action: a.action,
     command,
-    label: shortLabel(humanize(a.action)),
+    label: discoveredLabel(a.action),
     description: a.description || humanize(a.action),
     fields,
     positional: [],
@@ -165,6 +172,14 @@ function usageLine(
     parts.push(f.required ? `${f.name}=…` : `[${f.name}=…]`);
   }
   return parts.join(' ');
+}
+
+/** The words after a leading verb, as a noun: `generate_faq` → "FAQ", `run_site_crawl` → "Site crawl". */
+const VERBS = new Set(['generate', 'create', 'run', 'make', 'build', 'fetch', 'get', 'do', 'start']);
+function discoveredLabel(action: string): string {
+  const words = action.split('_').filter(Boolean);
+  const rest = words.length > 1 && VERBS.has(words[0]?.toLowerCase() ?? '') ? words.slice(1) : words;
+  return shortLabel(humanize(rest.join('_')));
 }
 
 function shortLabel(label: string): string {

@@ -3,9 +3,9 @@ import type { Row } from '../gateway/types.js';
 import type { ActionEntry } from './catalogue.js';
 
 /**
- * §4.4 rule 1: the gateway does not deduplicate, so before a second generation with the same key fields
- * (same keyword, same prospect URL, same headline) the bot looks for the record the first one created.
- * Pure over the gateway: the ledger of our own jobs is checked elsewhere.
+ * docs/gateway-api.md §4.4 rule 1: the gateway does not deduplicate, so before a second generation with the
+ * same key fields (same keyword, same prospect URL, same headline) the bot looks for the record the first one
+ * created. Pure over the gateway: the ledger of our own jobs is checked elsewhere.
  */
 
 const DEFAULT_SCAN_LIMIT = 500;

@@ -29,6 +29,8 @@ export interface ActionField {
   hint?: string;
   /** A select whose options are rows of a resource, e.g. the blog's category from `blog_categories`. */
   optionsFrom?: { resource: string; valueField: string; labelField: string };
+  /** An id of a row in one of these resources (`call_id`): a value none of them has is refused before queueing. */
+  refersTo?: { resources: readonly string[]; field: 'id' };
 }
 
 /** Kinds whose modal input spans several lines. */
@@ -40,14 +42,26 @@ function textSchema(label: string, max = 500): z.ZodType {
   return trimmed().min(1, `${label} is empty`).max(max, `${label} is too long (at most ${max} characters)`);
 }
 
+/** Longer URLs are cut or refused by browsers, Slack and most sites; none of a client's pages needs one. */
+const MAX_URL_LENGTH = 2_000;
+
 function urlSchema(label: string): z.ZodType {
-  return trimmed().pipe(
-    z.url({
-      protocol: /^https?$/,
-      hostname: z.regexes.domain,
-      message: `${label} must be a web address starting with http:// or https://, like https://example.com/page`,
-    }),
-  );
+  return trimmed()
+    .refine((text) => !/\s/.test(text), {
+      message: `${label} cannot contain spaces: write a space as %20, like https://example.com/my%20page`,
+      abort: true,
+    })
+    .refine((text) => text.length <= MAX_URL_LENGTH, {
+      message: `${label} is too long: at most ${MAX_URL_LENGTH.toLocaleString('en-US')} characters`,
+      abort: true,
+    })
+    .pipe(
+      z.url({
+        protocol: /^https?$/,
+        hostname: z.regexes.domain,
+        message: `${label} must be a web address starting with http:// or https://, like https://example.com/page`,
+      }),
+    );
 }
 
 function emailSchema(label: string): z.ZodType {
@@ -78,7 +92,12 @@ function positiveNumberSchema(label: string, options: { integer?: boolean; max?:
 
 function coordinateSchema(label: string, limit: 90 | 180): z.ZodType {
   const message = `${label} must be a number from -${limit} to ${limit}`;
-  return numeric(message).pipe(z.number().min(-limit, message).max(limit, message));
+  // Coordinates copied from a map come as `30.2672, -97.7431`: the comma belongs to neither number.
+  return z
+    .string()
+    .transform((text) => text.trim().replace(/^\(|,$|\)$/g, ''))
+    .pipe(numeric(message))
+    .pipe(z.number().min(-limit, message).max(limit, message));
 }
 
 /** One item per line; on one line (the command line) `;` separates items too, and `,` where `commas` says so. */
@@ -151,6 +170,7 @@ export function humanize(name: string): string {
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/[_-]+/g, ' ')
     .trim()
-    .toLowerCase();
+    .toLowerCase()
+    .replace(/\b(url|id|seo|faq|gbp|llm|kd|cta|html)\b/g, (w) => w.toUpperCase());
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -2,7 +2,7 @@ import { SPEC_ACTIONS } from '../gateway/spec.js';
 import type { Discovery } from '../gateway/types.js';
 
 /**
- * Which actions need a person's approval (DESIGN §5). Deploys and emails publish or send to the outside world,
+ * Which actions need a person's approval. Deploys and emails publish or send to the outside world,
  * so they are guarded whatever the configuration says: GATEWAY_GUARDED_ACTIONS can only add to them, and a
  * blank or mistyped value can never switch them off. Names compare lower-cased.
  */

@@ -1,13 +1,14 @@
 import { type ActionField, field } from './fields.js';
 
 /**
- * The actions of spec §4.3 as the bot knows them: command words (DESIGN §4), fields with the checks a person
- * expects, how the command line maps onto fields, when a modal helps, and which fields make two requests
- * "the same" (§4.4 rule 1). Where the record lands and whether a repeat is harmless come from SPEC_ACTIONS.
+ * The actions of docs/gateway-api.md §4.3 as the bot knows them: command words, fields with the checks a
+ * person expects, how the command line maps onto fields, when a modal helps, and which fields make two
+ * requests "the same" (docs/gateway-api.md §4.4 rule 1). Where the record lands and whether a repeat is
+ * harmless come from SPEC_ACTIONS.
  *
  * `sameFields` is left empty for actions whose repeats are the point or are harmless: audits and backlink
- * refreshes (§4.3 rule 2), grid searches and visibility checks (a measurement over time), indexing and
- * deploys (no new content; deploys wait for an approver anyway).
+ * refreshes (docs/gateway-api.md §4.3 rule 2), grid searches and visibility checks (a measurement over time),
+ * indexing and deploys (no new content; deploys wait for an approver anyway).
  */
 
 export type ModalPolicy = 'never' | 'when-missing' | 'always-offer';
@@ -25,7 +26,6 @@ export interface KnownAction {
   /** Optional fields worth a form: when absent from the command line, the modal opens prefilled. */
   offerFields?: string[];
   sameFields: string[];
-  resultFields?: string[];
   /** Overrides the usage line generated from the fields. */
   usage?: string;
   example: string;
@@ -43,7 +43,6 @@ export const KNOWN_ACTIONS: readonly KnownAction[] = [
     positional: ['url'],
     modal: 'never',
     sameFields: [],
-    resultFields: ['score', 'issues_found', 'url'],
     example: '/gateway audit https://acme-plumbing.example/services',
   },
   {
@@ -109,7 +108,6 @@ export const KNOWN_ACTIONS: readonly KnownAction[] = [
     restPositional: true,
     modal: 'always-offer',
     sameFields: ['keyword'],
-    resultFields: ['post_title', 'id'],
     usage: '/gateway blog [keyword] [category_id=…] [tone=…]',
     example: '/gateway blog "best plumber austin" tone=friendly',
   },
@@ -178,11 +176,11 @@ export const KNOWN_ACTIONS: readonly KnownAction[] = [
     action: 'deploy_blog',
     command: 'deploy',
     label: 'Blog deploy',
-    fields: [field.text('post_id', { label: 'Post id', placeholder: 'blog_0001', max: 150 })],
+    fields: [field.text('post_id', { label: 'Post id', placeholder: 'blog_000001', max: 150 })],
     positional: ['post_id'],
     modal: 'never',
     sameFields: [],
-    example: '/gateway deploy blog_0001',
+    example: '/gateway deploy blog_000001',
   },
   {
     action: 'index_url',
@@ -266,11 +264,14 @@ export const KNOWN_ACTIONS: readonly KnownAction[] = [
     label: 'Call scoring',
     fields: [
       field.multiline('transcript', { label: 'Transcript', required: true }),
-      field.text('call_id', { label: 'Call id', placeholder: 'call_0001', max: 150 }),
+      {
+        ...field.text('call_id', { label: 'Call id', placeholder: 'call_000001', max: 150 }),
+        refersTo: { resources: ['call_tracking_calls', 'callprovider_calls'], field: 'id' },
+      },
     ],
     positional: ['call_id'],
     modal: 'always-offer',
     sameFields: ['call_id'],
-    example: '/gateway score-call call_0001 transcript="Hi, I need a quote for a new water heater."',
+    example: '/gateway score-call call_000001 transcript="Hi, I need a quote for a new water heater."',
   },
 ];

@@ -6,9 +6,9 @@ import type { Token } from './token.js';
  * rest when `restPositional`), `name=value` pairs name any field; every value is checked with the field's
  * zod schema and comes out as the gateway is sent it (trimmed, numbers coerced, lists split).
  *
- * Missing required fields open the modal for actions that have one and are refused with the usage line for
- * the others (`audit` alone: "usage: /gateway audit <url>"). `--form` (or `form` as the only word) asks for
- * the modal.
+ * Missing required fields open the modal, whatever the action (`audit` alone opens it as `press` does); only
+ * values that are wrong are refused, with the usage line. `--form` (or `form` as the only word) asks for the
+ * modal where the action offers one. Coordinates pasted from a map (`30.2672, -97.7431`) fill lat and lng.
  */
 
 export type ParseResult =
@@ -30,9 +30,11 @@ export function parseActionArgs(entry: ActionEntry, tokens: readonly Token[]): P
   let asked = false;
   const wordCount = tokens.filter((t) => t.kind === 'word').length;
 
+  const coordinates = entry.fields.some((f) => f.kind === 'latitude');
   for (const token of tokens) {
     if (token.kind === 'word') {
       if (entry.modal !== 'never' && isFormFlag(token.value, wordCount)) asked = true;
+      else if (coordinates) words.push(...pastedCoordinates(token.value));
       else words.push(token.value);
       continue;
     }
@@ -44,12 +46,21 @@ export function parseActionArgs(entry: ActionEntry, tokens: readonly Token[]): P
 
   // Positional words fill the slots a name=value pair did not already fill.
   const slots = entry.positional.filter((name) => !(name in raw));
+  let lastFilled: string | undefined;
   slots.forEach((name, i) => {
     const last = i === slots.length - 1;
     const taken = last && entry.restPositional ? words.splice(0) : words.splice(0, 1);
-    if (taken.length > 0) raw[name] = taken.join(' ');
+    if (taken.length > 0) {
+      raw[name] = taken.join(' ');
+      lastFilled = name;
+    }
   });
-  if (words.length > 0) {
+  const urlField = entry.fields.find((f) => f.name === lastFilled && f.kind === 'url');
+  if (words.length > 0 && urlField) {
+    // `audit https://acme.example/my page`: the words after a URL are most likely the rest of it.
+    errors[urlField.name] =
+      `${urlField.label} cannot contain spaces ("${raw[urlField.name]} ${words.join(' ')}"): write a space as %20`;
+  } else if (words.length > 0) {
     const byPair = entry.positional.filter((name) => !slots.includes(name));
     errors[ARGUMENTS_ERROR_KEY] = strayWordsMessage(entry, words, byPair);
   }
@@ -65,8 +76,7 @@ export function parseActionArgs(entry: ActionEntry, tokens: readonly Token[]): P
     return { kind: 'ready', fields: checked.fields };
   }
   const missingOnly = Object.keys(checked.errors).every((name) => isMissing(entry, name, present));
-  if (missingOnly && entry.modal !== 'never')
-    return { kind: 'needs-modal', prefill: present, reason: 'missing' };
+  if (missingOnly) return { kind: 'needs-modal', prefill: present, reason: 'missing' };
   return { kind: 'invalid', errors: checked.errors, usage: entry.usage };
 }
 
@@ -96,6 +106,19 @@ export function validateActionFields(entry: ActionEntry, raw: Record<string, unk
     else errors[f.name] = parsed.error.issues[0]?.message ?? `${f.label} is not valid`;
   }
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, fields };
+}
+
+/**
+ * A word of coordinates as a map copies them: `30.2672,` `-97.7431`, `30.2672,-97.7431`, `(30.2672,`. Words
+ * that are not numbers are left alone.
+ */
+function pastedCoordinates(word: string): string[] {
+  const bare = word.trim().replace(/^\(|\)$/g, '');
+  const pair = /^(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)$/.exec(bare);
+  if (pair?.[1] && pair[2]) return [pair[1], pair[2]];
+  const one = /^(-?\d+(?:\.\d+)?),?$/.exec(bare);
+  if (one?.[1]) return [one[1]];
+  return [word];
 }
 
 /** `--form` anywhere; a bare `form` only as the sole word, so a prompt like "what form of payment" stays whole. */

@@ -37,11 +37,13 @@ export interface CommandSpec {
    * ("bind a channel to a client").
    */
   adminOnly?: boolean | string;
+  /** Takes no words after its name: any that are typed are reported to the person as ignored, not dropped. */
+  takesNoArguments?: boolean;
   run(ctx: CommandContext): Promise<void>;
 }
 
 export async function requireBinding(services: BotServices, channel: string): Promise<ChannelBinding> {
   const binding = await services.bindings.get(channel);
-  if (!binding) throw notBoundError();
+  if (!binding) throw notBoundError(services.access.admins());
   return binding;
 }

@@ -18,7 +18,7 @@ import {
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 
 /**
- * `/gateway digest …` arguments (DESIGN §4):
+ * `/gateway digest …` arguments:
  *   digest reviews|rankings daily|weekly <day>|off [HH:MM] [filters] [tz=Zone]
  *   digest now reviews|rankings
  *   digest status
@@ -59,7 +59,11 @@ function kindOf(token: Token | undefined, usage: string): DigestKind {
 export function parseDigestArgs(args: readonly Token[]): DigestArgs {
   const [first, ...rest] = args;
   const word = first?.kind === 'word' ? first.value.toLowerCase() : undefined;
-  if (!first || word === 'status' || word === 'list') return { action: 'status' };
+  if (!first || word === 'status' || word === 'list') {
+    // Words after `status` would be dropped unsaid: say so instead.
+    if (rest.length > 0) throw bad('`digest status` takes nothing after it.', '/gateway digest status');
+    return { action: 'status' };
+  }
   if (word === 'now') {
     const usage = '/gateway digest now reviews|rankings';
     const kind = kindOf(rest[0], usage);

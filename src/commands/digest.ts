@@ -11,7 +11,7 @@ import { fitMessage } from '../views/limits.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
 import { DIGEST_USAGE, parseDigestArgs } from './digest-args.js';
 
-/** `/gateway digest …` (DESIGN §4, §6): subscribe (admins), turn off (admins), `now` (anyone), `status`. */
+/** `/gateway digest …`: subscribe (admins), turn off (admins), `now` (anyone), `status`. */
 
 const note = (text: string) => fitMessage({ text, blocks: [section(text)] });
 
@@ -43,7 +43,7 @@ async function postOrExplain(ctx: CommandContext, text: string): Promise<void> {
 
 async function subscribe(ctx: CommandContext, args: ReturnType<typeof parseDigestArgs>): Promise<void> {
   if (args.action !== 'subscribe') return;
-  if (!ctx.isAdmin()) throw notAdminError('subscribe a channel to digests');
+  if (!ctx.isAdmin()) throw notAdminError('subscribe a channel to digests', ctx.services.access.admins());
   const binding = await ctx.binding();
   const tz = args.tz ?? ctx.services.config.digestTz;
   await ctx.services.digests.save({
@@ -64,7 +64,7 @@ async function subscribe(ctx: CommandContext, args: ReturnType<typeof parseDiges
 }
 
 async function turnOff(ctx: CommandContext, kind: DigestKind): Promise<void> {
-  if (!ctx.isAdmin()) throw notAdminError('turn digests off');
+  if (!ctx.isAdmin()) throw notAdminError('turn digests off', ctx.services.access.admins());
   const removed = await ctx.services.digests.remove(ctx.channel, kind);
   if (!removed) {
     throw new UserError(UserErrorCode.BadArguments, `This channel has no ${kind} digest to turn off.`, {

@@ -8,6 +8,7 @@ import { describeError } from '../slack/describe-error.js';
 import { postToResponseUrl } from '../slack/response-url.js';
 import { claimOnce } from '../store/dedupe.js';
 import type { SlackMessage } from '../views/blocks.js';
+import { buildIgnoredWords } from '../views/error-message.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
 import { requireBinding } from './command-context.js';
 import { closestCommand, splitCommand } from './tokenizer.js';
@@ -152,8 +153,10 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
       const spec = twoWord ? undefined : byName.get(name);
       if (spec) {
         known = spec.name;
-        if (spec.adminOnly && !ctx.isAdmin()) throw notAdminError(adminOnlyWhat(spec));
+        if (spec.adminOnly && !ctx.isAdmin())
+          throw notAdminError(adminOnlyWhat(spec), services.access.admins());
         await spec.run(ctx);
+        if (spec.takesNoArguments && args.length > 0) await reply(buildIgnoredWords(spec.name, args));
       } else {
         const catalogue = await services.catalogue();
         const found = twoWord ?? findAction(catalogue, name, args);

@@ -16,6 +16,16 @@ const toEntry = (spec: CommandSpec): HelpEntry => ({
   group: spec.group,
 });
 
+/** `run <action>` is the router's, not a command of its own: help lists it among the actions all the same. */
+const RUN_ENTRY: HelpEntry = {
+  name: 'run',
+  usage: 'run <action> [field=value …]',
+  summary:
+    'Any action the gateway lists, by its gateway name, new ones included; a form opens for missing fields',
+  example: '/gateway run generate_keywords seed="water heater"',
+  group: 'Actions',
+};
+
 /** `help [command]`: one line per command with an example, or one command in detail. */
 export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
   // The full help only changes with the catalogue (a new discovery answer) and with who asks.
@@ -27,7 +37,7 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
     byRole.set(isAdmin, cached);
     return cached;
   };
-  return {
+  const self: CommandSpec = {
     name: 'help',
     usage: '/gateway help [command]',
     summary: 'Usage of every command, or one in detail',
@@ -36,8 +46,10 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
     async run(ctx) {
       const catalogue = await ctx.services.catalogue();
       const entries = [
+        toEntry(self),
         ...commands().map(toEntry),
         ...actionHelpEntries(catalogue, ctx.services.config.allowedActions),
+        RUN_ENTRY,
       ];
       const wanted = ctx.args
         .filter((t) => t.kind === 'word')
@@ -61,4 +73,5 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
       await ctx.reply(buildCommandHelp(entry));
     },
   };
+  return self;
 }

@@ -1,25 +1,41 @@
 import { failureCode } from '../jobs/job-errors.js';
+import { actionTitle } from '../views/action-title.js';
 import { buildJobList } from '../views/job-list.js';
 import type { CommandSpec } from './command-context.js';
 
+/** How many jobs `jobs` lists, and `jobs all` (the channel index keeps the newest 100). */
+const SHORT = 20;
+const ALL = 100;
+
 export const jobsCommand: CommandSpec = {
   name: 'jobs',
-  usage: '/gateway jobs',
-  summary: 'This channel’s queued, running and recent jobs',
+  usage: '/gateway jobs [all]',
+  summary: 'This channel’s queued, running and recent jobs (the newest 20; `all`: up to 100)',
   example: '/gateway jobs',
   group: 'Jobs & approvals',
   async run(ctx) {
-    const jobs = await ctx.services.queue.channelJobs(ctx.channel, 20);
+    const all = ctx.args.some((t) => t.kind === 'word' && t.value.toLowerCase() === 'all');
+    const { jobs, total } = await ctx.services.queue.channelJobs(ctx.channel, all ? ALL : SHORT);
     const catalogue = await ctx.services.catalogue();
     await ctx.reply(
-      buildJobList(
-        jobs.map((job) => ({
-          ...job,
-          label: catalogue.byAction(job.action)?.label ?? job.action,
-          // A failure's code only (the list already shows when): its message can name the gateway's address.
-          ...(job.failedReason ? { failedReason: failureCode(job.failedReason) } : {}),
-        })),
-      ),
+      buildJobList({
+        all,
+        total,
+        jobs: jobs.map((job) => {
+          const entry = catalogue.byAction(job.action) ?? { label: job.action };
+          return {
+            title: actionTitle(entry, job.fields),
+            requestedBy: job.requestedBy,
+            state: job.state,
+            enqueuedAt: job.enqueuedAt,
+            ...(job.finishedAt ? { finishedAt: job.finishedAt } : {}),
+            ...(job.recordId ? { recordId: job.recordId } : {}),
+            // A failure's code only: its message can name the gateway's address.
+            ...(job.failedReason ? { failedReason: failureCode(job.failedReason) } : {}),
+            ...(job.cancelledBy ? { cancelledBy: job.cancelledBy } : {}),
+          };
+        }),
+      }),
     );
   },
 };

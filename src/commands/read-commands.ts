@@ -2,15 +2,16 @@ import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
 import { requireBinding } from './command-context.js';
-import { parseReadQuery } from './read-query.js';
+import { parseReadQuery, type ReadTarget } from './read-query.js';
 import { checkResource, readResourcePage } from './read-resource.js';
 
 const READ_OPTIONS = '[field=value] [order=field] [asc|desc] [limit=N] [offset=N]';
 
 /** Posts a page of `resource` in the channel: reads are shared work that the channel sees. */
-async function showResource(ctx: CommandContext, resource: string, usage: string): Promise<void> {
+async function showResource(ctx: CommandContext, target: ReadTarget, usage: string): Promise<void> {
+  const { resource } = target;
   const binding = await requireBinding(ctx.services, ctx.channel);
-  const query = parseReadQuery(ctx.args, usage, DEFAULT_PAGE_ROWS);
+  const query = parseReadQuery(ctx.args, usage, DEFAULT_PAGE_ROWS, target);
   await checkResource(ctx.services, resource);
   const message = await readResourcePage(ctx.services, ctx.user, binding, resource, query);
   await ctx.post(message);
@@ -20,7 +21,7 @@ const getCommand: CommandSpec = {
   name: 'get',
   usage: `/gateway get <resource> ${READ_OPTIONS}`,
   summary: 'Any readable resource of this channel’s client, paged',
-  example: '/gateway get reviews sentiment=negative order=created_at desc limit=10',
+  example: '/gateway get keywords status=paused limit=10',
   group: 'Read',
   async run(ctx) {
     const [first, ...rest] = ctx.args;
@@ -29,14 +30,24 @@ const getCommand: CommandSpec = {
         usage: this.usage,
       });
     }
-    await showResource({ ...ctx, args: rest }, first.value.toLowerCase(), this.usage);
+    await showResource({ ...ctx, args: rest }, { resource: first.value.toLowerCase() }, this.usage);
   },
 };
 
 const SHORTCUTS: Array<[name: string, resource: string, summary: string, example: string]> = [
-  ['keywords', 'keywords', 'Tracked keyword rankings', '/gateway keywords order=tracked_at desc'],
-  ['tasks', 'seo_tasks', 'SEO tasks', '/gateway tasks status=pending'],
-  ['reviews', 'reviews', 'Customer reviews', '/gateway reviews sentiment=negative'],
+  [
+    'keywords',
+    'keywords',
+    'Each tracked keyword at its latest position: change, volume, KD, URL (`order=position|volume|kd|change`)',
+    '/gateway keywords order=change',
+  ],
+  ['tasks', 'seo_tasks', 'SEO tasks (`order=priority`)', '/gateway tasks status=pending order=priority'],
+  [
+    'reviews',
+    'reviews',
+    'Customer reviews, newest first (`order=rating`)',
+    '/gateway reviews sentiment=negative',
+  ],
   [
     'backlinks',
     'backlinks',
@@ -44,7 +55,7 @@ const SHORTCUTS: Array<[name: string, resource: string, summary: string, example
     '/gateway backlinks order=linking_domains',
   ],
   ['blogs', 'blogs', 'Blog articles, drafts and published', '/gateway blogs published=false'],
-  ['citations', 'citations', 'Directory listings', '/gateway citations status=inconsistent'],
+  ['citations', 'citations', 'Directory listings', '/gateway citations status=needs_update'],
   ['calls', 'call_tracking_calls', 'Tracked calls', '/gateway calls order=created_at'],
   ['reports', 'seo_reports', 'Audit reports', '/gateway reports limit=5'],
 ];
@@ -58,7 +69,12 @@ export const readCommands: CommandSpec[] = [
       summary,
       example,
       group: 'Read',
-      run: (ctx) => showResource(ctx, resource, `/gateway ${name} ${READ_OPTIONS}`),
+      run: (ctx) =>
+        showResource(
+          ctx,
+          name === 'keywords' ? { resource, view: 'rankings' } : { resource },
+          `/gateway ${name} ${READ_OPTIONS}`,
+        ),
     }),
   ),
 ];

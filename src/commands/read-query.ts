@@ -1,14 +1,48 @@
 import type { Token } from '../actions/token.js';
+import { defaultOrder, resourceFields } from '../gateway/resource-fields.js';
 import { FILTER_FIELDS, ORDER_FIELDS } from '../gateway/spec.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
+import { localSort, localSorts } from './local-sorts.js';
 
-/** A parsed read: what `get` and the shortcuts send to the gateway (DESIGN §4). */
+/** A parsed read: what `get` and the shortcuts send to the gateway. */
 export interface ReadQuery {
   filter?: { field: string; value: string };
   order?: string;
   direction?: 'asc' | 'desc';
   limit: number;
   offset: number;
+  /** `keywords`: each keyword once, at its latest observation (keyword-rankings.ts). */
+  view?: 'rankings';
+}
+
+/** What is read, and how it may be filtered and sorted: the hints name these, not every field there is. */
+export interface ReadTarget {
+  resource: string;
+  view?: 'rankings';
+}
+
+/**
+ * The filters that fit a resource: those docs/gateway-api.md §2.1 names for it, else every filter the gateway
+ * takes.
+ */
+function filterHint(target: ReadTarget): string {
+  const named = resourceFields(target.resource)?.filters;
+  const fields = named && named.length > 0 ? named : FILTER_FIELDS;
+  return `Filter \`${target.resource}\` by ${fields.map((f) => `\`${f}=…\``).join(', ')}.`;
+}
+
+/**
+ * The orders that fit a resource: its default, what docs/gateway-api.md §2.1 names, and the bot's own sorts.
+ */
+function orderHint(target: ReadTarget): string {
+  const names = new Set<string>();
+  const first = defaultOrder(target.resource);
+  if (first) names.add(first);
+  for (const o of resourceFields(target.resource)?.orders ?? ORDER_FIELDS) names.add(o);
+  for (const s of localSorts(target.resource))
+    if (s.name !== 'change' || target.view === 'rankings') names.add(s.name);
+  const newest = first ? ` (newest first by default; add \`asc\` for oldest first)` : '';
+  return `Sort \`${target.resource}\` with ${[...names].map((o) => `\`order=${o}\``).join(', ')}${newest}.`;
 }
 
 const whole = (name: string, text: string, min: number, max: number, usage: string): number => {
@@ -29,8 +63,13 @@ const whole = (name: string, text: string, min: number, max: number, usage: stri
  * Parses `[filter_field=value] [order=field] [asc|desc] [limit=N] [offset=N]`. A filter is written as
  * `status=active` (any of the gateway's filter fields) or `filter_field=status filter_value=active`.
  */
-export function parseReadQuery(args: Token[], usage: string, defaultLimit: number): ReadQuery {
-  const query: ReadQuery = { limit: defaultLimit, offset: 0 };
+export function parseReadQuery(
+  args: Token[],
+  usage: string,
+  defaultLimit: number,
+  target: ReadTarget,
+): ReadQuery {
+  const query: ReadQuery = { limit: defaultLimit, offset: 0, ...(target.view ? { view: target.view } : {}) };
   let filterField: string | undefined;
   let filterValue: string | undefined;
   for (const token of args) {
@@ -41,19 +80,23 @@ export function parseReadQuery(args: Token[], usage: string, defaultLimit: numbe
         continue;
       }
       throw new UserError(UserErrorCode.BadArguments, `I don't understand \`${token.value}\` here.`, {
-        hint: 'Filters are written as `field=value`, e.g. `status=active`.',
+        hint: `${filterHint(target)} ${orderHint(target)}`,
         usage,
       });
     }
     const name = token.name.toLowerCase();
     if (name === 'order') {
-      if (!(ORDER_FIELDS as readonly string[]).includes(token.value)) {
-        throw new UserError(UserErrorCode.BadArguments, `\`order\` cannot be \`${token.value}\`.`, {
-          hint: `Use one of: ${ORDER_FIELDS.join(', ')}.`,
+      const local = localSort(target.resource, token.value);
+      const onlyRankings = local?.name === 'change' && target.view !== 'rankings';
+      if (onlyRankings || (!local && !(ORDER_FIELDS as readonly string[]).includes(token.value))) {
+        throw new UserError(UserErrorCode.BadArguments, `\`order\` cannot be \`${token.value}\` here.`, {
+          hint: onlyRankings
+            ? 'The change since the last observation is in `/gateway keywords order=change`.'
+            : orderHint(target),
           usage,
         });
       }
-      query.order = token.value;
+      query.order = local ? local.name : token.value;
     } else if (name === 'direction') {
       const dir = token.value.toLowerCase();
       if (dir !== 'asc' && dir !== 'desc') {
@@ -81,7 +124,7 @@ export function parseReadQuery(args: Token[], usage: string, defaultLimit: numbe
         UserErrorCode.BadArguments,
         `\`${token.name}\` is not something I can filter or sort by.`,
         {
-          hint: `Filter fields: ${FILTER_FIELDS.join(', ')}. Also: order=, asc|desc, limit=, offset=.`,
+          hint: `${filterHint(target)} ${orderHint(target)} Also: \`limit=\`, \`offset=\`.`,
           usage,
         },
       );
@@ -99,7 +142,7 @@ export function parseReadQuery(args: Token[], usage: string, defaultLimit: numbe
     }
     if (!(FILTER_FIELDS as readonly string[]).includes(filterField)) {
       throw new UserError(UserErrorCode.BadArguments, `\`${filterField}\` is not a filter field.`, {
-        hint: `Use one of: ${FILTER_FIELDS.join(', ')}.`,
+        hint: filterHint(target),
         usage,
       });
     }

@@ -1,10 +1,21 @@
+import { defaultOrder } from '../gateway/resource-fields.js';
+import type { Page, ReadParams, Row } from '../gateway/types.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import type { ChannelBinding } from '../store/bindings.js';
 import type { SlackMessage } from '../views/blocks.js';
+import { code } from '../views/escape.js';
 import { buildResourcePage, DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
+import { latestRankings } from './keyword-rankings.js';
+import { LOCAL_SORT_ROWS, type LocalSort, localSort, sortRows } from './local-sorts.js';
 import type { ReadQuery } from './read-query.js';
 import { closestCommand } from './tokenizer.js';
+
+/** Rows read to rank keywords: two observations of 20,000 keywords, in about half a second from the sandbox. */
+const RANKINGS_ROWS = 50_000;
+/** Rows looked at to say which values a filter field has, when a filter matched nothing. */
+const VALUES_SAMPLE_ROWS = 1_000;
+const MAX_VALUES_SHOWN = 12;
 
 /** Refuses a resource the discovery call does not list, with the closest match (new resources work without code). */
 export async function checkResource(services: BotServices, resource: string): Promise<void> {
@@ -14,6 +25,13 @@ export async function checkResource(services: BotServices, resource: string): Pr
   throw new UserError(UserErrorCode.UnknownResource, `The gateway has no resource called \`${resource}\`.`, {
     hint: guess ? `Did you mean \`${guess}\`?` : `Readable resources: ${resources.join(', ')}.`,
   });
+}
+
+interface ReadOutcome {
+  rows: Row[];
+  pagination: Page['pagination'];
+  /** How the rows are ordered, for the page's context line. */
+  note: string;
 }
 
 /** Reads one page of a resource for the channel's client, as `user` may, and renders it (with Next/Previous). */
@@ -29,20 +47,216 @@ export async function readResourcePage(
   // A message shows DEFAULT_PAGE_ROWS rows: fetching more (`limit=1000`) would read rows nobody sees. Next
   // then steps by what was shown, so paging still covers every row once.
   const limit = Math.min(query.limit, DEFAULT_PAGE_ROWS);
-  const page = await services.gateway.read(resource, {
-    clientId,
-    filter: query.filter,
-    order: query.order,
-    direction: query.direction,
-    limit,
-    offset: query.offset,
-  });
+  const sort = localSort(resource, query.order);
+  const read = { services, resource, clientId, query, limit };
+  const outcome =
+    query.view === 'rankings'
+      ? await readRankings(read, sort)
+      : sort
+        ? await readSorted(read, sort)
+        : await readPage(read);
+  const emptyNote =
+    outcome.rows.length === 0 && query.filter && query.offset === 0
+      ? await filterValuesNote(services, resource, clientId, query.filter)
+      : undefined;
   return buildResourcePage({
     resource,
     clientLabel: binding.clientLabel,
-    rows: page.data,
-    pagination: page.pagination,
+    rows: outcome.rows,
+    pagination: outcome.pagination,
     query: { resource, clientId: binding.clientId, ...query, limit },
     maxRows: DEFAULT_PAGE_ROWS,
+    orderNote: outcome.note,
+    ...(emptyNote ? { emptyNote } : {}),
   });
+}
+
+interface Read {
+  services: BotServices;
+  resource: string;
+  clientId: string | undefined;
+  query: ReadQuery;
+  limit: number;
+}
+
+/** One page from the gateway, in the resource's natural order (newest first) unless another is asked for. */
+async function readPage({ services, resource, clientId, query, limit }: Read): Promise<ReadOutcome> {
+  const natural = defaultOrder(resource);
+  const order = query.order ?? natural;
+  const direction = query.direction ?? (order ? 'desc' : undefined);
+  const page = await services.gateway.read(resource, {
+    clientId,
+    filter: query.filter,
+    order,
+    direction,
+    limit,
+    offset: query.offset,
+  });
+  let note = '';
+  if (order && order === natural && !query.order && isTime(order)) {
+    note = `${direction === 'asc' ? 'Oldest' : 'Newest'} first (${code(order)})`;
+  } else if (order) {
+    note = `Order: ${code(order)} ${direction ?? 'desc'}`;
+  }
+  return { rows: page.data, pagination: page.pagination, note };
+}
+
+/** The newest rows the gateway gives, read up to `cap`: what a sort the gateway cannot do works on. */
+async function newestRows(read: Read, cap: number) {
+  const { services, resource, clientId, query } = read;
+  const params: ReadParams = { clientId, filter: query.filter, limit: 1_000 };
+  const order = defaultOrder(resource);
+  if (order) Object.assign(params, { order, direction: 'desc' });
+  return services.gateway.collect(resource, params, { cap });
+}
+
+/**
+ * A sort the gateway cannot do (docs/gateway-api.md §4.2): over a bounded read of the newest rows, and the
+ * page says so.
+ */
+async function readSorted(read: Read, sort: LocalSort): Promise<ReadOutcome> {
+  const collected = await newestRows(read, LOCAL_SORT_ROWS);
+  const direction = read.query.direction ?? sort.natural;
+  const sorted = sortRows(collected.rows, sort, direction);
+  return {
+    ...slice(sorted, read),
+    note: sortedNote(sort, direction, collected.rows.length, collected.total, collected.truncated, 'rows'),
+  };
+}
+
+interface Rankings {
+  ranked: Row[];
+  read: number;
+  total: number;
+  truncated: boolean;
+  /** The ranked rows sorted as asked, by `field:direction`, kept for Next and Previous. */
+  sorted: Map<string, Row[]>;
+}
+
+/**
+ * Rankings recently built, per gateway client (so per runtime): Next, Previous and a re-sort reuse them instead
+ * of reading 50,000 rows again, and commands arriving together share one build. An entry is used only while the
+ * gateway's newest row and row count are what they were (one 1-row read tells), and for two minutes at most.
+ */
+const rankingsCache = new WeakMap<object, Map<string, { at: number; built: Promise<Rankings> }>>();
+const RANKINGS_TTL_MS = 120_000;
+const RANKINGS_KEPT = 8;
+
+async function rankingsOf(read: Read): Promise<Rankings> {
+  const { services, clientId, query } = read;
+  const probe = await services.gateway.read('keywords', {
+    clientId,
+    filter: query.filter,
+    order: 'tracked_at',
+    direction: 'desc',
+    limit: 1,
+  });
+  const newest = probe.data[0];
+  const key = JSON.stringify([
+    clientId,
+    query.filter,
+    probe.pagination.total,
+    newest?.id,
+    newest?.tracked_at,
+  ]);
+  const cache = rankingsCache.get(services.gateway) ?? new Map();
+  rankingsCache.set(services.gateway, cache);
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < RANKINGS_TTL_MS) return hit.built;
+  const built = newestRows(read, RANKINGS_ROWS).then(
+    (collected): Rankings => ({
+      ranked: latestRankings(collected.rows, !collected.truncated),
+      read: collected.rows.length,
+      total: collected.total,
+      truncated: collected.truncated,
+      sorted: new Map(),
+    }),
+  );
+  // A failed build is not kept: the next command tries again.
+  built.catch(() => cache.delete(key));
+  cache.delete(key);
+  cache.set(key, { at: Date.now(), built });
+  for (const old of cache.keys()) {
+    if (cache.size <= RANKINGS_KEPT) break;
+    cache.delete(old);
+  }
+  return built;
+}
+
+/** `keywords`: each keyword once at its latest observation, with its change, sorted as asked. */
+async function readRankings(read: Read, sort: LocalSort | undefined): Promise<ReadOutcome> {
+  const collected = await rankingsOf(read);
+  const { ranked } = collected;
+  const window = collected.truncated
+    ? ` over the ${fmt(collected.read)} newest rows (of ${fmt(collected.total)})`
+    : '';
+  if (!sort) {
+    const oldest = read.query.direction === 'asc';
+    const rows = oldest ? [...ranked].reverse() : ranked;
+    const note = `Each keyword at its latest observation, ${oldest ? 'oldest' : 'newest'} first${window ? `,${window}` : ''}; change since the one before`;
+    return { ...slice(rows, read), note };
+  }
+  const direction = read.query.direction ?? sort.natural;
+  const words = `Each keyword at its latest observation, sorted by ${sort.name}, ${sort.words[direction]}`;
+  const key = `${sort.field}:${direction}`;
+  const sorted = collected.sorted.get(key) ?? sortRows(ranked, sort, direction);
+  collected.sorted.set(key, sorted);
+  return { ...slice(sorted, read), note: window ? `${words},${window}` : words };
+}
+
+function slice(rows: readonly Row[], { query, limit }: Read): Pick<ReadOutcome, 'rows' | 'pagination'> {
+  const { offset } = query;
+  return {
+    rows: rows.slice(offset, offset + limit),
+    pagination: { total: rows.length, limit, offset, has_more: offset + limit < rows.length },
+  };
+}
+
+function sortedNote(
+  sort: LocalSort,
+  direction: 'asc' | 'desc',
+  read: number,
+  total: number,
+  truncated: boolean,
+  unit: string,
+): string {
+  const by = `Sorted by ${sort.name}, ${sort.words[direction]}`;
+  return truncated ? `${by}, over the ${fmt(read)} newest ${unit} (of ${fmt(total)})` : by;
+}
+
+/**
+ * A filter that matched nothing: which values the field has (from a sample of the newest rows), leading with
+ * the one that differs only in case. Undefined when the sample has none of the field.
+ */
+async function filterValuesNote(
+  services: BotServices,
+  resource: string,
+  clientId: string | undefined,
+  filter: { field: string; value: string },
+): Promise<string | undefined> {
+  const params: ReadParams = { clientId, limit: VALUES_SAMPLE_ROWS };
+  const order = defaultOrder(resource);
+  if (order) Object.assign(params, { order, direction: 'desc' });
+  const sample = await services.gateway.read(resource, params).catch(() => undefined);
+  const values = new Set<string>();
+  for (const row of sample?.data ?? []) {
+    const v = row[filter.field];
+    if (v !== undefined && v !== null && typeof v !== 'object') values.add(String(v));
+  }
+  if (values.size === 0) return `No ${code(resource)} row has a ${code(filter.field)} field.`;
+  const same = [...values].find((v) => v.toLowerCase() === filter.value.toLowerCase());
+  const known = [...values].sort().slice(0, MAX_VALUES_SHOWN);
+  const list = known.map((v) => code(v)).join(', ') + (values.size > known.length ? ', …' : '');
+  const valuesLine = `Values of ${code(filter.field)}: ${list}.`;
+  return same !== undefined
+    ? `Did you mean ${code(`${filter.field}=${same}`)}? Values match exactly. ${valuesLine}`
+    : valuesLine;
+}
+
+function isTime(order: string): boolean {
+  return /_at$/.test(order);
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
 }

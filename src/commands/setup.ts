@@ -1,9 +1,8 @@
-import { FORBIDDEN_ADVICE } from '../gateway/advice.js';
 import { GatewayErrorCode, isGatewayError, publicDetail } from '../gateway/errors.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
-import { isNotInChannel } from '../slack/describe-error.js';
 import { digestLine } from '../views/digest-status.js';
-import { buildAlreadyBound, buildBindingConfirmation, buildStatus } from '../views/status.js';
+import { buildAlreadyBound, buildRebindQuestion, buildStatus } from '../views/status.js';
+import { bindChannel, findClient } from './binding.js';
 import type { CommandSpec } from './command-context.js';
 import { channelDigests } from './digest.js';
 import { readResourcePage } from './read-resource.js';
@@ -15,6 +14,7 @@ const clientsCommand: CommandSpec = {
   example: '/gateway clients',
   group: 'Setup',
   adminOnly: 'list the agency’s clients',
+  takesNoArguments: true,
   async run(ctx) {
     const binding = (await ctx.services.bindings.get(ctx.channel)) ?? {
       clientId: '',
@@ -50,42 +50,13 @@ const useCommand: CommandSpec = {
       await ctx.reply(buildAlreadyBound({ clientLabel: current.clientLabel, clientId }));
       return;
     }
-    const page = await ctx.services.gateway.read('clients', {
-      filter: { field: 'id', value: clientId },
-      limit: 1,
-    });
-    const client = page.data[0];
-    if (!client) {
-      throw new UserError(
-        UserErrorCode.BadArguments,
-        `The agency key cannot reach a client \`${clientId}\`.`,
-        {
-          detail: FORBIDDEN_ADVICE,
-          hint: '`/gateway clients` lists the clients the key reaches.',
-        },
-      );
+    const client = await findClient(ctx.services, clientId);
+    if (current) {
+      // Another client's data would start to show here, and its digests and jobs stay with the channel: ask.
+      await ctx.reply(buildRebindQuestion({ current, next: client }));
+      return;
     }
-    const clientLabel = typeof client.name === 'string' && client.name ? client.name : clientId;
-    // Prove the key really reaches the client's data (an unlinked client answers 403 here, with its advice).
-    await ctx.services.gateway.read('locations', { clientId, limit: 1 });
-    await ctx.services.bindings.set({
-      channel: ctx.channel,
-      clientId,
-      clientLabel,
-      boundBy: ctx.user,
-      boundAt: new Date().toISOString(),
-    });
-    try {
-      await ctx.post(buildBindingConfirmation({ clientLabel, clientId, user: ctx.user }));
-    } catch (error) {
-      if (!isNotInChannel(error)) throw error;
-      // The binding is saved: say so, rather than an error that reads as if binding failed.
-      throw new UserError(
-        UserErrorCode.NotInChannel,
-        `This channel is now bound to ${clientLabel} (${clientId}), but I am not a member, so I cannot post results here.`,
-        { hint: 'Invite me with `/invite @gateway`; commands will then post here.' },
-      );
-    }
+    await bindChannel(ctx.services, { channel: ctx.channel, user: ctx.user, ...client }, ctx.post);
   },
 };
 
@@ -105,6 +76,7 @@ const statusCommand: CommandSpec = {
   summary: 'This channel’s client, whether the key reaches it, its digests and its jobs',
   example: '/gateway status',
   group: 'Setup',
+  takesNoArguments: true,
   async run(ctx) {
     const binding = await ctx.services.bindings.get(ctx.channel);
     let reach: 'ok' | string = 'ok';
@@ -115,7 +87,7 @@ const statusCommand: CommandSpec = {
         reach = reachProblem(error);
       }
     }
-    const jobs = binding ? await ctx.services.queue.channelJobs(ctx.channel, 50) : [];
+    const jobs = binding ? (await ctx.services.queue.channelJobs(ctx.channel, 50)).jobs : [];
     const digests = (await channelDigests(ctx.services, ctx.channel)).map(digestLine);
     await ctx.reply(buildStatus({ binding, reach, jobs, digests }));
   },

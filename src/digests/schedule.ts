@@ -1,5 +1,5 @@
 /**
- * Digest schedules (DESIGN §6): `daily [HH:MM]`, `weekly <day> [HH:MM]`, in a time zone; `every` (a fixed
+ * Digest schedules: `daily [HH:MM]`, `weekly <day> [HH:MM]`, in a time zone; `every` (a fixed
  * interval) exists for tests and demos and is not offered by the command. Pure: no clock, no Redis.
  */
 

@@ -3,7 +3,7 @@ import type { DigestFilters, DigestKind } from './filters.js';
 import type { Schedule } from './schedule.js';
 
 /**
- * Digest state in Redis (DESIGN §6): subscriptions, each (channel, kind)'s high-water mark, the claims of
+ * Digest state in Redis: subscriptions, each (channel, kind)'s high-water mark, the claims of
  * scheduled periods and a digest being posted. Every key lives under the prefix, so a `{hash-tag}` prefix keeps
  * them in one Redis Cluster slot (the mark's swap is one MULTI).
  */

@@ -1,6 +1,6 @@
 /**
- * What a person can do about the gateway refusing the key (gateway-api.md §4.4): data only, no imports, so
- * the gateway's errors and the pure views (views/action-result.ts) share one wording.
+ * What a person can do about the gateway refusing the key (docs/gateway-api.md §5 rule 4): data only, no
+ * imports, so the gateway's errors and the pure views (views/action-result.ts) share one wording.
  */
 
 export const UNAUTHORIZED_ADVICE =

@@ -26,7 +26,7 @@ import {
 } from './types.js';
 
 /**
- * The only code that speaks HTTP to the gateway (STYLE §7): one keep-alive undici Pool, explicit timeouts,
+ * The only code that speaks HTTP to the gateway: one keep-alive undici Pool, explicit timeouts,
  * typed errors, GET retries with jittered backoff, POSTs that are never repeated unless they provably never
  * left, a streaming page iterator and a cached discovery call. The API key lives in a private field and
  * only ever goes into the Authorization header handed to undici.
@@ -52,7 +52,7 @@ export interface GatewayClientOptions {
   headersTimeoutMs?: number;
   /** Longest silence while a response body streams in. */
   bodyTimeoutMs?: number;
-  /** Whole-request deadline of a POST (spec §8 recommends 10–30 s for generation actions). */
+  /** Whole-request deadline of a POST (docs/gateway-api.md §8 recommends 10–30 s for generation actions). */
   actionTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   discoveryTtlMs?: number;
@@ -116,7 +116,10 @@ export class GatewayClient {
     return this.#origin;
   }
 
-  /** §4.1: resources and actions, cached for the TTL; concurrent callers share one request. */
+  /**
+   * docs/gateway-api.md §4.1: resources and actions, cached for the TTL; concurrent callers share one
+   * request.
+   */
   async discover(options: { force?: boolean; signal?: AbortSignal } = {}): Promise<Discovery> {
     const cached = this.#discovery;
     if (!options.force && cached && cached.expiresAt > Date.now()) return cached.value;
@@ -135,7 +138,7 @@ export class GatewayClient {
     return parsed.data;
   }
 
-  /** §4.2: one page. Parameters are checked before anything is sent. */
+  /** docs/gateway-api.md §4.2: one page. Parameters are checked before anything is sent. */
   async read(resource: string, params: ReadParams = {}): Promise<Page> {
     validateReadParams(resource, params);
     const path = `${this.#basePath}?${buildReadQuery(resource, params)}`;
@@ -161,9 +164,10 @@ export class GatewayClient {
   }
 
   /**
-   * §4.3: runs one action, once. Success needs HTTP 2xx and `status: "success"`. Anything that leaves the
-   * outcome open (5xx, timeout, connection lost after sending, unreadable 2xx) is an UnknownOutcomeError:
-   * the action may have run, and only the caller can reconcile (§7 rule 3).
+   * docs/gateway-api.md §4.3: runs one action, once. Success needs HTTP 2xx and `status: "success"`. Anything
+   * that leaves the outcome open (5xx, timeout, connection lost after sending, unreadable 2xx) is an
+   * UnknownOutcomeError: the action may have run, and only the caller can reconcile (docs/gateway-api.md §7
+   * rule 3).
    */
   async act(
     action: string,

@@ -1,5 +1,5 @@
 /**
- * Typed gateway errors with stable codes (STYLE §8): callers compare `code`, people read `message` and
+ * Typed gateway errors with stable codes: callers compare `code`, people read `message` and
  * `advice`. No error ever holds the API key: messages are built from statuses and the gateway's own text.
  */
 
@@ -36,7 +36,9 @@ export class GatewayError extends Error {
   readonly retryable: boolean;
   /** What a person should do next, in one sentence. */
   readonly advice: string | undefined;
-  /** The response body as the gateway sent it (kept for the report §7 rule 5 asks for). */
+  /**
+   * The response body as the gateway sent it (kept for the report docs/gateway-api.md §7 rule 5 asks for).
+   */
   readonly body: unknown;
   readonly at: string;
 
@@ -148,7 +150,7 @@ export class TimeoutError extends GatewayError {
 
 /**
  * A POST whose outcome cannot be known: a 5xx, a timeout or a connection lost after the request left. The
- * action may have run; the caller must reconcile before any new POST (§7 rule 3).
+ * action may have run; the caller must reconcile before any new POST (docs/gateway-api.md §7 rule 3).
  */
 export class UnknownOutcomeError extends GatewayError {
   override name = 'UnknownOutcomeError';
@@ -168,7 +170,10 @@ export class UnknownOutcomeError extends GatewayError {
   }
 }
 
-/** HTTP 2xx with body `status: "error"`: the work did not complete and is not billed (§7 rule 4). */
+/**
+ * HTTP 2xx with body `status: "error"`: the work did not complete and is not billed (docs/gateway-api.md §7
+ * rule 4).
+ */
 export class ActionFailedError extends GatewayError {
   override name = 'ActionFailedError';
   constructor(

@@ -43,7 +43,7 @@ export interface Reply {
   text: string;
 }
 
-/** Codes that prove the request never reached a server: nothing can have run (DESIGN §8). */
+/** Codes that prove the request never reached a server: nothing can have run. */
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -187,7 +187,10 @@ function snippet(text: string): string {
   return text.length > SNIPPET_CHARS ? `${text.slice(0, SNIPPET_CHARS)}…` : text;
 }
 
-/** The gateway's own error text: `{ error }` per §7, tolerating `message` and non-JSON bodies. */
+/**
+ * The gateway's own error text: `{ error }` per docs/gateway-api.md §7, tolerating `message` and non-JSON
+ * bodies.
+ */
 function gatewayText(body: unknown): string | undefined {
   if (typeof body === 'object' && body !== null) {
     const { error, message } = body as { error?: unknown; message?: unknown };
@@ -199,7 +202,7 @@ function gatewayText(body: unknown): string | undefined {
   return undefined;
 }
 
-/** Maps a non-2xx reply onto the typed error of its status (§7 table). */
+/** Maps a non-2xx reply onto the typed error of its status (docs/gateway-api.md §7 table). */
 export function errorFromReply(reply: Reply, requestLine: string, now: number = Date.now()): GatewayError {
   let body: unknown;
   try {

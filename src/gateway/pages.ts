@@ -2,8 +2,8 @@ import { LIMIT_MAX } from './spec.js';
 import type { Page, ReadParams, Row } from './types.js';
 
 /**
- * Pagination (spec §4.2 rule 3, §4.4 rule 3): follow `pagination.has_more`, moving `offset` by the page
- * size, one page in memory at a time, so a 100,000-row resource costs what one page costs.
+ * Pagination (docs/gateway-api.md §4.2 rule 3, §4.4 rule 3): follow `pagination.has_more`, moving `offset` by
+ * the page size, one page in memory at a time, so a 100,000-row resource costs what one page costs.
  */
 
 export type PagedParams = ReadParams & {

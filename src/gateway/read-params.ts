@@ -13,8 +13,9 @@ import {
 import type { ReadParams } from './types.js';
 
 /**
- * Checks read parameters before any request leaves (spec §4.2 rule 1), with the same 400 message the
- * gateway would give, so a person sees one wording whichever side caught the mistake. Returns the query.
+ * Checks read parameters before any request leaves (docs/gateway-api.md §4.2 rule 1), with the same 400
+ * message the gateway would give, so a person sees one wording whichever side caught the mistake. Returns the
+ * query.
  */
 
 export const MISSING_CLIENT_ID_MESSAGE =

@@ -10,8 +10,9 @@ import { errorFromReply, parseJson, type Reply } from './http.js';
 import { type ActionResult, actionResponseSchema, type Page, pageSchema, type Row } from './types.js';
 
 /**
- * Turning a gateway answer into what the client returns: a checked page, an action result, or the error
- * that says what is known about the outcome (§4.4 rule 2: both HTTP status and body status count).
+ * Turning a gateway answer into what the client returns: a checked page, an action result, or the error that
+ * says what is known about the outcome (docs/gateway-api.md §4.4 rule 2: both HTTP status and body status
+ * count).
  */
 
 /** The page envelope without per-row checks; rows are checked by hand in toPage(). */

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ConnectionError, type GatewayError, RateLimitedError, ServerError, TimeoutError } from './errors.js';
 
 /**
- * Backoff and retry policy (spec §7, DESIGN §7): exponential backoff with full jitter, a cap, and
+ * Backoff and retry policy (docs/gateway-api.md §7): exponential backoff with full jitter, a cap, and
  * Retry-After honoured on 429. Pure functions so the maths is unit-tested without a network.
  */
 

@@ -1,10 +1,10 @@
 /**
- * The facts of the gateway specification (`gateway-api.md`) that both the client and the built-in sandbox
- * rely on. The discovery call stays the live source of truth for resources and actions; these lists are what
- * the spec itself names, used for validation before a call and for the sandbox's answers.
+ * The facts of the gateway specification (`docs/gateway-api.md`) that both the client and the built-in
+ * sandbox rely on. The discovery call stays the live source of truth for resources and actions; these lists
+ * are what the spec itself names, used for validation before a call and for the sandbox's answers.
  */
 
-/** §2.1: the readable resources the spec names. Discovery may list more. */
+/** docs/gateway-api.md §2.1: the readable resources the spec names. Discovery may list more. */
 export const SPEC_RESOURCES = [
   'clients',
   'keywords',
@@ -39,7 +39,7 @@ export const SPEC_RESOURCES = [
   'integrations',
 ] as const;
 
-/** §4.2: allowed values of `order`. */
+/** docs/gateway-api.md §4.2: allowed values of `order`. */
 export const ORDER_FIELDS = [
   'created_at',
   'updated_at',
@@ -53,7 +53,7 @@ export const ORDER_FIELDS = [
 ] as const;
 export type OrderField = (typeof ORDER_FIELDS)[number];
 
-/** §2.3: allowed values of `filter_field`. */
+/** docs/gateway-api.md §2.3: allowed values of `filter_field`. */
 export const FILTER_FIELDS = [
   'id',
   'status',
@@ -70,7 +70,7 @@ export type FilterField = (typeof FILTER_FIELDS)[number];
 export const DIRECTIONS = ['asc', 'desc'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
-/** §8 */
+/** docs/gateway-api.md §8 */
 export const LIMIT_DEFAULT = 100;
 export const LIMIT_MAX = 1000;
 
@@ -107,11 +107,11 @@ export interface SpecAction {
    * must be settled by a person.
    */
   recordResource?: string;
-  /** §4.3 rule 2: re-running creates no duplicate records. */
+  /** docs/gateway-api.md §4.3 rule 2: re-running creates no duplicate records. */
   safeToRepeat?: boolean;
 }
 
-/** §4.3: the actions the spec's table names. Discovery may list more. */
+/** docs/gateway-api.md §4.3: the actions the spec's table names. Discovery may list more. */
 export const SPEC_ACTIONS: readonly SpecAction[] = [
   {
     action: 'seo_audit',
@@ -221,7 +221,7 @@ export const SPEC_ACTIONS: readonly SpecAction[] = [
   },
 ];
 
-/** The sample keys of the built-in sandbox (DESIGN §3). Not secrets: they only open the sandbox. */
+/** The sample keys of the built-in sandbox. Not secrets: they only open the sandbox. */
 export const SANDBOX_KEYS = {
   full: 'sandbox-key',
   readonly: 'sandbox-readonly',

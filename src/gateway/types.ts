@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { Direction, FilterField, OrderField } from './spec.js';
 
-/** §4.1 discovery response. Unknown extra fields are kept out; the lists are open-ended. */
+/**
+ * docs/gateway-api.md §4.1 discovery response. Unknown extra fields are kept out; the lists are open-ended.
+ */
 export const discoverySchema = z.object({
   resources: z.array(z.string()),
   actions: z.array(
@@ -17,7 +19,7 @@ export type DiscoveredAction = Discovery['actions'][number];
 
 export type Row = Record<string, unknown>;
 
-/** §4.2 read response. */
+/** docs/gateway-api.md §4.2 read response. */
 export const pageSchema = z.object({
   resource: z.string(),
   client_id: z.string().optional(),
@@ -42,7 +44,7 @@ export interface ReadParams {
   signal?: AbortSignal;
 }
 
-/** §4.3 POST response. */
+/** docs/gateway-api.md §4.3 POST response. */
 export const actionResponseSchema = z.object({
   action: z.string().optional(),
   client_id: z.string().optional(),

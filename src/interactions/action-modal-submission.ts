@@ -4,6 +4,7 @@ import { requestKeys } from '../requests/request-keys.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { answerRequest } from '../slack/answer-request.js';
+import { requestApproval } from '../slack/ask-approval.js';
 import { describeError } from '../slack/describe-error.js';
 import { parseModalMetadata } from '../slack/open-action-modal.js';
 import { claimOnce } from '../store/dedupe.js';
@@ -42,6 +43,19 @@ export function actionModalSubmission(services: BotServices): ViewListener {
     try {
       if (!(await claimOnce(services.redis, services.config.redis.prefix, `view:${view.id}`, 86_400))) {
         log.info('duplicate submission of a modal ignored');
+        return;
+      }
+      if (entry.guarded) {
+        // A guarded action's form asks for an approval: the card is the answer.
+        await requestApproval(services, client, {
+          entry,
+          requester: body.user.id,
+          channel: meta.channel,
+          clientId: meta.clientId,
+          fields: checked.fields,
+          requestKey: requestKeys.form(view.id),
+          ...(meta.thread ? { threadTs: meta.thread } : {}),
+        });
         return;
       }
       const result = await services.requests.submit({

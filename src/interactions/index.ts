@@ -2,13 +2,28 @@ import type { App, BlockButtonAction } from '@slack/bolt';
 import type { BotServices } from '../services.js';
 import { ACTION_MODAL_CALLBACK_ID } from '../views/action-modal.js';
 import { RETRY_ACTION_ID, RETRY_ANYWAY_ACTION_ID } from '../views/action-result.js';
+import {
+  APPROVAL_APPROVE_ID,
+  APPROVAL_CANCEL_ID,
+  APPROVAL_REJECT_ID,
+  APPROVAL_RETRY_ID,
+  REQUEST_DEPLOY_ID,
+  REQUEST_SEND_ID,
+} from '../views/approval-card.js';
+import { HISTORY_OLDER_ID } from '../views/approval-history.js';
 import { DUPLICATE_CANCEL_ACTION_ID, DUPLICATE_CONFIRM_ACTION_ID } from '../views/duplicate-prompt.js';
+import { CANCEL_JOB_ACTION_ID } from '../views/job-status.js';
 import { PAGE_NEXT_ACTION, PAGE_PREV_ACTION } from '../views/resource-page.js';
+import { REBIND_CANCEL_ACTION, REBIND_CONFIRM_ACTION } from '../views/status.js';
 import { actionModalSubmission } from './action-modal-submission.js';
+import { approvalCancel, approvalDecision } from './approval-buttons.js';
 import { duplicateCancel, duplicateConfirm } from './duplicate-buttons.js';
-import { jobRetry } from './job-buttons.js';
+import { requestDeployButton, requestSendButton } from './follow-up-buttons.js';
+import { historyOlder } from './history-buttons.js';
+import { jobCancel, jobRetry } from './job-buttons.js';
 import { pageButton } from './page-buttons.js';
 import { type ButtonListener, buttonPipeline, type ViewListener, viewPipeline } from './pipeline.js';
+import { rebindCancel, rebindConfirm } from './rebind-buttons.js';
 
 /** Every button the bot listens to, by the action id its view gives the button. */
 const BUTTONS: Record<string, (services: BotServices) => ButtonListener> = {
@@ -18,6 +33,16 @@ const BUTTONS: Record<string, (services: BotServices) => ButtonListener> = {
   [DUPLICATE_CANCEL_ACTION_ID]: duplicateCancel,
   [RETRY_ACTION_ID]: (services) => jobRetry(services, { anyway: false }),
   [RETRY_ANYWAY_ACTION_ID]: (services) => jobRetry(services, { anyway: true }),
+  [APPROVAL_APPROVE_ID]: (services) => approvalDecision(services, 'approved'),
+  [APPROVAL_RETRY_ID]: (services) => approvalDecision(services, 'approved'),
+  [APPROVAL_REJECT_ID]: (services) => approvalDecision(services, 'rejected'),
+  [APPROVAL_CANCEL_ID]: approvalCancel,
+  [REQUEST_DEPLOY_ID]: requestDeployButton,
+  [REQUEST_SEND_ID]: requestSendButton,
+  [HISTORY_OLDER_ID]: historyOlder,
+  [CANCEL_JOB_ACTION_ID]: jobCancel,
+  [REBIND_CONFIRM_ACTION]: rebindConfirm,
+  [REBIND_CANCEL_ACTION]: rebindCancel,
 };
 
 /** Every form the bot listens to, by its callback id. */
@@ -28,7 +53,7 @@ const VIEWS: Record<string, (services: BotServices) => ViewListener> = {
 /** The interactive ids the bot listens to, from the maps above: the manifest test checks them against manifest.yml. */
 export const INTERACTIVE_IDS = { actions: Object.keys(BUTTONS), views: Object.keys(VIEWS) } as const;
 
-/** Every button and form listener (STYLE §3: one register per surface), each behind the pipeline. */
+/** Every button and form listener (one register per surface), each behind the pipeline. */
 export function register(app: App, services: BotServices): void {
   const buttons = buttonPipeline(services);
   for (const [id, listener] of Object.entries(BUTTONS)) {

@@ -3,6 +3,7 @@ import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { answerRequest } from '../slack/answer-request.js';
 import { claimOnce, releaseClaim } from '../store/dedupe.js';
+import { retryApprovedJob } from './approval-buttons.js';
 import { type ButtonListener, interactionOf } from './pipeline.js';
 
 /**
@@ -10,7 +11,8 @@ import { type ButtonListener, interactionOf } from './pipeline.js';
  * and one new job runs however many times the button is clicked. Only the requester, admins and approvers may.
  */
 export function jobRetry(services: BotServices, options: { anyway: boolean }): ButtonListener {
-  return async function handleJobRetry({ body, action, context }) {
+  return async function handleJobRetry(args) {
+    const { body, action, context } = args;
     const { log, reply } = interactionOf(context);
     const jobKey = action.value ?? '';
     const job = await services.queue.findJob(jobKey);
@@ -30,6 +32,8 @@ export function jobRetry(services: BotServices, options: { anyway: boolean }): B
         hint: 'Retry it from the channel where it ran.',
       });
     }
+    // An approved job runs again only on an approver's decision: the approval's own Retry.
+    if (data.approval) return retryApprovedJob(services, data.approval.id, args);
     // Before the claim: a refused click must not use up the one retry.
     await services.access.requireRetry(body.user.id, data.requestedBy);
     const claim = `retry:${jobKey}`;
@@ -53,5 +57,13 @@ export function jobRetry(services: BotServices, options: { anyway: boolean }): B
       await releaseClaim(services.redis, services.config.redis.prefix, claim).catch(() => {});
       throw error;
     }
+  };
+}
+
+/** "Cancel" on a queued job's message: removes it while it has not started (requests/cancel.ts). */
+export function jobCancel(services: BotServices): ButtonListener {
+  return async function handleJobCancel({ body, action }) {
+    const channel = body.channel?.id ?? body.container?.channel_id;
+    await services.requests.cancel(action.value ?? '', body.user.id, channel);
   };
 }

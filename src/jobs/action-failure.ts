@@ -17,7 +17,7 @@ import { checkpoint, type JobRun } from './job-run.js';
 import type { ActionJobOutcome } from './queue.js';
 
 /**
- * What a failed POST means for the job (DESIGN §7):
+ * What a failed POST means for the job:
  * - status:error → failed, the gateway's words and a Retry button; never retried automatically;
  * - 4xx → final (UnrecoverableError), explained with advice;
  * - 429 → everyone waits, the job goes back to the queue without spending an attempt;
@@ -44,7 +44,7 @@ export async function handleActionError(run: JobRun, error: unknown): Promise<Ac
   }
   if (error instanceof RateLimitedError) {
     await checkpoint(run, { step: 'queued' });
-    await backOffQuietly(run, 'gateway 429');
+    await backOffQuietly(run, 'gateway 429', { everyone: true });
     throw BullWorker.RateLimitError();
   }
   if (error instanceof UnknownOutcomeError) {

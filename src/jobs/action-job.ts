@@ -2,8 +2,14 @@ import { DelayedError, UnrecoverableError } from 'bullmq';
 import type { GatewayClient } from '../gateway/client.js';
 import { actionFingerprint } from '../store/ledger.js';
 import { handleActionError } from './action-failure.js';
-import { backOffQuietly, finishSuccess, recordSuccess, settleEarlierAttempt } from './action-outcome.js';
-import { hasApprovedApproval, refuseUnapproved } from './approval-gate.js';
+import {
+  backOffQuietly,
+  faultsClearedQuietly,
+  finishSuccess,
+  recordSuccess,
+  settleEarlierAttempt,
+} from './action-outcome.js';
+import { approvalAllowsRun, refuseUnapproved } from './approval-gate.js';
 import { JobErrorCode } from './job-errors.js';
 import {
   type ActionJob,
@@ -17,7 +23,7 @@ import { acquireLease, type Lease, leaseKey } from './lease.js';
 import type { ActionJobData, ActionJobOutcome } from './queue.js';
 
 /**
- * One action job, start to finish (DESIGN §7, §8): lease → the job's data as stored (not as this run first
+ * One action job, start to finish: lease → the job's data as stored (not as this run first
  * read it) → (reconcile if an earlier run got as far as the POST) → checkpoint under the lease → POST →
  * ledger → status and thread reply (the ledger before any awaited Slack call). A POST is repeated only when
  * reconciliation proved the earlier one created nothing (and could no longer be in flight), or the action is
@@ -41,7 +47,7 @@ export async function processActionJob(
       `${JobErrorCode.UnknownAction}: the gateway offers no action "${job.data.action}"`,
     );
   }
-  if (entry.guarded && !hasApprovedApproval(job.data)) {
+  if (entry.guarded && !(await approvalAllowsRun(deps, job.data))) {
     return refuseUnapproved(createRun(job, token, entry, deps, log));
   }
   const taken = await acquireLease(deps.redis, leaseKey(deps.prefix, job.data.jobKey), deps.leaseMs);
@@ -103,6 +109,7 @@ export async function processActionJob(
     // Nothing between the answer and the ledger may throw (a throw here would re-run a POST that succeeded),
     // and no Slack call comes before it: a Slack outage must never delay or lose the record of a success.
     if (Date.now() - began > deps.slowMs) await backOffQuietly(run, 'slow answer');
+    else void faultsClearedQuietly(run);
     return await recordSuccess(run, result.data);
   } finally {
     // Awaited once the job has decided (the worker's Slack client gives up within seconds): a stale "running"

@@ -2,7 +2,8 @@ import { DelayedError } from 'bullmq';
 import { GatewayError, publicErrorLine } from '../gateway/errors.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import { actionFingerprint } from '../store/ledger.js';
-import { buildActionResult, buildOutcomeUnknown } from '../views/action-result.js';
+import { buildOutcomeUnknown } from '../views/action-result.js';
+import { buildActionResult, resultSummary } from '../views/result-card.js';
 import { JobErrorCode, RetryableJobError } from './job-errors.js';
 import { checkpoint, type JobRun } from './job-run.js';
 import type { ActionJobOutcome } from './queue.js';
@@ -16,9 +17,18 @@ import { reconcile } from './reconcile.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Backs every worker off; a Redis fault here is logged, never thrown (it must not decide the job). */
-export async function backOffQuietly(run: JobRun, reason: string): Promise<void> {
-  await run.deps.backOff(reason).catch((error) => run.log.warn('backing off failed', error));
+/** Counts a gateway fault (see backOff); a Redis fault here is logged, never thrown (it must not decide the job). */
+export async function backOffQuietly(
+  run: JobRun,
+  reason: string,
+  options: { everyone?: boolean } = {},
+): Promise<void> {
+  await run.deps.backOff(reason, options).catch((error) => run.log.warn('backing off failed', error));
+}
+
+/** A good, prompt answer ends the fault streak; logged, never thrown. */
+export async function faultsClearedQuietly(run: JobRun): Promise<void> {
+  await run.deps.faultsCleared?.().catch((error) => run.log.warn('clearing the fault streak failed', error));
 }
 
 /**
@@ -121,8 +131,15 @@ export async function finishSuccess(run: JobRun, result: Record<string, unknown>
   const { __note, ...record } = result;
   const note = typeof __note === 'string' ? __note : undefined;
   const recordId = run.data.recordId;
-  await run.status('done', note ? 'found the record the first attempt created' : undefined);
-  await run.reply(buildActionResult(run.entry, record, note ? { note } : {}));
+  const fields = run.data.fields;
+  // The status message says the result in a few words; its thread shows the whole card.
+  const summary = resultSummary(run.entry, record, fields);
+  await run.status('done', note ? 'found the record the first attempt created' : undefined, {
+    ...(summary ? { result: summary } : {}),
+  });
+  await run.reply(
+    buildActionResult(run.entry, record, { fields, jobKey: run.data.jobKey, ...(note ? { note } : {}) }),
+  );
   return { outcome: 'done', ...(recordId ? { recordId } : {}) };
 }
 

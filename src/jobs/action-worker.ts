@@ -5,24 +5,35 @@ import type { Catalogue } from '../actions/catalogue.js';
 import type { Rate } from '../config.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
-import { silentLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { createRedis } from '../redis.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import { ActionLedger } from '../store/ledger.js';
+import { reportApprovalOutcome } from './approval-run.js';
 import { bullKeys } from './bullmq-internals.js';
+import { faultStreak } from './fault-streak.js';
 import { reportFinalFailure } from './final-failure.js';
 import { RetryableJobError, wasReported } from './job-errors.js';
 import type { ActionJobDeps } from './job-run.js';
 import { actionProcessors, dispatch } from './processors.js';
-import { ACTION_QUEUE, type ActionJobData, type ActionJobOutcome, upgradeJobData } from './queue.js';
-import { advanceFairClock, backoffMs, fairKeys, pauseAllWorkers } from './rate-limit.js';
+import {
+  ACTION_QUEUE,
+  type ActionJobData,
+  type ActionJobOutcome,
+  ActionQueue,
+  upgradeJobData,
+} from './queue.js';
+import { advanceFairClock, fairKeys, pauseAllWorkers } from './rate-limit.js';
+import { showWait } from './show-wait.js';
 import { createSlackPoster } from './slack-poster.js';
+import { ranFor, setUpWorker } from './worker-setup.js';
 
 /**
  * The worker role's action workers. The global POST rate (GATEWAY_ACTION_RATE) is BullMQ's limiter, shared
- * through Redis by every worker process; a gateway fault or a slow answer backs them all off at once
- * (the limiter key held "full" for the pause, as worker.rateLimit does, see pauseAllWorkers).
+ * through Redis by every worker process. One gateway fault (a 5xx, a timeout) or a slow answer is its own
+ * job's business: it reconciles and retries with jittered backoff. Only faults that persist (fault-streak.ts,
+ * counted across processes) back them all off at once (the limiter key held "full" for the pause, as
+ * worker.rateLimit does, see pauseAllWorkers), and the waiting jobs' messages then say so (show-wait.ts). A
+ * 429 backs everyone off at once: the gateway has said so.
  */
 
 export interface ActionWorkerOptions {
@@ -42,8 +53,10 @@ export interface ActionWorkerOptions {
   leaseMs?: number;
   /** Wait before reconciling after an unknown outcome, so the gateway's write lands. Default 2 s. */
   reconcileGraceMs?: number;
-  /** First backoff for everyone after a gateway fault; doubles while faults continue. Default 5 s. */
+  /** First backoff for everyone once gateway faults persist; doubles while they continue. Default 5 s. */
   backoffMs?: number;
+  /** Gateway faults in a row (no good answer between) that slow the whole queue. Default 3. */
+  faultThreshold?: number;
   /** An answer slower than this backs everyone off. Default: half the action timeout. */
   slowMs?: number;
   /**
@@ -63,40 +76,48 @@ export interface ActionWorkers {
 }
 
 export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers {
-  const logger = (options.logger ?? silentLogger()).child({ role: 'action-worker' });
-  const connect = (blocking: boolean) =>
-    typeof options.connection === 'string'
-      ? createRedis(options.connection, { blocking })
-      : options.connection();
-  const redis = connect(false);
-  const blocking = connect(true);
-  // Redis going away is logged, not left to ioredis's "Unhandled error event" on stderr; both reconnect.
-  for (const connection of [redis, blocking])
-    connection.on('error', (error: Error) => logger.warn('redis connection error', error.message));
+  const { logger, redis, blocking } = setUpWorker(options, 'action-worker');
   const base = options.backoffMs ?? 5_000;
-  let consecutiveFaults = 0;
-  let lastFaultAt = 0;
+  const limiterKey = bullKeys(options.prefix, ACTION_QUEUE).limiter;
+  const faults = faultStreak(redis, options.prefix, {
+    baseMs: base,
+    ...(options.faultThreshold ? { threshold: options.faultThreshold } : {}),
+  });
+  // Read-only use of the queue: the waiting jobs and their waits, for the messages a slowdown updates.
+  const queue = new ActionQueue({ connection: redis, prefix: options.prefix, rate: options.rate });
+  const poster = createSlackPoster(options.slack);
 
   const deps: ActionJobDeps = {
     redis,
     prefix: options.prefix,
     gateway: options.gateway,
-    poster: createSlackPoster(options.slack),
+    poster,
     ledger: new ActionLedger(redis, options.prefix),
     catalogue: options.catalogue,
     actionTimeoutMs: options.actionTimeoutMs,
     leaseMs: options.leaseMs ?? 15_000,
     reconcileGraceMs: options.reconcileGraceMs ?? 2_000,
     slowMs: options.slowMs ?? Math.max(1, Math.floor(options.actionTimeoutMs / 2)),
-    backOff: async (reason) => {
-      // Faults close together double the pause; a quiet spell resets it.
-      const now = Date.now();
-      consecutiveFaults = now - lastFaultAt < base * 4 ? consecutiveFaults + 1 : 1;
-      lastFaultAt = now;
-      const ms = backoffMs(base, consecutiveFaults);
-      const paused = await pauseAllWorkers(redis, bullKeys(options.prefix, ACTION_QUEUE).limiter, ms);
-      logger.warn(`backing every worker off for ${paused} ms: ${reason}`);
+    backOff: async (reason, opts = {}) => {
+      if (opts.everyone) {
+        const paused = await pauseAllWorkers(redis, limiterKey, base);
+        await faults.rateLimited(paused);
+        logger.warn(`backing every worker off for ${paused} ms: ${reason}`);
+        return;
+      }
+      const { streak, pausedMs } = await faults.fault((ms) => pauseAllWorkers(redis, limiterKey, ms));
+      if (!pausedMs) {
+        logger.info(`gateway fault ${streak} in a row (${reason}); only its own job waits and retries`);
+        return;
+      }
+      logger.warn(
+        `gateway faults persist (${streak} in a row): every worker waits ${pausedMs} ms: ${reason}`,
+      );
+      void showWait({ queue, poster, catalogue: options.catalogue, logger }, { holdsForMs: pausedMs }).catch(
+        (error: unknown) => logger.warn('could not show the wait on queued jobs', error),
+      );
     },
+    faultsCleared: () => faults.clear(),
     logger,
     metrics: options.metrics,
   };
@@ -139,11 +160,23 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     releaseJobClaim(redis, options.prefix, data).catch((e: unknown) =>
       logger.warn('could not release an in-flight claim', e),
     );
-  const ranFor = (job: { processedOn?: number; finishedOn?: number }) =>
-    Math.max(0, (job.finishedOn ?? Date.now()) - (job.processedOn ?? Date.now())) / 1_000;
+  const track = (report: Promise<void>) => {
+    const tracked = report.finally(() => reports.delete(tracked));
+    reports.add(tracked);
+  };
+  // An approved job's end goes on its approval card too (approval-run.ts).
+  const approvalEnded = (data: ActionJobData, ended: Parameters<typeof reportApprovalOutcome>[2]) => {
+    if (!data.approval) return;
+    track(
+      reportApprovalOutcome(deps, data, ended).catch((e: unknown) =>
+        logger.warn('could not show an approved job’s outcome on its card', e),
+      ),
+    );
+  };
   worker.on('completed', (job, result) => {
     void release(job.data);
     options.metrics?.jobEnded(ACTION_QUEUE, result?.outcome ?? 'done', ranFor(job));
+    approvalEnded(job.data, { outcome: result });
   });
   worker.on('failed', (job, error) => {
     if (job) job.data = upgradeJobData(job.data);
@@ -152,6 +185,7 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     if (job?.finishedOn) {
       void release(job.data);
       options.metrics?.jobEnded(ACTION_QUEUE, 'failed', ranFor(job));
+      approvalEnded(job.data, { error });
     } else options.metrics?.retry('job', error instanceof RetryableJobError ? error.code : 'error');
     // finishedOn is set only when BullMQ will not try again; a reported error has been told already.
     if (!job?.finishedOn || wasReported(error)) return;
@@ -167,6 +201,7 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     close: async () => {
       await worker.close();
       await Promise.allSettled([...reports]);
+      await queue.close().catch(() => {});
       await Promise.allSettled([redis.quit(), blocking.quit()]);
     },
   };

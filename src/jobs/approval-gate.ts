@@ -1,18 +1,32 @@
 import { UnrecoverableError } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { ApprovalStore } from '../approvals/approval-store.js';
+import { payloadHash } from '../approvals/payload.js';
+import type { Metrics } from '../metrics.js';
 import { buildApprovalMissing } from '../views/action-result.js';
 import { JobErrorCode, markReported } from './job-errors.js';
 import type { JobRun } from './job-run.js';
 import type { ActionJobData } from './queue.js';
 
 /**
- * The worker's own check that a guarded action was approved (DESIGN §5): whatever queued the job (an older web
+ * The worker's own check that a guarded action was approved: whatever queued the job (an older web
  * process, a web role configured with fewer guarded actions, a hand-written job), a guarded action runs only
- * with an approved approval. The approvals issue fills `ActionJobData.approval` and may make this look the
- * approval record up in Redis; until then no job carries one, so every guarded job is refused.
+ * when the approval record in Redis says approved for this very job and this very payload. The check is the
+ * approval's approved → running transition (approvals/transition.ts), so it is atomic with every click; a
+ * second attempt of the same job finds it running for itself and goes on.
  */
-
-export function hasApprovedApproval(data: Pick<ActionJobData, 'approval'>): boolean {
-  return data.approval?.state === 'approved';
+export async function approvalAllowsRun(
+  deps: { redis: Redis; prefix: string; metrics?: Metrics | undefined },
+  data: Pick<ActionJobData, 'approval' | 'jobKey' | 'action' | 'clientId' | 'fields' | 'replyTo'>,
+): Promise<boolean> {
+  if (!data.approval) return false;
+  const store = new ApprovalStore(deps.redis, deps.prefix, deps.metrics ? { metrics: deps.metrics } : {});
+  const result = await store.transition(data.approval.id, data.replyTo.channel, 'running', {
+    actor: 'worker',
+    jobKey: data.jobKey,
+    hash: payloadHash(data.action, data.clientId, data.fields),
+  });
+  return result.ok;
 }
 
 /** Tells the job's message and thread (best effort) and ends the job for good; nothing reaches the gateway. */

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { DigestKind } from '../digests/filters.js';
 
 /**
- * The digests queue (DESIGN §6): one job per scheduled period (from a job scheduler per subscription, which
+ * The digests queue: one job per scheduled period (from a job scheduler per subscription, which
  * only the scheduler role upserts) and one per `digest now`. Apart from the action queue, whose limiter paces
  * gateway POSTs: a digest only reads. Job data names a channel and a kind, never a key or a token.
  */

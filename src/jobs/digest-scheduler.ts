@@ -5,7 +5,7 @@ import { silentLogger } from '../logger.js';
 import { DIGEST_JOB_NAME, type DigestJobData, type DigestQueue, digestSchedulerId } from './digest-queue.js';
 
 /**
- * The scheduler role (DESIGN §6): the one place that upserts the digests' BullMQ job schedulers, one per
+ * The scheduler role: the one place that upserts the digests' BullMQ job schedulers, one per
  * active subscription with a stable id, and removes those of subscriptions that ended or stopped. Commands
  * only write subscriptions to Redis and bump a version; this follows the version (and re-syncs now and then
  * anyway). Two schedulers side by side are harmless: an upsert with an unchanged schedule is skipped, and a

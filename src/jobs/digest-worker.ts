@@ -5,13 +5,12 @@ import { DigestStore } from '../digests/store.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { isGatewayError, publicErrorCode } from '../gateway/errors.js';
 import type { AppLogger } from '../logger.js';
-import { silentLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { createRedis } from '../redis.js';
 import { BindingStore } from '../store/bindings.js';
 import { type DigestJobDeps, processDigestJob, reportDigestFailure } from './digest-job.js';
 import { DIGEST_JOB_NAME, DIGEST_QUEUE, type DigestJobData, type DigestJobOutcome } from './digest-queue.js';
 import { dispatch } from './processors.js';
+import { ranFor, setUpWorker } from './worker-setup.js';
 
 /** The worker role's digest workers: any number of processes, each period posted once (see digest-job.ts). */
 
@@ -34,16 +33,7 @@ export interface DigestWorkers {
 }
 
 export function startDigestWorkers(options: DigestWorkerOptions): DigestWorkers {
-  const logger = (options.logger ?? silentLogger()).child({ role: 'digest-worker' });
-  const connect = (blocking: boolean) =>
-    typeof options.connection === 'string'
-      ? createRedis(options.connection, { blocking })
-      : options.connection();
-  const redis = connect(false);
-  const blocking = connect(true);
-  // Redis going away is logged, not left to ioredis's "Unhandled error event" on stderr; both reconnect.
-  for (const connection of [redis, blocking])
-    connection.on('error', (error: Error) => logger.warn('redis connection error', error.message));
+  const { logger, redis, blocking } = setUpWorker(options, 'digest-worker');
   const deps: DigestJobDeps = {
     redis,
     gateway: options.gateway,
@@ -68,8 +58,6 @@ export function startDigestWorkers(options: DigestWorkerOptions): DigestWorkers 
     },
   );
   const reports = new Set<Promise<void>>();
-  const ranFor = (job: { processedOn?: number; finishedOn?: number }) =>
-    Math.max(0, (job.finishedOn ?? Date.now()) - (job.processedOn ?? Date.now())) / 1_000;
   worker.on('completed', (job, result) => {
     options.metrics?.jobEnded(DIGEST_QUEUE, result?.outcome ?? 'done', ranFor(job));
   });

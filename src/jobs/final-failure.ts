@@ -1,6 +1,7 @@
 import { buildActionGaveUp, buildApprovalMissing, buildOutcomeUnknown } from '../views/action-result.js';
+import { actionTitle } from '../views/action-title.js';
 import type { SlackMessage } from '../views/blocks.js';
-import { buildJobStatus, type JobStatusState, subjectOf } from '../views/job-status.js';
+import { buildJobStatus, type JobStatusState } from '../views/job-status.js';
 import { failureCode, JobErrorCode } from './job-errors.js';
 import { type ActionJob, type ActionJobDeps, storedData } from './job-run.js';
 
@@ -20,14 +21,12 @@ export async function reportFinalFailure(job: ActionJob, error: Error, deps: Act
   const label = entry?.label ?? data.action;
   const at = new Date().toISOString();
   const post = async (state: JobStatusState, summary: string, reply?: SlackMessage) => {
-    const subject = subjectOf(data.fields);
     const status = buildJobStatus({
-      label,
+      title: actionTitle(entry ?? { label }, data.fields),
       clientLabel: data.clientLabel,
       requestedBy: data.requestedBy,
       state,
       summary,
-      ...(subject ? { subject } : {}),
       ...(data.retryOf ? { retryOf: data.retryOf } : {}),
     });
     let ts = data.statusTs;

@@ -1,7 +1,7 @@
 import { publicErrorCode } from '../gateway/errors.js';
 
 /**
- * Errors a job throws for BullMQ to act on, with stable codes (STYLE §8). BullMQ's own control-flow errors
+ * Errors a job throws for BullMQ to act on, with stable codes. BullMQ's own control-flow errors
  * (UnrecoverableError, DelayedError, RateLimitError) are used where BullMQ must see its class.
  */
 

@@ -5,8 +5,9 @@ import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { ActionLedger } from '../store/ledger.js';
+import { actionTitle } from '../views/action-title.js';
 import type { SlackMessage } from '../views/blocks.js';
-import { buildJobStatus, type JobStatusState, subjectOf } from '../views/job-status.js';
+import { buildJobStatus, type JobStatusState } from '../views/job-status.js';
 import { bullKeys } from './bullmq-internals.js';
 import { type ActionJobData, type ActionJobOutcome, upgradeJobData } from './queue.js';
 import type { Reporter } from './reply-target.js';
@@ -27,8 +28,13 @@ export interface ActionJobDeps {
   reconcileGraceMs: number;
   /** Answers slower than this back everyone off. */
   slowMs: number;
-  /** Backs every worker off for `ms` (worker.rateLimit). */
-  backOff: (reason: string) => Promise<void>;
+  /**
+   * Counts a gateway fault; every worker backs off only once faults persist (fault-streak.ts), or at once with
+   * `everyone` (a 429: the gateway said so).
+   */
+  backOff: (reason: string, options?: { everyone?: boolean }) => Promise<void>;
+  /** A good answer: the fault streak ends. */
+  faultsCleared?: () => Promise<void>;
   logger: AppLogger;
   metrics?: Metrics;
 }
@@ -44,7 +50,7 @@ export interface JobRun {
   log: AppLogger;
   data: ActionJobData;
   /** Posts the channel status message (creating it when the web role did not). */
-  status(state: JobStatusState, summary?: string): Promise<void>;
+  status(state: JobStatusState, summary?: string, options?: { result?: string }): Promise<void>;
   reply(message: SlackMessage): Promise<void>;
   isLastAttempt: boolean;
 }
@@ -97,16 +103,15 @@ export function createRun(
     log,
     data: { ...job.data },
     isLastAttempt: job.attemptsMade + 1 >= attempts,
-    status: (state, summary) =>
+    status: (state, summary, options = {}) =>
       inOrder(async () => {
-        const subject = subjectOf(run.data.fields);
         const message = buildJobStatus({
-          label: entry.label,
+          title: actionTitle(entry, run.data.fields),
           clientLabel: run.data.clientLabel,
           requestedBy: run.data.requestedBy,
           state,
-          ...(subject ? { subject } : {}),
           ...(summary ? { summary } : {}),
+          ...(options.result ? { result: options.result } : {}),
           ...(run.data.retryOf ? { retryOf: run.data.retryOf } : {}),
         });
         if (run.data.statusTs) {

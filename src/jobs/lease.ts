@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { defineScript, runScript } from '../redis-scripts.js';
 
 /**
- * A Redis lease around a job's reconcile-and-POST (DESIGN §8): BullMQ is at-least-once and two runs of one
+ * A Redis lease around a job's reconcile-and-POST: BullMQ is at-least-once and two runs of one
  * job can overlap (a blocked event loop, a stalled-job check), so only the holder of the lease may read the
  * ledger, decide and POST. `SET NX PX` with a random token; renewed while the POST runs; released only by
  * its holder. A holder that dies simply lets it expire.

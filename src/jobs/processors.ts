@@ -3,7 +3,7 @@ import { processActionJob } from './action-job.js';
 import type { ActionJobDeps } from './job-run.js';
 import { ACTION_JOB_NAME } from './queue.js';
 
-/** One processor per job kind (STYLE §6): the worker dispatches on the job's name. */
+/** One processor per job kind: the worker dispatches on the job's name. */
 
 // biome-ignore lint/suspicious/noExplicitAny: a map of processors of different data types
 export type JobProcessor = (job: Job<any, any>, token: string | undefined) => Promise<unknown>;

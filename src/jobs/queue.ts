@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { Rate } from '../config.js';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { dedupeKey } from '../store/dedupe.js';
+import { releaseJobClaim } from '../store/in-flight.js';
+import type { JobWait } from '../views/job-status.js';
 import { bullKeys } from './bullmq-internals.js';
 import { admitJob, fairKeys } from './rate-limit.js';
 import { type ReplyTarget, replyTargetOf } from './reply-target.js';
+import { estimateWait } from './wait.js';
 
 /**
- * The action queue (DESIGN §1, §8). The web role enqueues, workers run. A job's id is its dedupe key, so a
+ * The action queue. The web role enqueues, workers run. A job's id is its dedupe key, so a
  * redelivered command or a double click is one job; job data never holds a key or a token.
  */
 
@@ -18,7 +22,7 @@ export const ACTION_JOB_NAME = 'action';
 
 export type JobStep = 'queued' | 'posting' | 'done';
 
-/** The approval a guarded action's job carries (DESIGN §5 states); filled by the approvals issue. */
+/** The approval a guarded action's job carries; filled by the approvals issue. */
 export interface JobApproval {
   id: string;
   state: 'pending' | 'approved' | 'running' | 'done' | 'failed' | 'rejected' | 'cancelled' | 'expired';
@@ -58,7 +62,7 @@ export interface ActionJobData {
   result?: Record<string, unknown>;
 }
 
-export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'needs-attention';
+export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'needs-attention' | 'cancelled';
 
 /** What a processed job returns (BullMQ `returnvalue`). */
 export interface ActionJobOutcome {
@@ -70,6 +74,8 @@ export interface ActionJobOutcome {
 export interface JobSummary {
   jobKey: string;
   action: string;
+  /** What the job was asked to do with (the URL, the keyword, the topic): the list names it. */
+  fields: Record<string, unknown>;
   clientId: string;
   clientLabel: string;
   requestedBy: string;
@@ -79,7 +85,15 @@ export interface JobSummary {
   recordId?: string;
   failedReason?: string;
   statusTs?: string;
+  /** Cancelled: by whom. */
+  cancelledBy?: string;
 }
+
+/** What `cancel` did: removed it, or why not. */
+export type CancelOutcome =
+  | { kind: 'cancelled'; data: ActionJobData }
+  | { kind: 'started' }
+  | { kind: 'gone' };
 
 export interface ActionQueueOptions {
   connection: Redis;
@@ -89,14 +103,21 @@ export interface ActionQueueOptions {
   jobOptions?: Partial<JobsOptions>;
   /** How long a job key stays claimed; default 24 h. */
   dedupeTtlSec?: number;
+  /** The action rate (GATEWAY_ACTION_RATE), for the waits queued messages show. */
+  rate?: Rate;
 }
 
 const DAY_SEC = 86_400;
 
 /** Few attempts: the gateway client already retries what is safe, and a POST is never repeated blindly. */
+/**
+ * A job whose POST met a 5xx or a timeout reconciles, then tries again after its own backoff
+ * (docs/gateway-api.md §7: 2^attempt × 250 ms with full jitter, five attempts), while every other job runs on
+ * (fault-streak.ts).
+ */
 const DEFAULT_JOB_OPTIONS: JobsOptions = {
-  attempts: 3,
-  backoff: { type: 'exponential', delay: 2_000 },
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 500, jitter: 1 },
   removeOnComplete: { age: 7 * DAY_SEC, count: 1_000 },
   removeOnFail: { age: 14 * DAY_SEC, count: 5_000 },
 };
@@ -107,12 +128,14 @@ export class ActionQueue {
   readonly #redis: Redis;
   readonly #logger: AppLogger;
   readonly #dedupeTtlSec: number;
+  readonly #rate: Rate | undefined;
 
   constructor(options: ActionQueueOptions) {
     this.prefix = options.prefix;
     this.#redis = options.connection;
     this.#logger = options.logger ?? silentLogger();
     this.#dedupeTtlSec = options.dedupeTtlSec ?? DAY_SEC;
+    this.#rate = options.rate;
     this.queue = new Queue<ActionJobData, ActionJobOutcome>(ACTION_QUEUE, {
       connection: options.connection,
       prefix: options.prefix,
@@ -186,33 +209,87 @@ export class ActionQueue {
     return job ?? undefined;
   }
 
-  /** A channel's queued, running and recent jobs, newest first (for the `jobs` command). */
-  async channelJobs(channel: string, limit = 10): Promise<JobSummary[]> {
-    const keys = await this.#redis.zrevrange(channelIndexKey(this.prefix, channel), 0, limit * 2 - 1);
+  /** Why a job with `ahead` jobs before it waits, and about how long. */
+  estimateWait(ahead: number): Promise<JobWait> {
+    return estimateWait(this.#redis, this.prefix, ACTION_QUEUE, this.#rate, ahead);
+  }
+
+  /**
+   * Cancels a job that has not started: it is removed (BullMQ refuses while a worker holds it), its in-flight
+   * claim is given back, and a record stays for `jobs`. A job that ever started (processedOn) is left alone:
+   * its POST may have left.
+   */
+  async cancel(jobKey: string, by: string): Promise<CancelOutcome> {
+    const job = await this.findJob(jobKey);
+    if (!job) return { kind: 'gone' };
+    if (job.processedOn || (job.data.step && job.data.step !== 'queued')) return { kind: 'started' };
+    try {
+      await job.remove();
+    } catch {
+      // Locked: a worker took it between the read and the removal.
+      return { kind: 'started' };
+    }
+    const summary: JobSummary = {
+      ...this.#summaryOf(job.data, 'cancelled'),
+      finishedAt: Date.now(),
+      cancelledBy: by,
+    };
+    await this.#redis.set(cancelledKey(this.prefix, jobKey), JSON.stringify(summary), 'EX', 7 * DAY_SEC);
+    await releaseJobClaim(this.#redis, this.prefix, job.data).catch((e: unknown) =>
+      this.#logger.warn('could not release an in-flight claim', e),
+    );
+    return { kind: 'cancelled', data: job.data };
+  }
+
+  #summaryOf(data: ActionJobData, state: JobState): JobSummary {
+    const summary: JobSummary = {
+      jobKey: data.jobKey,
+      action: data.action,
+      fields: data.fields ?? {},
+      clientId: data.clientId,
+      clientLabel: data.clientLabel,
+      requestedBy: data.requestedBy,
+      state,
+      enqueuedAt: data.enqueuedAt,
+    };
+    if (data.statusTs) summary.statusTs = data.statusTs;
+    return summary;
+  }
+
+  /**
+   * A channel's queued, running and recent jobs, newest first (for the `jobs` command), and how many the
+   * channel has in all (the index keeps the newest 100).
+   */
+  async channelJobs(channel: string, limit = 10): Promise<{ jobs: JobSummary[]; total: number }> {
+    const index = channelIndexKey(this.prefix, channel);
+    const [keys, total] = await Promise.all([
+      this.#redis.zrevrange(index, 0, limit * 2 - 1),
+      this.#redis.zcard(index),
+    ]);
     const out: JobSummary[] = [];
+    let missing = 0;
     for (const key of keys) {
       if (out.length >= limit) break;
       const job = await this.queue.getJob(key);
-      if (!job) continue;
+      if (!job) {
+        const cancelled = await this.#redis.get(cancelledKey(this.prefix, key));
+        if (cancelled) out.push(JSON.parse(cancelled) as JobSummary);
+        else missing++;
+        continue;
+      }
       const state = toJobState(await job.getState(), job.returnvalue, job.data.step);
-      if (!state) continue;
-      const summary: JobSummary = {
-        jobKey: job.data.jobKey,
-        action: job.data.action,
-        clientId: job.data.clientId,
-        clientLabel: job.data.clientLabel,
-        requestedBy: job.data.requestedBy,
-        state,
-        enqueuedAt: job.data.enqueuedAt,
-      };
+      if (!state) {
+        missing++;
+        continue;
+      }
+      const summary = this.#summaryOf(upgradeJobData(job.data), state);
       if (job.finishedOn) summary.finishedAt = job.finishedOn;
       const recordId = job.returnvalue?.recordId ?? job.data.recordId;
       if (recordId) summary.recordId = recordId;
       if (state === 'failed' && job.failedReason) summary.failedReason = job.failedReason;
-      if (job.data.statusTs) summary.statusTs = job.data.statusTs;
       out.push(summary);
     }
-    return out;
+    return { jobs: out, total: Math.max(out.length, total - missing) };
   }
 
   async close(): Promise<void> {
@@ -222,6 +299,10 @@ export class ActionQueue {
 
 function channelIndexKey(prefix: string, channel: string): string {
   return `${prefix}:jobs:channel:${channel}`;
+}
+
+function cancelledKey(prefix: string, jobKey: string): string {
+  return `${prefix}:jobs:cancelled:${jobKey}`;
 }
 
 export function toJobState(

@@ -3,7 +3,7 @@ import { defineScript, runScript } from '../redis-scripts.js';
 import { MAX_PRIORITY, PRIORITY_SCORE_FACTOR } from './bullmq-internals.js';
 
 /**
- * Rate and fairness of the action queue (DESIGN §8).
+ * Rate and fairness of the action queue.
  *
  * - The global rate (GATEWAY_ACTION_RATE) is BullMQ's Worker `limiter`: one Redis key per queue, so every
  *   worker process shares it.

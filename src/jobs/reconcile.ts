@@ -5,8 +5,8 @@ import { pickKeyFields } from '../store/ledger.js';
 
 /**
  * After an unknown outcome (5xx, timeout, dropped connection, a run that died mid-POST) a job must find out
- * whether its first attempt created a record before it may POST again (spec §7 rule 3, DESIGN §8):
- * the ledger first, then the resource the action writes to, newest first, back to when the attempt began.
+ * whether its first attempt created a record before it may POST again (docs/gateway-api.md §7 rule 3): the
+ * ledger first, then the resource the action writes to, newest first, back to when the attempt began.
  */
 
 export type Reconciliation =

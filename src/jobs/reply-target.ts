@@ -1,7 +1,7 @@
 import type { SlackMessage } from '../views/blocks.js';
 
 /**
- * Where a request and its job report (DESIGN §1): a status message that follows the job, and replies under
+ * Where a request and its job report: a status message that follows the job, and replies under
  * it. Job data holds the target as plain data; a `Reporter` delivers to it. Slack (a channel message and its
  * thread) is the one kind so far; an assistant tool or a webhook would be another kind with its own reporter.
  */

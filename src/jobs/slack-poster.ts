@@ -3,7 +3,7 @@ import type { Reporter } from './reply-target.js';
 
 /**
  * The Slack reporter (reply-target.ts): a job's status message in its channel, replies in its thread. `chat.postMessage` allows about one message a second per channel; a 429 says how
- * long to wait (`Retry-After`), and the job waits that long instead of spinning (DESIGN §8). The WebClient
+ * long to wait (`Retry-After`), and the job waits that long instead of spinning. The WebClient
  * waits on its own unless built with `rejectRateLimitedCalls`; this covers that case too.
  */
 

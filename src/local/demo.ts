@@ -45,6 +45,8 @@ function demoConfig(
 ): Config {
   return loadConfig({
     LOG_LEVEL: 'warn',
+    // Three actions a minute, so the tour shows a job that waits its turn (the bot's own default is 10/60s).
+    GATEWAY_ACTION_RATE: '3/60s',
     ...env,
     SLACK_BOT_TOKEN: parts.slack.botToken,
     SLACK_SIGNING_SECRET: parts.signingSecret,
@@ -138,6 +140,7 @@ async function main(): Promise<number> {
     runtime = await startRuntime(config, logger);
     const queue = runtime.services.queue.queue;
     const digestQueue = runtime.services.digestQueue.queue;
+    const actionQueue = runtime.services.queue;
     const sandbox = runtime.sandbox;
     const driver = new SlackDriver({
       eventsUrl: `http://127.0.0.1:${runtime.port}/slack/events`,
@@ -151,8 +154,15 @@ async function main(): Promise<number> {
       interactive,
       busy: async () => {
         // Not the digests' delayed jobs: a schedule keeps one waiting for its next run, days away.
+        // Nor action jobs that only wait for the rate window (GATEWAY_ACTION_RATE): their message says so and
+        // carries a Cancel button, and a script goes on instead of sitting out the window.
+        const held = ((await actionQueue.estimateWait(0)).ms ?? 0) > 1_000;
         const counts = [
-          await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized'),
+          await queue.getJobCounts(
+            'active',
+            'delayed',
+            ...(held ? [] : (['waiting', 'prioritized'] as const)),
+          ),
           await digestQueue.getJobCounts('waiting', 'active', 'prioritized'),
         ];
         return counts.some((c) => Object.values(c).some((n) => n > 0));

@@ -2,9 +2,12 @@ import { AccessError } from '../access/access-error.js';
 import type { ActionEntry } from '../actions/catalogue.js';
 import type { ActionJobData, ActionQueue } from '../jobs/queue.js';
 import { releaseInFlight } from '../store/in-flight.js';
-import { buildJobStatus, subjectOf } from '../views/job-status.js';
+import { actionTitle } from '../views/action-title.js';
+import { buildJobStatus, type JobWait } from '../views/job-status.js';
+import { cancelJob } from './cancel.js';
 import { claimOrFindEarlier, inFlightId } from './duplicates.js';
 import { parkRequest, takePendingRequest } from './pending.js';
+import { unknownReference } from './references.js';
 import { alreadyQueued, guardedRefusal, reboundChannel, unavailableAction } from './refusals.js';
 import type { ActionRequest, RequestDeps, RequestResult } from './request.js';
 import { notBoundError, type UserError } from './user-error.js';
@@ -12,10 +15,10 @@ import { notBoundError, type UserError } from './user-error.js';
 type Refusal = UserError | AccessError;
 
 /**
- * The one way to ask for an action (DESIGN §1): the action is known, the reply target's channel is still bound
- * to the request's client, the person may run it, a guarded action has its approval, no identical request or
- * record makes it a duplicate (§4.4 rule 1); then the status message goes out and the job is queued. The
- * worker does the POST, and gives the fingerprint back when the job ends.
+ * The one way to ask for an action: the action is known, the reply target's channel is still bound to the
+ * request's client, the person may run it, a guarded action has its approval, no identical request or record
+ * makes it a duplicate (docs/gateway-api.md §4.4 rule 1); then the status message goes out and the job is
+ * queued. The worker does the POST, and gives the fingerprint back when the job ends.
  */
 export class ActionRequests {
   constructor(private readonly deps: RequestDeps) {}
@@ -42,11 +45,13 @@ export class ActionRequests {
     const entry = (await deps.catalogue()).byAction(request.action);
     if (!entry) return refused(unavailableAction(request.action));
     const binding = await deps.bindings.get(request.replyTo.channel);
-    if (!binding) return refused(notBoundError());
+    if (!binding) return refused(notBoundError(deps.access.admins()));
     if (request.clientId !== undefined && binding.clientId !== request.clientId)
       return refused(reboundChannel());
     const refusal = await this.refusal(request.requester, entry, request.approval?.state === 'approved');
     if (refusal) return refused(refusal);
+    const unknown = await unknownReference(deps, entry, binding.clientId, request.fields);
+    if (unknown) return refused(unknown);
 
     const clientId = binding.clientId;
     const checked = await claimOrFindEarlier(deps, entry, clientId, request);
@@ -69,18 +74,23 @@ export class ActionRequests {
     };
     const target = request.replyTo;
     const status = {
-      label: entry.label,
+      title: actionTitle(entry, request.fields),
       clientLabel: binding.clientLabel,
       requestedBy: request.requester,
-      subject: subjectOf(request.fields),
-      retryOf: request.retryOf,
+      ...(request.retryOf ? { retryOf: request.retryOf } : {}),
     };
     let result: Awaited<ReturnType<ActionQueue['enqueue']>>;
     let statusTs: string | undefined;
     // The status message goes out with the queue position once the job is admitted and before a worker can
     // take it (see enqueue): an update from here later could overwrite what a worker in another process said.
+    // It says why the job waits and about how long, with a Cancel button while it has not started.
     const announce = async (ahead: number) => {
-      statusTs = await deps.reporter.post(target, buildJobStatus({ ...status, state: 'queued', ahead }));
+      const wait: JobWait = await deps.queue.estimateWait(ahead).catch((error: unknown) => {
+        deps.logger.warn('could not estimate the wait', error);
+        return { ahead };
+      });
+      const queued = buildJobStatus({ ...status, state: 'queued', wait, cancelKey: request.requestKey });
+      statusTs = await deps.reporter.post(target, queued);
       return statusTs;
     };
     try {
@@ -135,6 +145,11 @@ export class ActionRequests {
       return { kind: 'repeat', jobKey: result.jobId };
     }
     return { kind: 'queued', jobKey: result.jobId, ahead: result.ahead };
+  }
+
+  /** Cancels a queued job for its requester or an admin; a UserError says why not (started, gone, not theirs). */
+  cancel(jobKey: string, by: string, channel: string | undefined): Promise<void> {
+    return cancelJob(this.deps, { jobKey, by, channel });
   }
 
   /** A request parked behind the duplicate question, taken once; undefined when answered already or expired. */

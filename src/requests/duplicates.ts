@@ -6,9 +6,9 @@ import { actionFingerprint } from '../store/ledger.js';
 import type { ActionRequest, RequestDeps } from './request.js';
 
 /**
- * The duplicate guard (§4.4 rule 1) as one step with the in-flight claim: the request claims its fingerprint
- * first, so of two identical requests sent together one runs and the other is asked, exactly as a later one
- * would be.
+ * The duplicate guard (docs/gateway-api.md §4.4 rule 1) as one step with the in-flight claim: the request
+ * claims its fingerprint first, so of two identical requests sent together one runs and the other is asked,
+ * exactly as a later one would be.
  */
 
 export type DuplicateCheck =

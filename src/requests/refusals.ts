@@ -15,7 +15,7 @@ export const reboundChannel = () =>
 
 export function guardedRefusal(entry: Pick<ActionEntry, 'label'>): UserError {
   return new UserError(UserErrorCode.Guarded, `${entry.label} needs a person’s approval before it runs.`, {
-    hint: 'Approval buttons are not available in this version yet, so the bot does not run it. Run it from the agency platform for now.',
+    hint: 'Ask for it with its command (`/gateway deploy`, `/gateway email`, …): an approver approves the card, and only then does it run.',
   });
 }
 

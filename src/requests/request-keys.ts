@@ -1,5 +1,5 @@
 /**
- * Each surface's dedupe key for a request (DESIGN §7): it comes from the payload itself, and it is the job's
+ * Each surface's dedupe key for a request: it comes from the payload itself, and it is the job's
  * id, so a redelivered command, a double click or a double submission is one job.
  */
 export const requestKeys = {

@@ -13,7 +13,7 @@ import type { ActionLedger } from '../store/ledger.js';
 import type { UserError } from './user-error.js';
 
 /**
- * Someone asks for an action (DESIGN §1): from a command, a form, a button, an approval, a digest or an
+ * Someone asks for an action: from a command, a form, a button, an approval, a digest or an
  * assistant tool. Nothing here is a Slack payload: the surface turns its payload into this, and the answer
  * (`RequestResult`) back into whatever it shows.
  */
@@ -36,11 +36,14 @@ export interface ActionRequest {
   confirmedDuplicate?: boolean;
   /** The job this one retries. */
   retryOf?: string;
-  /** A guarded action runs only with an approved approval (DESIGN §5). */
+  /** A guarded action runs only with an approved approval. */
   approval?: JobApproval;
 }
 
-/** An earlier identical request or record: the request is parked and the person asked first (§4.4 rule 1). */
+/**
+ * An earlier identical request or record: the request is parked and the person asked first
+ * (docs/gateway-api.md §4.4 rule 1).
+ */
 interface DuplicateQuestion {
   entry: ActionEntry;
   earlier: Row;

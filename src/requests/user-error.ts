@@ -14,6 +14,8 @@ export const UserErrorCode = {
   WrongClient: 'wrong_client',
   Unavailable: 'unavailable',
   AlreadyQueued: 'already_queued',
+  JobStarted: 'job_started',
+  NotRequester: 'not_requester',
 } as const;
 export type UserErrorCode = (typeof UserErrorCode)[keyof typeof UserErrorCode];
 
@@ -22,18 +24,21 @@ export class UserError extends Error {
   constructor(
     readonly code: UserErrorCode,
     readonly title: string,
-    readonly options: { hint?: string; usage?: string; detail?: string } = {},
+    readonly options: { hint?: string; usage?: string; detail?: string; people?: readonly string[] } = {},
   ) {
     super(title);
   }
 }
 
-export const notBoundError = () =>
+/** `admins`: the people named in the refusal, so the person knows whom to ask (not a configuration variable). */
+export const notBoundError = (admins: readonly string[] = []) =>
   new UserError(UserErrorCode.NotBound, 'This channel is not bound to a client yet.', {
-    hint: 'Ask an admin to run `/gateway use <client_id>` here (`/gateway clients` lists them).',
+    hint: `Ask an admin to run \`/gateway use <client_id>\` here (\`/gateway clients\` lists them)${admins.length ? ':' : '.'}`,
+    people: admins,
   });
 
-export const notAdminError = (what: string) =>
+export const notAdminError = (what: string, admins: readonly string[] = []) =>
   new UserError(UserErrorCode.NotAdmin, `Only admins can ${what}.`, {
-    hint: 'Ask one of the people listed in GATEWAY_ADMINS to do it.',
+    hint: admins.length ? 'Ask an admin to do it:' : 'Ask an admin to do it.',
+    people: admins,
   });

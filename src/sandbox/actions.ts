@@ -6,15 +6,18 @@ import { slug, titleCase } from './rows/helpers.js';
 import type { SandboxStore } from './sample-store.js';
 
 /**
- * What each action does to the data. Generation actions always create a new record (§4.3 rule 1: no
- * deduplication); `seo_audit` upserts by url and `fetch_backlinks` only refreshes (rule 2).
+ * What each action does to the data. Generation actions always create a new record (docs/gateway-api.md §4.3
+ * rule 1: no deduplication); `seo_audit` upserts by url and `fetch_backlinks` only refreshes (rule 2).
  */
 
 interface ActionRun {
   store: SandboxStore;
   client: SampleClient;
   action: string;
-  /** The request's fields other than action and client_id, echoed into the record (§4.3 rule 4). */
+  /**
+   * The request's fields other than action and client_id, echoed into the record (docs/gateway-api.md §4.3
+   * rule 4).
+   */
   fields: Record<string, unknown>;
   now: string;
   /** Seeded from the request, so the same audit of the same url scores the same. */

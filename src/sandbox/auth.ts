@@ -1,7 +1,7 @@
 import { SANDBOX_KEYS } from '../gateway/spec.js';
 import { SAMPLE_CLIENTS } from './clients.js';
 
-/** §5: the sample keys, their scopes and the clients linked to them. */
+/** docs/gateway-api.md §5: the sample keys, their scopes and the clients linked to them. */
 
 export type Scope = 'read' | 'write';
 

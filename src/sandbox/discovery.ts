@@ -1,8 +1,9 @@
 import { SPEC_ACTIONS, SPEC_RESOURCES, type SpecAction } from '../gateway/spec.js';
 
 /**
- * What the sandbox serves beyond the spec's tables. The real discovery call is open-ended (§4.1, §2.1), so the
- * sandbox lists one extra resource and one extra action to prove the bot follows discovery, not its own list.
+ * What the sandbox serves beyond the spec's tables. The real discovery call is open-ended
+ * (docs/gateway-api.md §4.1, §2.1), so the sandbox lists one extra resource and one extra action to prove the
+ * bot follows discovery, not its own list.
  */
 
 const EXTRA_ACTIONS: readonly SpecAction[] = [
@@ -61,7 +62,7 @@ export function storeResourceOf(action: string): string | undefined {
   return findAction(action)?.recordResource ?? INTERNAL_RESOURCES[action];
 }
 
-/** §4.1 discovery body. */
+/** docs/gateway-api.md §4.1 discovery body. */
 export function discoveryBody(): {
   resources: string[];
   actions: { action: string; description: string; required_fields: string[] }[];

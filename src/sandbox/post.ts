@@ -5,7 +5,10 @@ import { findAction, SANDBOX_ACTIONS } from './discovery.js';
 import { errorReply, type Reply } from './reply.js';
 import type { SandboxStore } from './sample-store.js';
 
-/** §4.3: an action. Checks in a fixed order (body, action, client, required fields), then runs it. */
+/**
+ * docs/gateway-api.md §4.3: an action. Checks in a fixed order (body, action, client, required fields), then
+ * runs it.
+ */
 
 export type ParsedBody = { ok: true; value: unknown } | { ok: false; error: string };
 

@@ -17,7 +17,9 @@ import { errorReply, type Reply } from './reply.js';
 import type { SandboxStore } from './sample-store.js';
 import { type Selection, selectRows } from './select.js';
 
-/** §4.2: a read. Parameters are checked in a fixed order so each mistake gets its own 400. */
+/**
+ * docs/gateway-api.md §4.2: a read. Parameters are checked in a fixed order so each mistake gets its own 400.
+ */
 
 const WHOLE = /^\d+$/;
 

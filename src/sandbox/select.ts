@@ -19,7 +19,7 @@ function compareValues(a: unknown, b: unknown): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
-/** §2.3 exact match, compared as text: `published=true` matches the boolean true. */
+/** docs/gateway-api.md §2.3 exact match, compared as text: `published=true` matches the boolean true. */
 function matchesFilter(row: Row, field: string, value: string): boolean {
   const actual = row[field];
   return !isMissing(actual) && String(actual) === value;

@@ -11,8 +11,8 @@ import { SandboxStore } from './sample-store.js';
 import type { Sandbox, SandboxKnobs, SandboxOptions, SandboxRequestLog } from './sandbox-types.js';
 
 /**
- * The built-in gateway: spec §4 served over node:http on loopback with seeded sample data. Nothing is
- * generated at start, so it listens at once even with the large client.
+ * The built-in gateway: docs/gateway-api.md §4 served over node:http on loopback with seeded sample data.
+ * Nothing is generated at start, so it listens at once even with the large client.
  */
 
 const GATEWAY_PATH = '/gateway';

@@ -9,6 +9,8 @@ export interface ModalRequest {
   channel: string;
   clientId: string;
   prefill: Record<string, string>;
+  /** The thread an approval card goes to (a result's "Send…" button). */
+  thread?: string;
 }
 
 /**
@@ -19,6 +21,7 @@ export interface ModalMetadata {
   channel: string;
   action: string;
   clientId?: string;
+  thread?: string;
 }
 
 /**
@@ -32,7 +35,12 @@ export function parseModalMetadata(text: string): ModalMetadata | undefined {
     const action = meta.action ?? meta.a;
     const clientId = meta.clientId ?? meta.k;
     if (typeof channel !== 'string' || typeof action !== 'string') return undefined;
-    return { channel, action, ...(typeof clientId === 'string' ? { clientId } : {}) };
+    return {
+      channel,
+      action,
+      ...(typeof clientId === 'string' ? { clientId } : {}),
+      ...(typeof meta.thread === 'string' ? { thread: meta.thread } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -54,6 +62,7 @@ export async function openActionModal(
     channel: request.channel,
     action: entry.action,
     clientId: request.clientId,
+    ...(request.thread ? { thread: request.thread } : {}),
   } satisfies ModalMetadata);
   const sourced = entry.fields.filter((f) => f.optionsFrom);
   if (!sourced.length) {

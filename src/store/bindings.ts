@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 
-/** Which client a channel is bound to (DESIGN §4 `use`). One Redis hash per channel, shared by every web process. */
+/** Which client a channel is bound to (`use`). One Redis hash per channel, shared by every web process. */
 export interface ChannelBinding {
   channel: string;
   clientId: string;

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 
 /**
- * One-time claims (DESIGN §8): Slack redelivers slow requests and people double-click, so every command,
+ * One-time claims: Slack redelivers slow requests and people double-click, so every command,
  * click and submission claims its dedupe key with `SET NX EX` before it does anything. The first claim wins;
  * every later one within the TTL is a duplicate.
  */

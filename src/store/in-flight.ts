@@ -2,12 +2,13 @@ import type { Redis } from 'ioredis';
 import { defineScript, runScript } from '../redis-scripts.js';
 
 /**
- * Action requests in flight, by fingerprint (DESIGN §7, §4.4 rule 1). The duplicate guard looks for an earlier
- * record, and a record exists only once a job has run: two identical requests sent together would both find
- * none and both POST. So a request claims its fingerprint (`SET NX`) before it looks and keeps the claim while
- * its job is queued and running; an identical request meanwhile gets the duplicate question. The worker gives
- * the claim back when the job ends (after the ledger holds a success), so a later request finds the ledger.
- * A claim names its job, so only that job (or the request that took it) can give it back; it expires anyway.
+ * Action requests in flight, by fingerprint (docs/gateway-api.md §4.4 rule 1). The duplicate guard looks for
+ * an earlier record, and a record exists only once a job has run: two identical requests sent together would
+ * both find none and both POST. So a request claims its fingerprint (`SET NX`) before it looks and keeps the
+ * claim while its job is queued and running; an identical request meanwhile gets the duplicate question. The
+ * worker gives the claim back when the job ends (after the ledger holds a success), so a later request finds
+ * the ledger. A claim names its job, so only that job (or the request that took it) can give it back; it
+ * expires anyway.
  */
 
 export interface InFlight {

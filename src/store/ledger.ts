@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { defineScript, runScript } from '../redis-scripts.js';
 
 /**
- * The action ledger (DESIGN §7): for every successful action, the record it created and the job that ran
+ * The action ledger: for every successful action, the record it created and the job that ran
  * it, kept per (client, action, fingerprint). It is the first place reconciliation looks after an unknown
  * outcome and the first place the duplicate guard looks before a second generation with the same fields.
  * All keys share the configured prefix, so a `{tag}` prefix keeps them in one Redis Cluster slot.

@@ -1,7 +1,8 @@
 /**
- * The duplicate guard's question (§4.4 rule 1), ephemeral: "A blog article for “best plumber austin” already
- * exists: <title> (id …, created …). Generate another?" with Generate another / Cancel. Every gateway string
- * and every typed value is escaped: a row can neither ping a channel nor forge the link.
+ * The duplicate guard's question (docs/gateway-api.md §4.4 rule 1), ephemeral: "A blog article for “best
+ * plumber austin” already exists: <title> (id …, created …). Generate another?" with Generate another /
+ * Cancel. Every gateway string and every typed value is escaped: a row can neither ping a channel nor forge
+ * the link.
  */
 import type { ActionEntry } from '../actions/catalogue.js';
 import type { Row } from '../gateway/types.js';

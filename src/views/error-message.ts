@@ -9,12 +9,17 @@ import { code, escapeMrkdwn } from './escape.js';
 import { fitMessage, truncate } from './limits.js';
 
 const MAX_DETAIL = 1500;
+/** Only ids that look like Slack's become mentions; anything else could forge markup. */
+const SLACK_USER_ID = /^[UW][A-Z0-9]{2,20}$/;
+const MAX_PEOPLE = 10;
 
 export interface ErrorMessageInput {
   title: string;
   detail?: string;
   hint?: string;
   usage?: string;
+  /** Slack user ids of the people who can help, mentioned after the hint. */
+  people?: readonly string[];
 }
 
 export function buildErrorMessage(input: ErrorMessageInput): SlackMessage {
@@ -22,7 +27,10 @@ export function buildErrorMessage(input: ErrorMessageInput): SlackMessage {
   const blocks: KnownBlock[] = [section(`:warning: *${title}*`)];
   const detail = input.detail === undefined ? '' : withoutStack(input.detail);
   if (detail) blocks.push(section(escapeMrkdwn(truncate(detail, MAX_DETAIL))));
-  if (input.hint) blocks.push(section(`*What to do:* ${escapeMrkdwn(input.hint)}`));
+  const people = (input.people ?? []).filter((id) => SLACK_USER_ID.test(id)).slice(0, MAX_PEOPLE);
+  const mentions = people.map((id) => `<@${id}>`).join(', ');
+  if (input.hint)
+    blocks.push(section(`*What to do:* ${escapeMrkdwn(input.hint)}${mentions ? ` ${mentions}` : ''}`));
   if (input.usage) blocks.push(context(`Usage: ${code(input.usage)}`));
   return fitMessage({ text: `:warning: ${title}`, blocks });
 }
@@ -38,4 +46,14 @@ function withoutStack(text: string): string {
 
 function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
+}
+
+/** The words a command took no notice of, said after its answer so nothing typed is dropped unsaid. */
+export function buildIgnoredWords(
+  command: string,
+  words: ReadonlyArray<{ kind: 'word'; value: string } | { kind: 'pair'; name: string; value: string }>,
+): SlackMessage {
+  const typed = words.map((w) => code(w.kind === 'word' ? w.value : `${w.name}=${w.value}`)).join(' ');
+  const text = `:information_source: ${code(`/gateway ${command}`)} takes nothing after its name, so I ignored ${truncate(typed, 1_000)}.`;
+  return fitMessage({ text, blocks: [section(text)] });
 }

@@ -1,5 +1,5 @@
 /**
- * Slack's Block Kit limits, enforced in ONE place (STYLE §5). Every view passes its output through
+ * Slack's Block Kit limits, enforced in ONE place. Every view passes its output through
  * `fitMessage` or `fitModal`, so a row of absurd data shortens a message instead of making Slack reject it
  * (`invalid_blocks`), which would leave the person with nothing at all.
  *

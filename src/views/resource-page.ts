@@ -36,6 +36,7 @@ const pageQuerySchema = z
     direction: z.enum(['asc', 'desc']).optional(),
     limit: z.number().int().min(1).max(1000),
     offset: z.number().int().min(0).max(100_000_000),
+    view: z.literal('rankings').optional(),
   })
   .strict();
 export type PageQuery = z.infer<typeof pageQuerySchema>;
@@ -48,6 +49,10 @@ export interface ResourcePageInput {
   query: PageQuery;
   /** Rows shown in one message; default DEFAULT_PAGE_ROWS. */
   maxRows?: number;
+  /** How the rows are ordered (mrkdwn, escaped by the caller): "Newest first (`created_at`)". */
+  orderNote?: string;
+  /** Said under an empty page instead of the generic hint (mrkdwn, escaped by the caller). */
+  emptyNote?: string;
 }
 
 /** Compact JSON for a button value; short keys keep a long filter under Slack's 2,000 characters. */
@@ -56,6 +61,7 @@ export function encodePageQuery(q: PageQuery): string {
   if (q.filter) compact.f = [q.filter.field, q.filter.value];
   if (q.order) compact.s = q.order;
   if (q.direction) compact.d = q.direction;
+  if (q.view) compact.v = q.view;
   return JSON.stringify(compact);
 }
 
@@ -68,7 +74,7 @@ export function decodePageQuery(value: string): PageQuery | undefined {
     return undefined;
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
-  const { r, c, l, o, f, s, d, ...extra } = raw as Record<string, unknown>;
+  const { r, c, l, o, f, s, d, v, ...extra } = raw as Record<string, unknown>;
   if (Object.keys(extra).length > 0) return undefined;
   const filter = Array.isArray(f) && f.length === 2 ? { field: f[0], value: f[1] } : f;
   const parsed = pageQuerySchema.safeParse({
@@ -79,6 +85,7 @@ export function decodePageQuery(value: string): PageQuery | undefined {
     ...(filter === undefined ? {} : { filter }),
     ...(s === undefined ? {} : { order: s }),
     ...(d === undefined ? {} : { direction: d }),
+    ...(v === undefined ? {} : { view: v }),
   });
   return parsed.success ? parsed.data : undefined;
 }
@@ -100,7 +107,7 @@ export function buildResourcePage(input: ResourcePageInput): SlackMessage {
     const range = `${fmt(offset + 1)}–${fmt(offset + shown.length)} of ${fmt(total)}`;
     summary = `${code(resource)} for *${who}* · ${range}`;
     blocks.push(section(summary));
-    const line = queryLine(query);
+    const line = queryLine(query, input.orderNote);
     if (line) blocks.push(context(line));
     for (const text of packRows(shown.map((row, i) => formatRow(resource, row, offset + i + 1)))) {
       blocks.push(section(text));
@@ -154,10 +161,11 @@ function packRows(texts: string[]): string[] {
   return sections;
 }
 
-function queryLine(q: PageQuery): string {
+function queryLine(q: PageQuery, orderNote: string | undefined): string {
   const parts: string[] = [];
   if (q.filter) parts.push(`Filter: ${code(`${q.filter.field}=${q.filter.value}`)}`);
-  if (q.order) parts.push(`Order: ${code(q.order)} ${q.direction ?? 'desc'}`);
+  if (orderNote) parts.push(orderNote);
+  else if (q.order) parts.push(`Order: ${code(q.order)} ${q.direction ?? 'desc'}`);
   else if (q.direction) parts.push(`Direction: ${q.direction}`);
   return parts.join(' · ');
 }
@@ -168,7 +176,10 @@ function emptyHint(input: ResourcePageInput): string {
     return `Offset ${fmt(pagination.offset)} is past the last row (${fmt(pagination.total)} in all): try ${code('offset=0')}.`;
   }
   if (query.filter) {
-    return `Nothing matches ${code(`${query.filter.field}=${query.filter.value}`)}: check the filter's field and value.`;
+    const nothing = `Nothing matches ${code(`${query.filter.field}=${query.filter.value}`)}`;
+    return input.emptyNote
+      ? `${nothing}. ${input.emptyNote}`
+      : `${nothing}: check the filter's field and value.`;
   }
   return 'No rows yet for this client. If you expected some, check the filter and that the key reaches this client.';
 }

@@ -1,11 +1,13 @@
 /**
- * One gateway row as a few lines of mrkdwn. Rows are objects whose shape varies by resource (spec §2.2), so a
- * short profile per known resource puts its useful fields first, readably (a rating as stars, a position as
- * `#3`), and everything else follows compactly (`key: value · key: value`). Every string that came from the
- * gateway, keys included, is escaped here; nothing else in the page builder sees raw row data.
+ * One gateway row as a few lines of mrkdwn. Rows are objects whose shape varies by resource
+ * (docs/gateway-api.md §2.2), so a short profile per known resource puts its useful fields first, readably (a
+ * rating as stars, a position as `#3`), and everything else follows compactly (`key: value · key: value`).
+ * Every string that came from the gateway, keys included, is escaped here; nothing else in the page builder
+ * sees raw row data.
  */
 import { code, escapeMrkdwn, mrkdwnLink } from './escape.js';
 import { truncate } from './limits.js';
+import { slackDate } from './slack-date.js';
 
 export type Row = Record<string, unknown>;
 
@@ -35,7 +37,20 @@ const labelled =
 const asIs: Format = (v) => plainValue(v);
 const position: Format = (v) => (typeof v === 'number' ? `#${v}` : plainValue(v));
 const link: Format = (v) => (typeof v === 'string' ? linkValue(v) : plainValue(v));
-const date: Format = (v) => (typeof v === 'string' ? formatDate(v) : plainValue(v));
+/** A date labelled with what happened then (`tracked Jun 2`), in Slack's date formatting. */
+const dated =
+  (label: string): Format =>
+  (v) => {
+    const shown = typeof v === 'string' ? slackDate(v) : undefined;
+    return shown === undefined ? labelled(label, asIs)(v) : `${label} ${shown}`;
+  };
+const created = dated('created');
+/** A ranking's move since its previous observation: ▲3 (up three places), ▼2, = (no move), new. */
+const movement: Format = (v) => {
+  if (v === 'new') return '_new_';
+  if (typeof v !== 'number') return plainValue(v);
+  return v > 0 ? `▲${v}` : v < 0 ? `▼${-v}` : '=';
+};
 const stars: Format = (v) => {
   const n = typeof v === 'string' ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > 5) return plainValue(v);
@@ -50,7 +65,7 @@ const CALLS: Profile = {
     ['duration', labelled('duration', asIs)],
     ['lead_grade', labelled('grade', asIs)],
     ['status', asIs],
-    ['created_at', date],
+    ['created_at', created],
   ],
 };
 
@@ -59,11 +74,12 @@ const PROFILES: Record<string, Profile> = {
     title: ['keyword'],
     fields: [
       ['position', position],
+      ['change', movement],
       ['search_volume', labelled('vol')],
       ['difficulty', labelled('KD')],
       ['url', link],
-      ['tracked_at', date],
-      ['created_at', date],
+      ['tracked_at', dated('tracked')],
+      ['created_at', created],
     ],
   },
   reviews: {
@@ -71,7 +87,7 @@ const PROFILES: Record<string, Profile> = {
     fields: [
       ['rating', stars],
       ['sentiment', asIs],
-      ['created_at', date],
+      ['created_at', created],
     ],
     body: 'text',
   },
@@ -94,7 +110,7 @@ const PROFILES: Record<string, Profile> = {
     fields: [
       ['priority', labelled('priority', asIs)],
       ['status', asIs],
-      ['created_at', date],
+      ['created_at', created],
     ],
   },
   citations: {
@@ -111,7 +127,7 @@ const PROFILES: Record<string, Profile> = {
     fields: [
       ['score', labelled('score')],
       ['issues_found', labelled('issues')],
-      ['created_at', date],
+      ['created_at', created],
     ],
   },
   clients: {
@@ -147,9 +163,13 @@ export function formatRow(resource: string, row: Row, index?: number): string {
     const v = row[titleKey];
     parts.push(typeof v === 'string' && isHttp(v) ? `*${linkValue(v)}*` : `*${plainValue(v, 120) ?? ''}*`);
   }
+  const datesShown = new Set<string>();
   for (const [key, format] of profile?.fields ?? []) {
     if (used.has(key) || !present(row[key])) continue;
     used.add(key);
+    // The same instant under two names (tracked_at and created_at) is one date, shown once.
+    if (isDateKey(key) && datesShown.has(String(row[key]))) continue;
+    if (isDateKey(key)) datesShown.add(String(row[key]));
     const shown = format(row[key]);
     if (shown !== undefined && shown !== '') parts.push(shown);
   }
@@ -161,18 +181,26 @@ export function formatRow(resource: string, row: Row, index?: number): string {
     );
     lines.push(`>${escapeMrkdwn(truncate(body.replace(/\s+/g, ' '), MAX_LONG_TEXT))}`);
   }
-  const rest = restLine(row, used);
+  const rest = restLine(row, used, datesShown);
   if (rest) lines.push(rest);
   return truncate(lines.join('\n'), MAX_ROW_CHARS);
 }
 
 /** Every field not shown yet, `key: value · …`, with a count of what did not fit. */
-function restLine(row: Row, used: Set<string>): string {
-  const keys = Object.keys(row).filter((k) => !used.has(k));
+function restLine(row: Row, used: Set<string>, datesShown: Set<string>): string {
+  const keys = Object.keys(row).filter(
+    (k) => !used.has(k) && !(isDateKey(k) && datesShown.has(String(row[k]))),
+  );
   const out: string[] = [];
   let length = 0;
   for (const [i, k] of keys.entries()) {
-    const piece = `${escapeMrkdwn(truncate(k, 40))}: ${plainValue(row[k]) ?? '—'}`;
+    const value = row[k];
+    const when = isDateKey(k) && typeof value === 'string' ? slackDate(value) : undefined;
+    if (when !== undefined) datesShown.add(String(value));
+    const piece =
+      when !== undefined
+        ? `${escapeMrkdwn(dateLabel(k))} ${when}`
+        : `${escapeMrkdwn(truncate(k, 40))}: ${plainValue(value) ?? '—'}`;
     if (length + piece.length > MAX_REST_CHARS) {
       out.push(`+${keys.length - i} more fields`);
       break;
@@ -210,10 +238,14 @@ function linkValue(url: string): string {
   return mrkdwnLink(url, truncate(label, 60));
 }
 
-function formatDate(s: string): string {
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}))?/.exec(s);
-  if (!m) return plainValue(s) ?? '';
-  return m[2] && m[2] !== '00:00' ? `${m[1]} ${m[2]}` : (m[1] ?? '');
+/** `created_at`, `tracked_at`, `connected_at`, `date`: fields that hold when something happened. */
+function isDateKey(key: string): boolean {
+  return /(_at|_on|^date)$/i.test(key);
+}
+
+/** `updated_at` → `updated`, `first_seen_at` → `first seen`. */
+function dateLabel(key: string): string {
+  return truncate(key.replace(/_(at|on)$/i, '').replace(/_/g, ' '), 40);
 }
 
 function isHttp(s: string): boolean {

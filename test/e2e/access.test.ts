@@ -38,7 +38,9 @@ describe('the client roster', () => {
   it.each(['clients', 'get clients'])('`%s` is refused to a member and reads nothing', async (command) => {
     const before = reads('clients');
     await h.gateway(command, { user: MEMBER });
-    await refusal(MEMBER, 'Only admins can list the agency’s clients');
+    expect(textOf(await refusal(MEMBER, 'Only admins can list the agency’s clients'))).toContain(
+      `<@${ADMIN}>`,
+    );
     await settle();
     expect(reads('clients')).toBe(before);
   });
@@ -150,7 +152,10 @@ describe('GATEWAY_MEMBERS', () => {
   it('refuses an action to a full member who is not listed, who may still read', async () => {
     const before = posts('seo_audit');
     await h.gateway('audit https://acme-plumbing.example/outsider', { user: OUTSIDER });
-    await refusal(OUTSIDER, 'not among the people who may run actions');
+    const refused = await refusal(OUTSIDER, 'not among the people who may run actions');
+    // The refusal names the people who can help, not a configuration variable.
+    expect(textOf(refused)).toContain(`<@${ADMIN}>`);
+    expect(textOf(refused)).not.toContain('GATEWAY_');
     await h.gateway('reviews', { user: OUTSIDER });
     await h.message((m) => m.text.includes('reviews for'));
     await settle();

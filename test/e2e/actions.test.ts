@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
+import type { FakeMessage } from '../../src/local/fake-slack/index.js';
+import { ADMIN, bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
 
 let h: Harness;
 
@@ -101,12 +102,12 @@ const CASES: Array<[command: string, action: string, label: string, body: Record
     { brand_name: 'Harbor Law', prompt: 'who is the best estate lawyer in Boston' },
   ],
   [
-    'score-call call_0001 transcript="I need help with a will."',
+    'score-call call_000001 transcript="I need help with a will."',
     'score_call',
     'all',
-    { call_id: 'call_0001', transcript: 'I need help with a will.' },
+    { call_id: 'call_000001', transcript: 'I need help with a will.' },
   ],
-  ['run generate_faq topic="wills and trusts"', 'generate_faq', 'aq', { topic: 'wills and trusts' }],
+  ['run generate_faq topic="wills and trusts"', 'generate_faq', 'FAQ', { topic: 'wills and trusts' }],
 ];
 
 describe('every action from Slack', () => {
@@ -121,18 +122,73 @@ describe('every action from Slack', () => {
       });
       expect(sent.clientId).toBe('harbor-law');
       expect(sent.fields).toMatchObject(body);
-      const { thread } = await settled(label, /done|:white_check_mark:/);
+      const { status, thread } = await settled(label, /done|:white_check_mark:/);
       expect(thread.length).toBeGreaterThanOrEqual(1);
       expect(posts(action).length).toBe(before + 1);
+      // A readable card: no field dump, no JSON, no raw timestamps, no "finished" (the status says done).
+      const card = textOf(thread[0] as FakeMessage);
+      expect(card).not.toMatch(/\\"[a-z_]+\\":|\{\\"/);
+      expect(card).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?![^|]*>)/);
+      expect(card).not.toMatch(/finished|Created at|Updated at|\bLat\b|\bLng\b/);
+      expect(card).toMatch(/Record `[a-z]+_\d+`|Backlinks/);
+      // Times as Slack dates, in each reader's time zone.
+      if (/created|Fetched|Tracked|Scored/.test(card)) expect(card).toMatch(/<!date\^\d+\^/);
+      // The message and its thread say different things: the summary there, the detail here.
+      expect(status.text).not.toBe(thread[0]?.text);
+      expect(status.text).not.toMatch(/finished/);
     },
   );
+
+  it('shows keyword ideas as a short table of keyword, volume and KD, the status with how many', async () => {
+    await runAction('ideas seed="probate lawyer" location="Boston, MA"');
+    const { status, thread } = await settled('probate lawyer', /done/);
+    expect(status.text).toMatch(
+      /Keyword ideas from “probate lawyer” near Boston, MA .*— done: 5 keyword ideas$/,
+    );
+    const table = (thread[0]?.blocks ?? []).map((b) => JSON.stringify(b)).find((b) => b.includes('```'));
+    expect(table).toMatch(/5 ideas\*, by volume/);
+    expect(table).toMatch(/Keyword +Volume +KD/);
+    expect(table).toMatch(/probate lawyer near me +[\d,]+ +\d+/);
+  });
+
+  it('shows a grid search by its place and radius, not by Lat and Lng', async () => {
+    await runAction('grid "probate attorney" 42.3601 -71.0589 radius=3');
+    const { status, thread } = await settled('probate attorney', /done/);
+    const card = textOf(thread[0] as FakeMessage);
+    expect(status.text).toContain('Local grid search for “probate attorney” around');
+    expect(card).toContain('42.3601° N, 71.0589° W');
+    expect(card).toContain('openstreetmap.org/?mlat=42.3601&amp;mlon=-71.0589');
+    expect(card).toContain('radius 3');
+    expect(card).toMatch(/Average rank\*\\n[\d.]+/);
+    expect(card).not.toMatch(/Lat|Lng|30\.2672/);
+  });
+
+  it('titles read as English: an action only discovery lists is “FAQ about …”', async () => {
+    await runAction('run generate_faq topic="living trusts"');
+    const { status, thread } = await settled('living trusts', /done/);
+    expect(status.text).toMatch(
+      /^FAQ about “living trusts” for Harbor Law Group, requested by <@UMEMBER> — done/,
+    );
+    expect(textOf(thread[0] as FakeMessage)).toContain('What should I know about living trusts?');
+    expect(status.text).not.toMatch(/Generate faq/i);
+  });
 
   it.each([
     ['deploy blog_0001', 'deploy_blog'],
     ['email to=ed@boston-family-blog.example subject="Hello" html="<p>Hi</p>"', 'send_prospect_email'],
-  ])('%s is refused while approvals do not exist, and nothing is sent', async (command, action) => {
+  ])('%s asks for an approval (a card, or the form first) and sends nothing', async (command, action) => {
+    const cards = h.slack.messages(CHANNEL).length;
+    const views = h.slack.views().length;
     await h.gateway(command);
-    await h.ephemeral((m) => textOf(m).includes('approval'));
+    await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(CHANNEL)
+          .slice(cards)
+          .find((m) => m.text.startsWith('Approval needed')) ??
+        (h.slack.views().length > views || undefined),
+      { what: `the approval card of ${command}` },
+    );
     await new Promise((r) => setTimeout(r, 200));
     expect(posts(action)).toEqual([]);
   });
@@ -290,9 +346,46 @@ describe('duplicates and double clicks', () => {
 });
 
 describe('jobs', () => {
-  it('lists the channel’s jobs', async () => {
-    await h.gateway('jobs');
+  it('names what each job was for, in words, and says why one failed without cutting a word', async () => {
+    await h.gateway('jobs all');
     const reply = await h.ephemeral((m) => textOf(m).includes('Jobs in this channel'));
-    expect(textOf(reply)).toContain('SEO audit');
+    const text = textOf(reply);
+    expect(text).toContain(
+      'SEO audit of <https://harbor-law.example/services|https://harbor-law.example/services>',
+    );
+    expect(text).toContain('Blog article about “probate lawyer boston”');
+    expect(text).toContain('Topical map of “estate planning”');
+    expect(text).toMatch(/<!date\^\d+\^/);
+    // The status:error job of the Retry test: a reason in words, not an internal code or state name.
+    expect(text).toContain('failed: the gateway reported that the action did not complete');
+    expect(text).toContain('needs a person to decide');
+    expect(text).not.toMatch(/needs-attention|gateway_action_failed|job_[a-z_]+/);
+  });
+
+  it('says when the list is cut, and `jobs all` lists them all', async () => {
+    const channel = 'CJOBS';
+    await bind(h, 'harbor-law', channel);
+    for (let i = 1; i <= 23; i++) {
+      await h.gateway(`index https://harbor-law.example/page-${i}`, { user: MEMBER, channel });
+    }
+    await h.slack.waitFor(
+      () => (h.slack.messages(channel).filter((m) => /— done/.test(m.text)).length >= 23 ? true : undefined),
+      { what: '23 jobs done', timeoutMs: 20_000 },
+    );
+    await h.gateway('jobs', { user: MEMBER, channel });
+    const short = await h.ephemeral((m) => textOf(m).includes('Jobs in this channel'), {
+      user: MEMBER,
+      channel,
+    });
+    expect(textOf(short)).toContain('20 of 23, newest first; `/gateway jobs all` lists them all');
+    expect(textOf(short)).toContain('page-23');
+    expect(textOf(short)).not.toContain('page-3|');
+    await h.gateway('jobs all', { user: ADMIN, channel });
+    const all = await h.ephemeral((m) => textOf(m).includes('Jobs in this channel'), {
+      user: ADMIN,
+      channel,
+    });
+    expect(textOf(all)).toContain('23 jobs, newest first');
+    expect(textOf(all)).toContain('page-1|');
   });
 });

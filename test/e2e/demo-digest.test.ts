@@ -1,18 +1,15 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { demoRunner } from '../helpers/demo-run.js';
 
 /**
  * The digest part of the shipped tour (`demo.txt`, from its "# Digests" line), run as a person runs it:
  * `npm run demo -- --script FILE` in a child process. It must show a baseline, then a digest with changes.
  */
 
-const dir = mkdtempSync(join(tmpdir(), 'demo-digest-'));
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const demo = demoRunner('demo-digest', 60_000);
+afterAll(demo.cleanup);
 
 function digestTour(): string {
   const lines = readFileSync(join(process.cwd(), 'demo.txt'), 'utf8').split('\n');
@@ -21,34 +18,9 @@ function digestTour(): string {
   return ['/gateway use acme-plumbing', ...lines.slice(start)].join('\n');
 }
 
-function runDemo(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const file = join(dir, 'tour.txt');
-  writeFileSync(file, script);
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['src/local/demo.ts', '--script', file], {
-      env: { ...process.env, REDIS_URL: TEST_REDIS_URL },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 describe('the shipped demo tour: digests', () => {
   it('shows a baseline, then after `advance` digests with changes, then the subscriptions', async () => {
-    const run = await runDemo(digestTour());
+    const run = await demo.run(digestTour());
     expect(run.code, run.stderr).toBe(0);
     const out = run.stdout;
     const advance = out.indexOf('> advance');

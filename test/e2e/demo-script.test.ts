@@ -1,48 +1,12 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis } from '../../src/redis.js';
+import { type DemoRun, demoRunner } from '../helpers/demo-run.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 
 /** `npm run demo -- --script FILE` as a person runs it: a child process, its stdout the transcript. */
 
-interface DemoRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-const dir = mkdtempSync(join(tmpdir(), 'demo-script-'));
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-
-function runDemo(name: string, script: string): Promise<DemoRun> {
-  const file = join(dir, `${name}.txt`);
-  writeFileSync(file, script);
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['src/local/demo.ts', '--script', file], {
-      env: { ...process.env, REDIS_URL: TEST_REDIS_URL },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    const killer = setTimeout(() => child.kill('SIGKILL'), 45_000);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-}
+const demo = demoRunner('demo-script', 45_000);
 
 const prefixOf = (run: DemoRun) => /keys under (demo-[0-9a-f]+)/.exec(run.stdout)?.[1];
 
@@ -51,8 +15,7 @@ let mistaken: DemoRun;
 
 beforeAll(async () => {
   [session, mistaken] = await Promise.all([
-    runDemo(
-      'session',
+    demo.run(
       [
         '# a comment, then a blank line',
         '',
@@ -60,16 +23,21 @@ beforeAll(async () => {
         '/gateway use acme-plumbing',
         '/gateway keywords',
         'press Next',
+        '/gateway keywords order=change limit=5',
         '/gateway audit https://acme-plumbing.example/',
+        // As the shipped tour does: ideas as a table, then (3 actions a minute) a job that waits, cancelled.
+        '/gateway ideas seed="water heater" location="Austin, TX"',
+        '/gateway index https://acme-plumbing.example/blog/water-heaters',
+        '/gateway map "water heaters" depth=2',
+        'press Cancel',
       ].join('\n'),
+      'session',
     ),
-    runDemo('mistaken', ['/gateway use acme-plumbing', 'press 7', 'frobnicate', 'submit'].join('\n')),
+    demo.run(['/gateway use acme-plumbing', 'press 7', 'frobnicate', 'submit'].join('\n'), 'mistaken'),
   ]);
 }, 60_000);
 
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(demo.cleanup);
 
 describe('npm run demo -- --script', () => {
   it('runs a session to the end and exits 0 with the transcript', () => {
@@ -99,12 +67,46 @@ describe('npm run demo -- --script', () => {
     expect(out.slice(second)).toContain('[1] Previous  [2] Next');
   });
 
+  it('shows keywords sorted by their change, biggest climbs first, with labelled dates', () => {
+    // The shipped tour shows it too.
+    expect(readFileSync('demo.txt', 'utf8')).toContain('/gateway keywords order=change');
+    const out = session.stdout.slice(session.stdout.indexOf('> /gateway keywords order=change'));
+    expect(out).toContain('sorted by change, biggest climbs first');
+    const rows = out
+      .split('\n')
+      .filter((line) => /^\s+\d+\. /.test(line))
+      .slice(0, 5);
+    expect(rows).toHaveLength(5);
+    const climbs = rows.map((line) => Number(/▲(\d+)/.exec(line)?.[1]));
+    expect(climbs).toEqual([...climbs].sort((a, b) => b - a));
+    expect(rows[0]).toMatch(/#\d+ · ▲\d+ · vol [\d,]+ · KD \d+ · .* · tracked \d{4}-\d{2}-\d{2}/);
+  });
+
   it('waits for the audit job and shows its result in the thread of its status message', () => {
     const out = session.stdout.slice(session.stdout.indexOf('> /gateway audit'));
     expect(out).toMatch(
       /\ngateway: .*SEO audit of https:\/\/acme-plumbing\.example\/ for Acme Plumbing & Heating.* — done/,
     );
     expect(out).toMatch(/\n {4}gateway: 🔍 Score: \d+\/100\n {6}Issues found: \d+/);
+  });
+
+  it('shows keyword ideas as a short table of keyword, volume and KD', () => {
+    const out = session.stdout.slice(session.stdout.indexOf('> /gateway ideas'));
+    expect(out).toMatch(/— done: 5 keyword ideas\n/);
+    expect(out).toMatch(
+      /\n {4}gateway: 5 ideas, by volume\n {6}```Keyword +Volume +KD\n {6}water heater [a-z ]+ +[\d,]+ +\d+\n/,
+    );
+  });
+
+  it('shows a job that waits its turn, why and about how long, and cancels it with its button', () => {
+    const out = session.stdout.slice(session.stdout.indexOf('> /gateway map'));
+    expect(out).toMatch(
+      /\ngateway: ⏳ Topical map of “water heaters” for Acme Plumbing & Heating, requested by @alice — queued: 3 actions a minute, about \d+ s\n {2}\[1\] Cancel\n/,
+    );
+    expect(out).toMatch(
+      /\(pressed \[1\] Cancel\)\ngateway \(updated\): 🚫 Topical map of “water heaters” .* — cancelled\n/,
+    );
+    expect(out).toContain('cancelled by @alice before it started; nothing was sent to the gateway');
   });
 
   it('leaves no keys of its own in Redis', async () => {

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
-import { createLogger, silentLogger } from '../../src/logger.js';
-import { type Runtime, startRuntime } from '../../src/runtime.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import type { FakeSlack } from '../../src/local/fake-slack/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { textOf } from '../helpers/bot-harness.js';
-import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
+import { type RoleFleet, startRoleFleet } from '../helpers/role-fleet.js';
 
 /**
  * Two scheduler roles and three worker roles, separate runtimes on one Redis, through many periods of a fast
@@ -13,45 +10,21 @@ import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
  * exactly once.
  */
 
-const prefix = uniquePrefix('e2e-digest-roles');
 const CHANNEL = 'CMULTI';
 const PERIOD_MS = 700;
 const PERIODS = 8;
+let fleet: RoleFleet;
 let slack: FakeSlack;
 let sandbox: Sandbox;
-const runtimes: Runtime[] = [];
-
-async function start(role: string): Promise<Runtime> {
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_SIGNING_SECRET: 'digest-roles-secret',
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: prefix,
-    ROLE: role,
-    GATEWAY_BASE_URL: sandbox.url,
-    GATEWAY_API_KEY: 'sandbox-key',
-    GATEWAY_ADMINS: 'UADMIN',
-  });
-  const runtime = await startRuntime(
-    config,
-    process.env.E2E_LOGS ? createLogger({ level: 'debug' }) : silentLogger(),
-    { digests: { pollMs: 100, jobOptions: { backoff: { type: 'fixed', delay: 50 } } } },
-  );
-  runtimes.push(runtime);
-  return runtime;
-}
+const start = (role: string) =>
+  fleet.start(role, { digests: { pollMs: 100, jobOptions: { backoff: { type: 'fixed', delay: 50 } } } });
 
 beforeAll(async () => {
-  slack = await startFakeSlack();
-  sandbox = await startSandbox({ knobs: { latencyMs: 5 } });
+  fleet = await startRoleFleet('e2e-digest-roles', { sandboxLatencyMs: 5 });
+  ({ slack, sandbox } = fleet);
 });
 afterAll(async () => {
-  await Promise.all(runtimes.map((r) => r.stop(5_000)));
-  await slack?.close();
-  await sandbox?.close();
-  await testRedis(prefix).cleanup();
+  await fleet?.close();
 });
 
 const digests = () =>

@@ -235,19 +235,24 @@ describe('rankings digests', () => {
   });
 });
 
+/** A reviews subscription on a fast `every` schedule (the command offers only daily and weekly). */
+function subscribeEvery(channel: string, ms: number): Promise<void> {
+  return h.runtime.services.digests.save({
+    channel,
+    kind: 'reviews',
+    schedule: { kind: 'every', ms },
+    tz: 'UTC',
+    filters: {},
+    createdBy: ADMIN,
+    createdAt: new Date().toISOString(),
+  });
+}
+
 describe('scheduled digests', () => {
   it('posts a baseline, then nothing while nothing changes, then the changes once', async () => {
     const channel = 'CDIGSCHED';
     await bind(h, 'bright-dental', channel);
-    await h.runtime.services.digests.save({
-      channel,
-      kind: 'reviews',
-      schedule: { kind: 'every', ms: 400 },
-      tz: 'UTC',
-      filters: {},
-      createdBy: ADMIN,
-      createdAt: new Date().toISOString(),
-    });
+    await subscribeEvery(channel, 400);
     await nthDigest(channel, 1);
     await sleep(1_500);
     expect(digestsIn(channel)).toHaveLength(1);
@@ -266,15 +271,7 @@ describe('scheduled digests', () => {
     ['the channel is unbound', 'CDIGUNBOUND', 'the channel is no longer bound to a client'],
   ])('stops when %s, and status says why', async (what, channel, reason) => {
     await bind(h, 'bright-dental', channel);
-    await h.runtime.services.digests.save({
-      channel,
-      kind: 'reviews',
-      schedule: { kind: 'every', ms: 300 },
-      tz: 'UTC',
-      filters: {},
-      createdBy: ADMIN,
-      createdAt: new Date().toISOString(),
-    });
+    await subscribeEvery(channel, 300);
     if (what.includes('leaves')) h.slack.simulate.removeBotFrom(channel);
     else if (what.includes('archived')) h.slack.simulate.archive(channel);
     else await h.runtime.services.bindings.remove(channel);
@@ -301,15 +298,7 @@ describe('scheduled digests', () => {
     const store = h.runtime.services.digests;
     h.slack.simulate.outage(['chat.postMessage'], 'error');
     try {
-      await h.runtime.services.digests.save({
-        channel,
-        kind: 'reviews',
-        schedule: { kind: 'every', ms: 400 },
-        tz: 'UTC',
-        filters: {},
-        createdBy: ADMIN,
-        createdAt: new Date().toISOString(),
-      });
+      await subscribeEvery(channel, 400);
       // The mark advanced with the digest to post: every later run resumes that digest, none diffs again.
       const building = async () =>
         (await store.pending(channel, 'reviews'))?.summary.text.includes('new review');
@@ -334,15 +323,7 @@ describe('scheduled digests', () => {
     await h.gateway('digest now reviews', { user: MEMBER, channel });
     await nthDigest(channel, 1);
     h.sandbox.failNext('500', { method: 'GET', resource: 'reviews', count: 1_000 });
-    await h.runtime.services.digests.save({
-      channel,
-      kind: 'reviews',
-      schedule: { kind: 'every', ms: 300 },
-      tz: 'UTC',
-      filters: {},
-      createdBy: ADMIN,
-      createdAt: new Date().toISOString(),
-    });
+    await subscribeEvery(channel, 300);
     const told = () => h.slack.messages(channel).filter((m) => m.text.includes('could not be built'));
     await h.slack.waitFor(() => told()[0], { what: 'the failure notice', timeoutMs: 15_000 });
     const failedReads = () =>

@@ -17,7 +17,7 @@ const shown = (m: { text: string; blocks?: unknown }) => textOf(m as Parameters<
 describe('the gateway’s address stays out of Slack', () => {
   it('an action whose outcome stays unknown on every attempt: the thread and `jobs` show code and time only', async () => {
     // Every attempt's POST runs and then answers 500: the outcome is unknown each time, and the job gives up.
-    h.sandbox.failNext('500_after_action', { method: 'POST', action: 'seo_audit', count: 3 });
+    h.sandbox.failNext('500_after_action', { method: 'POST', action: 'seo_audit', count: 5 });
     await h.gateway('audit https://acme-plumbing.example/lost');
     const status = await h.slack.waitFor(
       () =>

@@ -35,8 +35,8 @@ beforeAll(async () => {
     }),
   ]);
   slack = await startFakeSlack();
-  // About 6 s alone; tsc is CPU-bound, and on a shared two-core machine it has taken 30 s.
-}, 90_000);
+  // About 6 s alone; tsc is CPU-bound, and on a shared two-core machine under a full suite it has taken 90 s.
+}, 180_000);
 
 afterAll(async () => {
   await slack?.close();

@@ -46,7 +46,8 @@ describe('binding a channel', () => {
   it('refuses a non-admin and keeps the binding', async () => {
     await h.gateway('use bright-dental', { user: MEMBER });
     const reply = await h.ephemeral((m) => textOf(m).includes('Only admins'));
-    expect(textOf(reply)).toContain('GATEWAY_ADMINS');
+    expect(textOf(reply)).toContain(`<@${ADMIN}>`);
+    expect(textOf(reply)).not.toContain('GATEWAY_ADMINS');
     expect((await h.runtime.services.bindings.get(CHANNEL))?.clientId).toBe('acme-plumbing');
   });
 
@@ -61,6 +62,7 @@ describe('binding a channel', () => {
     await h.gateway('keywords', { channel: 'CUNBOUND' });
     const reply = await h.ephemeral((m) => textOf(m).includes('not bound'), { channel: 'CUNBOUND' });
     expect(textOf(reply)).toContain('/gateway use');
+    expect(textOf(reply)).toContain(`<@${ADMIN}>`);
   });
 
   it('shows the status of a bound channel', async () => {
@@ -96,7 +98,7 @@ describe('reads', () => {
   });
 
   it('pages forward and back in place', async () => {
-    await h.gateway('keywords order=tracked_at desc');
+    await h.gateway('get keywords order=tracked_at desc');
     const page = await h.message((m) => m.text.includes('keywords') && textOf(m).includes('1–20 of 100,000'));
     await h.driver.click(page, { actionId: 'page_next' }, { user: MEMBER });
     const next = await h.slack.waitFor(
@@ -112,7 +114,7 @@ describe('reads', () => {
 
   it('fetches no more rows than a message shows for `limit=1000`, and Next carries on after them', async () => {
     const before = h.sandbox.requests().length;
-    await h.gateway('keywords limit=1000 order=created_at');
+    await h.gateway('get keywords limit=1000 order=created_at');
     const page = await h.message((m) => textOf(m).includes('Order: `created_at`') && m.text.includes('1–20'));
     const reads = h.sandbox
       .requests()
@@ -133,12 +135,13 @@ describe('reads', () => {
     expect(next?.fields).toMatchObject({ limit: '20', offset: '20' });
   });
 
-  it('refuses a bad order with the allowed values, before anything is read', async () => {
+  it('refuses a bad order with the orders that fit the resource, before anything is read', async () => {
     const before = h.sandbox.requests().length;
-    await h.gateway('keywords order=position');
+    await h.gateway('backlinks order=position');
     const reply = await h.ephemeral((m) => textOf(m).includes('position'));
-    expect(textOf(reply)).toContain('created_at');
-    expect(textOf(reply)).toContain('tracked_at');
+    expect(textOf(reply)).toContain('order=linking_domains');
+    expect(textOf(reply)).toContain('order=created_at');
+    expect(textOf(reply)).not.toContain('tracked_at');
     expect(h.sandbox.requests().length).toBe(before);
   });
 
@@ -190,7 +193,7 @@ describe('status while the gateway fails', () => {
 describe('escaping', () => {
   it('shows dataset strings with <!channel> and forged links literally', async () => {
     await bind(h, 'bright-dental', 'CDENTAL');
-    await h.gateway('reviews limit=50', { channel: 'CDENTAL' });
+    await h.gateway('reviews asc', { channel: 'CDENTAL' });
     const page = await h.message((m) => m.text.includes('reviews'), 'CDENTAL');
     const raw = JSON.stringify(page.blocks) + page.text;
     expect(raw).toContain('&lt;!channel&gt;');

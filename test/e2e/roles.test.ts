@@ -1,52 +1,25 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { SlackDriver } from '../../src/local/driver.js';
-import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
-import { createLogger, silentLogger } from '../../src/logger.js';
-import { type Runtime, startRuntime } from '../../src/runtime.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import type { FakeSlack } from '../../src/local/fake-slack/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { textOf } from '../helpers/bot-harness.js';
-import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
+import { type RoleFleet, startRoleFleet } from '../helpers/role-fleet.js';
 
-const SECRET = 'roles-secret';
-const prefix = uniquePrefix('e2e-roles');
+let fleet: RoleFleet;
 let slack: FakeSlack;
 let sandbox: Sandbox;
-const runtimes: Runtime[] = [];
-
-async function start(role: string): Promise<Runtime> {
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_SIGNING_SECRET: SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: prefix,
-    ROLE: role,
-    GATEWAY_BASE_URL: sandbox.url,
-    GATEWAY_API_KEY: 'sandbox-key',
-    GATEWAY_ADMINS: 'UADMIN',
-    GATEWAY_ACTION_RATE: '1000/1s',
-  });
-  const runtime = await startRuntime(
-    config,
-    process.env.E2E_LOGS ? createLogger({ level: 'debug' }) : silentLogger(),
-    { worker: { reconcileGraceMs: 50, backoffMs: 50 } },
-  );
-  runtimes.push(runtime);
-  return runtime;
-}
+const start = (role: string) => fleet.start(role, { worker: { reconcileGraceMs: 50, backoffMs: 50 } });
 
 beforeAll(async () => {
-  slack = await startFakeSlack();
-  sandbox = await startSandbox({ knobs: { latencyMs: 20 } });
+  fleet = await startRoleFleet('e2e-roles', {
+    env: { GATEWAY_ACTION_RATE: '1000/1s' },
+    sandboxLatencyMs: 20,
+  });
+  ({ slack, sandbox } = fleet);
 });
 afterAll(async () => {
-  for (const runtime of runtimes) await runtime.stop(5_000);
-  await slack?.close();
-  await sandbox?.close();
-  await testRedis(prefix).cleanup();
+  await fleet?.close();
 });
 
 describe('several processes against one Redis', () => {
@@ -73,7 +46,7 @@ describe('several processes against one Redis', () => {
       (web) =>
         new SlackDriver({
           eventsUrl: `http://127.0.0.1:${web.port}/slack/events`,
-          signingSecret: SECRET,
+          signingSecret: fleet.signingSecret,
           slack,
         }),
     );

@@ -1,5 +1,5 @@
 /**
- * Security and Slack-correctness review, end to end (DESIGN §7): hostile gateway data and hostile typed text
+ * Security and Slack-correctness review, end to end: hostile gateway data and hostile typed text
  * must reach Slack as inert text (no ping, no mention, no forged link), every message must fit Slack's limits,
  * and no key, token or signing secret may reach a message, a log or Redis. Hostile data is planted in the
  * sandbox gateway (the stand-in for the outside world); everything the bot sends is read from the local Slack
@@ -7,7 +7,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS } from '../../src/gateway/spec.js';
-import { slackReplyTarget } from '../../src/jobs/reply-target.js';
 import { signSlackRequest } from '../../src/local/driver.js';
 import type { FakeCall, FakeMessage } from '../../src/local/fake-slack/index.js';
 import { createRedis } from '../../src/redis.js';
@@ -180,6 +179,13 @@ function problemsIn(t: Text, opts: { links: boolean }): string[] {
   for (const m of t.text.matchAll(/<([^<>]*)>/g)) {
     const inner = m[1] ?? '';
     const bad = (why: string) => problems.push(`${t.where}: ${why}: ${m[0]}`);
+    // The bot's own dates (views/slack-date.ts) are the one `<!…>` it may send: `{date_short_pretty}`, an ISO fallback.
+    if (
+      /^!date\^\d+\^\{date_short_pretty\}(?: at \{time\})?\|\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2} UTC)?$/.test(
+        inner,
+      )
+    )
+      continue;
     if (inner.startsWith('!')) bad('special mention');
     else if (inner.startsWith('@')) {
       if (!ACTORS.has(inner.slice(1).split('|')[0] ?? '')) bad('user mention not from the payload');
@@ -257,6 +263,8 @@ describe('the scanner these tests rely on', () => {
     expect(scan('<https://evil.example|click here>')).toHaveLength(1);
     expect(scan(`requested by <@${MEMBER}>`)).toEqual([]);
     expect(scan('<https://a.example/x|a.example/x> <https://a.example>')).toEqual([]);
+    expect(scan('tracked <!date^1748865600^{date_short_pretty}|2025-06-02>')).toEqual([]);
+    expect(scan('<!date^1392734382^{date_pretty}|Feb 18>')).toHaveLength(1);
     expect(scan('&lt;!channel&gt; &lt;https://evil.example|click&gt; &amp;')).toEqual([]);
   });
 });
@@ -345,24 +353,23 @@ describe('actions', () => {
 
   it('the gateway’s status:error text echoing a hostile post id stays text in the thread and the job list', async () => {
     const from = h.slack.calls.length;
-    // A deploy is always guarded: only a job carrying an approved approval reaches the gateway, so this one is
-    // queued as the approval flow will queue it.
-    const binding = await h.runtime.services.bindings.get(CHANNEL);
-    if (!binding) throw new Error('channel not bound');
-    await h.runtime.services.queue.enqueue({
-      jobKey: 'approved-deploy-hostile',
-      action: 'deploy_blog',
-      clientId: binding.clientId,
-      clientLabel: binding.clientLabel,
-      fields: { post_id: '<!channel>&<@U0123ABCD>' },
-      replyTo: slackReplyTarget(CHANNEL),
-      requestedBy: MEMBER,
-      approval: { id: 'approval-hostile', state: 'approved' },
-      enqueuedAt: Date.now(),
-    });
+    // A deploy is always guarded: it is asked for, its card shows the hostile id as text, and an approval runs it.
+    const cards = h.slack.messages(CHANNEL).length;
+    await h.gateway('deploy "<!channel>&<@U0123ABCD>"');
+    const card = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(CHANNEL)
+          .slice(cards)
+          .find((m) => m.text.startsWith('Approval needed')),
+      { what: 'the approval card' },
+    );
+    // Slack turns a typed <!channel> into @channel in command text (the stand-in too); the mention stays text.
+    expect(textOf(card)).toContain('&amp;&lt;@U0123ABCD&gt;');
+    await h.driver.click(card, { actionId: 'approval_approve' }, { user: ADMIN });
     const thread = await threadOf((m) => m.text.includes('Blog deploy') && /failed|:x:/.test(textOf(m)));
     const failed = thread.find((m) => textOf(m).includes('did not complete'));
-    expect(failed && textOf(failed)).toContain(`Blog post "${ESCAPED_CHANNEL}&amp;&lt;@U0123ABCD&gt;"`);
+    expect(failed && textOf(failed)).toContain('&amp;&lt;@U0123ABCD&gt;"');
     await answer('jobs', 'Jobs in this channel');
     expectInert(from);
   });
@@ -417,7 +424,7 @@ describe('typed text echoed back', () => {
     await answer(`ideas seed="${typed('<!channel> <https://evil.example|x>')}`, 'never closed');
     await answer(`help ${typed('<!everyone>')}`, 'There is no');
     await answer(`audit ${typed('<https://evil.example|click>')}`, 'not valid');
-    await answer(`use ${typed('<!channel>')}`, 'cannot reach', { user: ADMIN });
+    await answer(`use ${typed('<!channel>')}`, 'No client', { user: ADMIN });
     // A filter value is echoed in a CHANNEL message (the empty page's hint).
     const before = h.slack.messages(CHANNEL).length;
     await h.gateway(`keywords status=${typed('<!channel>')}`);

@@ -23,6 +23,8 @@ export interface FaultRow {
   /** What else the run saw (outcomes, kills, retries): context, not a goal. */
   note: string;
   details: string[];
+  /** Goals of the row beyond the columns that it missed (the run exits 1). */
+  missed?: string[];
 }
 
 export const CHANNEL = 'CFAULTS';

@@ -78,7 +78,8 @@ export interface JobAudit {
   details: string[];
 }
 
-const FINAL = /— (done|failed|needs attention)$/;
+// The final state, and for a done job its one-line result after a colon (`— done: 3 recommendations`).
+const FINAL = /— (done|failed|needs attention)(?::.*)?$/;
 const responseId = (url: string) => url.slice(url.lastIndexOf('/') + 1);
 
 function statusMessages(slack: FakeSlack, channels: string[]): Map<string, FakeMessage> {
@@ -113,6 +114,26 @@ export async function openJobs(fleet: Fleet): Promise<number> {
   try {
     const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
     return Object.values(counts).reduce((a, b) => a + b, 0);
+  } finally {
+    await queue.close();
+    await redis.quit().catch(() => redis.disconnect());
+  }
+}
+
+/** The jobs BullMQ still holds unfinished, one line each: id, state, action, attempts and why it last failed. */
+export async function describeOpenJobs(fleet: Fleet, max = 10): Promise<string[]> {
+  const redis = createRedis(fleet.options.redisUrl);
+  redis.on('error', () => {});
+  const queue = new Queue(ACTION_QUEUE, { connection: redis, prefix: fleet.prefix });
+  try {
+    const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized'], 0, max - 1);
+    return Promise.all(
+      jobs.map(
+        async (j) =>
+          `${j.id} (${await j.getState()}, ${String(j.data?.action)}, ${j.attemptsMade} attempts` +
+          `${j.failedReason ? `, last: ${j.failedReason}` : ''})`,
+      ),
+    );
   } finally {
     await queue.close();
     await redis.quit().catch(() => redis.disconnect());
@@ -239,7 +260,7 @@ export function blockKitViolations(slack: FakeSlack): { count: number; details: 
 
 /**
  * Control sequences in what the bot posted that no gateway or user text may produce: any `<!…>` (channel,
- * here, everyone, user groups, dates), a `<@…>` that is not one of the people who used the bot, a `<#…>`
+ * here, everyone, user groups, dates; the bot's own Slack dates excepted), a `<@…>` that is not one of the people who used the bot, a `<#…>`
  * channel link, and a link whose target is not a plain http(s) URL. Read from every mrkdwn text the stand-in
  * holds: channel messages and threads, ephemerals and open views.
  */
@@ -262,11 +283,15 @@ export function unescapedMentions(
   }
   for (const v of slack.views()) mrkdwnTexts(v.view.blocks, texts);
   const allowed = new Set(actors.map((a) => `@${a}`));
+  // The dates the bot formats itself (views/slack-date.ts): `{date_short_pretty}` (at `{time}`) with an ISO fallback. Any other
+  // `<!date^…>` (the fuzzer types `{date_pretty}|Feb 18`) came from someone's text and should have been escaped.
+  const botDate =
+    /^!date\^\d+\^\{date_short_pretty\}(?: at \{time\})?\|\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2} UTC)?$/;
   const details: string[] = [];
   for (const text of texts) {
     for (const [, inner] of text.matchAll(/<([^>]*)>/g)) {
       const target = (inner ?? '').split('|')[0] ?? '';
-      const ok = allowed.has(target) || /^https?:\/\/[^\s<>|]+$/i.test(target);
+      const ok = allowed.has(target) || /^https?:\/\/[^\s<>|]+$/i.test(target) || botDate.test(inner ?? '');
       if (!ok) details.push(`<${inner}> in ${JSON.stringify(text.slice(0, 200))}`);
     }
   }

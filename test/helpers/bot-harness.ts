@@ -156,6 +156,30 @@ export async function startHarness(
 
 /** Binds the harness channel to a client as the admin and waits for the confirmation. */
 export async function bind(h: Harness, clientId: string, channel = CHANNEL): Promise<void> {
+  const asked = h.slack.ephemerals(channel, ADMIN).length;
+  const posted = h.slack.messages(channel).length;
   await h.gateway(`use ${clientId}`, { user: ADMIN, channel });
-  await h.message((m) => m.text.includes('now bound to') && m.text.includes(clientId), channel);
+  // A channel bound to another client asks first (`rebind_confirm`): confirm, as the admin would.
+  const answer = await h.slack.waitFor(
+    () =>
+      h.slack
+        .messages(channel)
+        .slice(posted)
+        .find((m) => m.text.includes('now bound to') && m.text.includes(clientId)) ??
+      h.slack
+        .ephemerals(channel, ADMIN)
+        .slice(asked)
+        .find((m) => textOf(m).includes('rebind_confirm')),
+    { what: `the binding to ${clientId}` },
+  );
+  if (!answer.ephemeral) return;
+  await h.driver.click(answer, { actionId: 'rebind_confirm' }, { user: ADMIN });
+  await h.slack.waitFor(
+    () =>
+      h.slack
+        .messages(channel)
+        .slice(posted)
+        .find((m) => m.text.includes('now bound to') && m.text.includes(clientId)),
+    { what: `the binding to ${clientId}` },
+  );
 }

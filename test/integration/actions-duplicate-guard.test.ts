@@ -4,7 +4,7 @@ import { findEarlierRecord } from '../../src/actions/duplicate-guard.js';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 
-/** The duplicate guard against the real sandbox gateway over HTTP (§4.4 rule 1). */
+/** The duplicate guard against the real sandbox gateway over HTTP (docs/gateway-api.md §4.4 rule 1). */
 
 const CLIENT = 'acme-plumbing';
 let sandbox: Sandbox;

@@ -80,7 +80,7 @@ describe('action jobs under gateway faults', () => {
     expect(allText(reply)).toContain(`"action_id":"job_retry_anyway","value":"${data.jobKey}"`);
     const status = h.slack.messages(CHANNEL).find((m) => m.ts === job.data.statusTs);
     expect(status?.text).toContain('needs attention');
-    expect((await h.queue.channelJobs(CHANNEL, 10)).find((j) => j.jobKey === data.jobKey)?.state).toBe(
+    expect((await h.queue.channelJobs(CHANNEL, 10)).jobs.find((j) => j.jobKey === data.jobKey)?.state).toBe(
       'needs-attention',
     );
 
@@ -97,12 +97,12 @@ describe('action jobs under gateway faults', () => {
     expect(posts()).toHaveLength(2);
   });
 
-  it('gives up after repeated 500s with a message and a Retry button, having created nothing', async () => {
-    h.sandbox.failNext('500', { method: 'POST', action: 'generate_blog', count: 3 });
+  it('gives up after repeated 500s (five attempts, docs/gateway-api.md §7) with a message and a Retry button, having created nothing', async () => {
+    h.sandbox.failNext('500', { method: 'POST', action: 'generate_blog', count: 5 });
     const { state, job } = await runBlog('sewer line repair');
     expect(state).toBe('failed');
     expect(created(h.sandbox, 'generate_blog')).toBe(0);
-    expect(posts()).toHaveLength(3);
+    expect(posts()).toHaveLength(5);
     const reply = h.slack.thread(CHANNEL, String(job.data.statusTs)).at(-1);
     expect(allText(reply)).toContain('"action_id":"job_retry"');
   });

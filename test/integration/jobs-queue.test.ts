@@ -42,7 +42,9 @@ describe('action queue', () => {
       key: 'sandbox-key',
     });
     const status = h.slack.messages(CHANNEL).find((m) => m.ts === posted.ts);
-    expect(status?.text).toContain('Blog article of best plumber austin for Acme Plumbing &amp; Heating');
+    expect(status?.text).toContain(
+      'Blog article about “best plumber austin” for Acme Plumbing &amp; Heating',
+    );
     expect(status?.text).toContain('<@UMEMBER>');
     expect(status?.text).toContain('done');
     const thread = h.slack.thread(CHANNEL, String(posted.ts));
@@ -73,7 +75,9 @@ describe('action queue', () => {
     const reply = h.slack.thread(CHANNEL, String(job.data.statusTs))[0];
     expect(allText(reply)).toMatch(/Score: \*\d+\*\/100/);
     expect(allText(reply)).toContain('Issues found');
-    expect(await statusMessage('SEO audit of https://acmeplumbing.example/services')).toBe(job.data.statusTs);
+    expect(await statusMessage('SEO audit of <https://acmeplumbing.example/services|')).toBe(
+      job.data.statusTs,
+    );
   });
 
   it('fails a status:error answer with the gateway message and a Retry button, and never retries it', async () => {
@@ -106,10 +110,12 @@ describe('action queue', () => {
     const done = h.jobData('seo_audit', { url: 'https://acmeplumbing.example/a' });
     await h.queue.enqueue(done);
     await h.settled(done.jobKey);
-    const jobs = await h.queue.channelJobs(CHANNEL, 3);
+    const { jobs, total } = await h.queue.channelJobs(CHANNEL, 3);
     expect(jobs[0]).toMatchObject({ jobKey: done.jobKey, state: 'done', action: 'seo_audit' });
+    expect(jobs[0]?.fields).toEqual({ url: 'https://acmeplumbing.example/a' });
     expect(jobs.length).toBeLessThanOrEqual(3);
-    expect(await h.queue.channelJobs('C0EMPTY', 5)).toEqual([]);
+    expect(total).toBeGreaterThanOrEqual(jobs.length);
+    expect(await h.queue.channelJobs('C0EMPTY', 5)).toEqual({ jobs: [], total: 0 });
   });
 
   it('waits out a Slack 429 on the thread reply instead of spinning, and still replies once', async () => {

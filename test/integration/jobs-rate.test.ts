@@ -96,17 +96,37 @@ describe('action rate limits', () => {
     expect(order.slice(0, 4)).toEqual(['acme-plumbing', 'bright-dental', 'acme-plumbing', 'bright-dental']);
   });
 
-  it('backs every worker off after a gateway 500, never shortening a window already running', async () => {
+  it('one gateway 500 holds only its own job; three in a row back every worker off', async () => {
     h = await startJobsHarness('jobs-pause', { workers: { backoffMs: 400, concurrency: 1 } });
+    const slowed = `${h.prefix}:gateway:slowed`;
     h.sandbox.failNext('500', { method: 'POST', action: 'seo_audit' });
     const jobs = ['x', 'y'].map((p) => h!.jobData('seo_audit', { url: `https://acmeplumbing.example/${p}` }));
     for (const job of jobs) await h.queue.enqueue(job);
     for (const job of jobs) expect((await h.settled(job.jobKey)).state).toBe('completed');
-    const posts = h.sandbox.requests().filter((r) => r.method === 'POST');
+    let posts = h.sandbox.requests().filter((r) => r.method === 'POST');
     expect(posts.map((r) => r.status)).toEqual([500, 200, 200]);
-    // Both the retry and the other job waited out the pause.
-    const failedAt = Date.parse(posts[0]!.at);
-    expect(Date.parse(posts[1]!.at) - failedAt).toBeGreaterThanOrEqual(350);
+    expect(await h.redis.exists(slowed)).toBe(0);
+
+    // Faults that persist: the third in a row pauses everyone for the backoff (400 ms), and says so in Redis.
+    h.sandbox.failNext('500', { method: 'POST', action: 'seo_audit', count: 3 });
+    const z = h.jobData('seo_audit', { url: 'https://acmeplumbing.example/z' });
+    await h.queue.enqueue(z);
+    const deadline = Date.now() + 5_000;
+    let sawSlowed = false;
+    while (Date.now() < deadline && !sawSlowed) {
+      sawSlowed = (await h.redis.pttl(slowed)) > 0;
+      if (!sawSlowed) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(sawSlowed).toBe(true);
+    expect((await h.settled(z.jobKey)).state).toBe('completed');
+    posts = h.sandbox
+      .requests()
+      .filter((r) => r.method === 'POST')
+      .slice(3);
+    expect(posts.map((r) => r.status)).toEqual([500, 500, 500, 200]);
+    // The attempt after the third fault waited out the pause; a good answer ends the streak.
+    expect(Date.parse(posts[3]!.at) - Date.parse(posts[2]!.at)).toBeGreaterThanOrEqual(350);
+    expect(await h.redis.exists(slowed, `${h.prefix}:gateway:fault-streak`)).toBe(0);
 
     const limiter = `${h.prefix}:actions:limiter`;
     expect(await pauseAllWorkers(h.redis, limiter, 5_000)).toBe(5_000);

@@ -36,7 +36,7 @@ async function read(query: Record<string, string>) {
   return (await res.body.json()) as { data: Row[]; pagination: { total: number } };
 }
 
-describe('POST validation (§4.3 rule 3, §5)', () => {
+describe('POST validation (docs/gateway-api.md §4.3 rule 3, §5)', () => {
   it('answers 400 naming the missing required field, and creates nothing', async () => {
     const { status, body } = await post({
       action: 'generate_geo_article',
@@ -75,7 +75,7 @@ describe('POST validation (§4.3 rule 3, §5)', () => {
   });
 });
 
-describe('generation actions (§4.3 rule 1)', () => {
+describe('generation actions (docs/gateway-api.md §4.3 rule 1)', () => {
   it('creates two articles for two generate_blog calls with the same keyword', async () => {
     const payload = { action: 'generate_blog', client_id: 'harbor-law', keyword: 'estate planning boston' };
     const first = await post(payload);
@@ -153,7 +153,7 @@ describe('generation actions (§4.3 rule 1)', () => {
   });
 });
 
-describe('actions that are safe to repeat (§4.3 rule 2)', () => {
+describe('actions that are safe to repeat (docs/gateway-api.md §4.3 rule 2)', () => {
   it('upserts seo_audit by url: a second audit of the same url creates no record', async () => {
     const payload = {
       action: 'seo_audit',

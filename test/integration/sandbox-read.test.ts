@@ -45,7 +45,7 @@ describe('sandbox start', () => {
   });
 });
 
-describe('discovery (§4.1)', () => {
+describe('discovery (docs/gateway-api.md §4.1)', () => {
   it('lists every spec resource and action, plus the extra faqs resource and generate_faq action', async () => {
     const { status, body } = await get({});
     const discovery = body as unknown as {
@@ -72,7 +72,7 @@ describe('discovery (§4.1)', () => {
   });
 });
 
-describe('authentication (§5)', () => {
+describe('authentication (docs/gateway-api.md §5)', () => {
   it('answers 401 with advice to create a key when the key is missing, unknown or revoked', async () => {
     for (const key of [null, 'not-a-key', 'sandbox-revoked']) {
       const { status, body } = await get({ resource: 'clients' }, key);
@@ -107,7 +107,7 @@ describe('authentication (§5)', () => {
   });
 });
 
-describe('methods (§4)', () => {
+describe('methods (docs/gateway-api.md §4)', () => {
   it('answers 405 with a JSON error for PUT and DELETE', async () => {
     for (const method of ['PUT', 'DELETE'] as const) {
       const res = await request(sandbox.url, { method, headers: { authorization: 'Bearer sandbox-key' } });
@@ -118,7 +118,7 @@ describe('methods (§4)', () => {
   });
 });
 
-describe('reads (§4.2)', () => {
+describe('reads (docs/gateway-api.md §4.2)', () => {
   it('lists the three sample clients without client_id in the exact response shape', async () => {
     const { status, body } = await get({ resource: 'clients' });
     expect(status).toBe(200);

@@ -41,7 +41,7 @@ const EXPECTED: Record<string, Record<string, unknown>> = {
     body_points: ['Opens May 1', 'Ten new jobs'],
   },
   generate_gbp_post: { topic: 'Spring drain cleaning special', cta: 'Call now' },
-  deploy_blog: { post_id: 'blog_0001' },
+  deploy_blog: { post_id: 'blog_000001' },
   index_url: { url: 'https://acme-plumbing.example/blog/water-heaters' },
   fetch_backlinks: {},
   generate_outreach_email: { prospectUrl: 'https://austin-home-blog.example/resources', tone: 'warm' },
@@ -56,7 +56,7 @@ const EXPECTED: Record<string, Record<string, unknown>> = {
     prompt: 'who is the best plumber in Austin',
     competitors: ['Roto-Rooter', 'Mr. Rooter'],
   },
-  score_call: { call_id: 'call_0001', transcript: 'Hi, I need a quote for a new water heater.' },
+  score_call: { call_id: 'call_000001', transcript: 'Hi, I need a quote for a new water heater.' },
 };
 
 describe('action catalogue', () => {

@@ -77,20 +77,42 @@ describe('parsing action arguments: refusals a person understands', () => {
     expect(errorsOf('audit', 'https://a.example url=https://b.example')).toEqual({
       arguments: 'Unexpected "https://a.example": url already given as name=value',
     });
-    expect(errorsOf('audit', 'https://a.example https://b.example').arguments).toMatch(
-      /Too many words: "https:\/\/b.example"/,
+    expect(errorsOf('audit', 'https://a.example https://b.example').url).toMatch(
+      /cannot contain spaces \("https:\/\/a.example https:\/\/b.example"\)/,
     );
+    expect(errorsOf('grid', '"plumber" 30.1 -97.7 40').arguments).toMatch(/Too many words: "40"/);
     expect(errorsOf('geo', 'drains').arguments).toMatch(/give fields as name=value/);
     expect(errorsOf('backlinks refresh', 'now').arguments).toMatch(/takes no arguments/);
   });
 
   it('carries the usage line with every refusal', () => {
-    const result = parse('audit', '');
-    expect(result).toEqual({
-      kind: 'invalid',
-      errors: { url: 'Page URL is required' },
-      usage: '/gateway audit <url>',
-    });
+    const result = parse('audit', 'acme.example');
+    expect(result).toMatchObject({ kind: 'invalid', usage: '/gateway audit <url>' });
+  });
+
+  it('refuses a URL with spaces or over 2,000 characters, saying why', () => {
+    expect(errorsOf('audit', 'https://acme.example/my page').url).toBe(
+      'Page URL cannot contain spaces ("https://acme.example/my page"): write a space as %20',
+    );
+    expect(errorsOf('index', 'url="https://acme.example/my page"').url).toMatch(/cannot contain spaces/);
+    expect(errorsOf('audit', `https://acme.example/${'a'.repeat(2_000)}`).url).toBe(
+      'Page URL is too long: at most 2,000 characters',
+    );
+  });
+
+  it('reads coordinates pasted from a map', () => {
+    for (const typed of [
+      '30.2672, -97.7431',
+      '30.2672,-97.7431',
+      '(30.2672, -97.7431)',
+      '"30.2672, -97.7431"',
+    ]) {
+      expect(parse('grid', `"plumber near me" ${typed}`), typed).toEqual({
+        kind: 'ready',
+        fields: { keyword: 'plumber near me', lat: 30.2672, lng: -97.7431 },
+      });
+    }
+    expect(parse('grid', 'plumber lat=30.2672, lng=-97.7431')).toMatchObject({ kind: 'ready' });
   });
 });
 
@@ -100,16 +122,15 @@ describe('parsing action arguments: what runs, what opens a form', () => {
     expect(parse('deploy', '')).toEqual({ kind: 'ready', fields: {} });
   });
 
-  it('refuses a missing required field for commands without a form', () => {
-    for (const [command, usage] of [
-      ['audit', '/gateway audit <url>'],
-      ['grid', '/gateway grid <keyword> <lat> <lng> [radius=…]'],
-      ['map', '/gateway map <topic…> [depth=…]'],
-    ]) {
-      const result = parse(command as string, '');
-      expect(result.kind, command).toBe('invalid');
-      if (result.kind === 'invalid') expect(result.usage).toBe(usage);
+  it('opens the form for a missing required field, whatever the action (audit alone as press)', () => {
+    for (const command of ['audit', 'grid', 'map', 'index', 'press']) {
+      expect(parse(command, ''), command).toEqual({ kind: 'needs-modal', prefill: {}, reason: 'missing' });
     }
+    expect(parse('grid', '"plumber near me"')).toEqual({
+      kind: 'needs-modal',
+      prefill: { keyword: 'plumber near me' },
+      reason: 'missing',
+    });
   });
 
   it('opens the form when a form action misses a required field, prefilled with what was given', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PRESENTATION } from '../../src/actions/result-specs.js';
 import { answerFor, describeModal, modalFields, parseFill } from '../../src/local/console-modal.js';
 import {
   indentUnder,
@@ -8,9 +9,9 @@ import {
   renderMessageBody,
 } from '../../src/local/console-render.js';
 import type { FakeView } from '../../src/local/fake-slack/index.js';
-import { buildActionResult } from '../../src/views/action-result.js';
 import { actions, button, context, divider, fields, header, section } from '../../src/views/blocks.js';
 import { buildResourcePage } from '../../src/views/resource-page.js';
+import { buildActionResult } from '../../src/views/result-card.js';
 
 const names: RenderNames = {
   user: (id) => ({ UADMIN: 'alice', UMEMBER: 'bob' })[id] ?? id.toLowerCase(),
@@ -116,7 +117,7 @@ describe('Block Kit as lines', () => {
 
   it('renders an audit result with its score and issues', () => {
     const result = buildActionResult(
-      { action: 'seo_audit', label: 'SEO audit' },
+      { action: 'seo_audit', label: 'SEO audit', ...PRESENTATION.seo_audit },
       { id: 'audit_1', score: 72, issues_found: 14, url: 'https://acme.example/' },
     );
     const text = renderMessageBody(result, { names }).lines.join('\n');

@@ -42,10 +42,10 @@ describe('logger (pino)', () => {
 
   it('redacts tokens and configured secrets by value, in messages and in fields', () => {
     const { logger, lines } = capture({ secrets: ['my-signing-secret'] });
-    logger.error('auth failed for xoxb-123-456-abc with Bearer sk_live_1 and my-signing-secret');
+    logger.error('auth failed for xoxb-1-2-abc with Bearer sk_live_1 and my-signing-secret');
     logger.child({ note: 'token xapp-1-A0-xyz here' }).info('child');
     const text = lines.join('\n');
-    for (const secret of ['xoxb-123-456-abc', 'sk_live_1', 'my-signing-secret', 'xapp-1-A0-xyz'])
+    for (const secret of ['xoxb-1-2-abc', 'sk_live_1', 'my-signing-secret', 'xapp-1-A0-xyz'])
       expect(text).not.toContain(secret);
     expect(text).toContain('Bearer [redacted]');
     expect(lines).toHaveLength(2);

@@ -1,0 +1,81 @@
+import type { ApprovalState } from '../metrics.js';
+
+export type { ApprovalState };
+
+/** What the card shows of the frozen payload, beside its hash. */
+export type ApprovalPreview =
+  | { kind: 'deploy'; postId?: string; postTitle?: string }
+  | { kind: 'email'; to: string; subject: string; text: string }
+  | { kind: 'fields'; lines: string[] };
+
+/** One approval request, as the Redis hash holds it. */
+export interface ApprovalRecord {
+  id: string;
+  state: ApprovalState;
+  action: string;
+  label: string;
+  clientId: string;
+  clientLabel: string;
+  /** The frozen payload: exactly what runs. */
+  fields: Record<string, unknown>;
+  /** payloadHash(action, clientId, fields). */
+  hash: string;
+  preview: ApprovalPreview;
+  requestedBy: string;
+  channel: string;
+  /** The thread the card is in, when it came from a result's button. */
+  threadTs?: string;
+  cardTs?: string;
+  createdAt: number;
+  expiresAt: number;
+  /** Who approved, rejected, cancelled or retried last, and when. */
+  decidedBy?: string;
+  decidedAt?: number;
+  /** The job of the current run (set when approved). */
+  jobKey?: string;
+  /** How many times it was approved to run (a Retry is another run). */
+  runs: number;
+  finishedAt?: number;
+  /** The outcome's short line (a record id, an error code): never gateway text that was not escaped. */
+  outcome?: string;
+  recordId?: string;
+}
+
+/** The record from HGETALL's flat [field, value, …] answer. */
+export function parseRecord(flat: readonly string[]): ApprovalRecord | undefined {
+  const h: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) h[flat[i] as string] = flat[i + 1] as string;
+  if (!h.id || !h.state) return undefined;
+  const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
+  const str = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+  const record: ApprovalRecord = {
+    id: h.id,
+    state: h.state as ApprovalState,
+    action: h.action ?? '',
+    label: h.label ?? h.action ?? '',
+    clientId: h.clientId ?? '',
+    clientLabel: h.clientLabel ?? h.clientId ?? '',
+    fields: JSON.parse(h.fields ?? '{}') as Record<string, unknown>,
+    hash: h.hash ?? '',
+    preview: JSON.parse(h.preview ?? '{"kind":"fields","lines":[]}') as ApprovalPreview,
+    requestedBy: h.requestedBy ?? '',
+    channel: h.channel ?? '',
+    createdAt: Number(h.createdAt ?? 0),
+    expiresAt: Number(h.expiresAt ?? 0),
+    runs: Number(h.runs ?? 0),
+  };
+  const optional = {
+    threadTs: str(h.threadTs),
+    cardTs: str(h.cardTs),
+    decidedBy: str(h.decidedBy),
+    decidedAt: num(h.decidedAt),
+    jobKey: str(h.jobKey),
+    finishedAt: num(h.finishedAt),
+    outcome: str(h.outcome),
+    recordId: str(h.recordId),
+  };
+  for (const [key, value] of Object.entries(optional)) {
+    if (value !== undefined) (record as unknown as Record<string, unknown>)[key] = value;
+  }
+  return record;
+}

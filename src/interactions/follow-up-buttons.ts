@@ -1,0 +1,88 @@
+import { UserError, UserErrorCode } from '../requests/user-error.js';
+import type { BotServices } from '../services.js';
+import { requestApproval } from '../slack/ask-approval.js';
+import { openActionModal } from '../slack/open-action-modal.js';
+import type { ButtonListener } from './pipeline.js';
+
+/**
+ * A result's guarded next step: "Request deploy" on a drafted blog post asks for its deploy at
+ * once; "Send…" on a drafted outreach email opens the email form prefilled from the draft, editable. Either
+ * way the answer is an approval card in the result's thread. The button's value is the draft's job key; the
+ * draft is read from that job, never from the button.
+ */
+
+const DRAFT_ACTION = {
+  deploy_blog: 'generate_blog',
+  send_prospect_email: 'generate_outreach_email',
+} as const;
+
+async function draftOf(
+  services: BotServices,
+  guarded: keyof typeof DRAFT_ACTION,
+  jobKey: string | undefined,
+  channel: string | undefined,
+) {
+  const job = jobKey ? await services.queue.findJob(jobKey) : undefined;
+  const result = job?.data.result;
+  if (!job || !result || job.data.action !== DRAFT_ACTION[guarded] || job.data.replyTo.channel !== channel) {
+    throw new UserError(UserErrorCode.Expired, 'That draft is no longer known to the bot.', {
+      hint:
+        guarded === 'deploy_blog'
+          ? 'Ask with `/gateway deploy <post_id>` instead.'
+          : 'Ask with `/gateway email` instead.',
+    });
+  }
+  const entry = (await services.catalogue()).byAction(guarded);
+  if (!entry) throw new UserError(UserErrorCode.Unavailable, `The gateway no longer lists \`${guarded}\`.`);
+  return { job, result, entry };
+}
+
+const channelOf = (body: { channel?: { id: string }; container?: { channel_id?: string } }) =>
+  body.channel?.id ?? body.container?.channel_id;
+
+const str = (v: unknown) => (typeof v === 'string' ? v : v == null ? '' : String(v));
+
+export function requestDeployButton(services: BotServices): ButtonListener {
+  return async function handleRequestDeploy({ body, action, client }) {
+    const channel = channelOf(body);
+    const { job, result, entry } = await draftOf(services, 'deploy_blog', action.value, channel);
+    const postId = str(job.data.recordId ?? result.id);
+    await requestApproval(services, client, {
+      entry,
+      requester: body.user.id,
+      channel: channel ?? '',
+      clientId: job.data.clientId,
+      fields: { post_id: postId },
+      // A double click is one request; asking again a little later (after a rejection) is a new one.
+      requestKey: `deploy-${job.data.jobKey}-${body.user.id}`,
+      dedupeSec: 10,
+      ...(job.data.statusTs ? { threadTs: job.data.statusTs } : {}),
+      ...(typeof result.post_title === 'string' ? { postTitle: result.post_title } : {}),
+    });
+  };
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export function requestSendButton(services: BotServices): ButtonListener {
+  return async function handleRequestSend({ body, action, client }) {
+    const channel = channelOf(body);
+    const { job, result, entry } = await draftOf(services, 'send_prospect_email', action.value, channel);
+    const refusal = await services.requests.refusal(body.user.id, entry, true);
+    if (refusal) throw refusal;
+    const draft = str(result.body);
+    await openActionModal(services, client, {
+      entry,
+      triggerId: (body as { trigger_id: string }).trigger_id,
+      channel: channel ?? '',
+      clientId: job.data.clientId,
+      prefill: {
+        subject: str(result.subject),
+        html: draft ? `<p>${escapeHtml(draft)}</p>` : '',
+        ...(typeof result.to === 'string' ? { to: result.to } : {}),
+      },
+      ...(job.data.statusTs ? { thread: job.data.statusTs } : {}),
+    });
+  };
+}

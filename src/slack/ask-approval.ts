@@ -1,0 +1,132 @@
+import type { WebClient } from '@slack/web-api';
+import type { ActionEntry } from '../actions/catalogue.js';
+import { htmlPreview, payloadHash } from '../approvals/payload.js';
+import type { ApprovalPreview, ApprovalRecord } from '../approvals/record.js';
+import { reboundChannel } from '../requests/refusals.js';
+import { notBoundError } from '../requests/user-error.js';
+import type { BotServices } from '../services.js';
+import { claimOnce } from '../store/dedupe.js';
+import { buildApprovalCard } from '../views/approval-card.js';
+
+/**
+ * Asks for a guarded action: never the POST, but an approval request with its payload frozen, its
+ * card posted in the channel (in the result's thread when it came from a result's button) and its expiry job
+ * scheduled. Anyone who may run the action in the channel may ask; only approvers decide.
+ */
+
+export interface ApprovalAsk {
+  entry: ActionEntry;
+  requester: string;
+  channel: string;
+  /** The client the form or button was made for; the channel must still be bound to it. */
+  clientId: string | undefined;
+  fields: Record<string, unknown>;
+  /** The surface's dedupe key (a trigger id, a view id): a redelivery posts no second card. */
+  requestKey: string;
+  threadTs?: string;
+  /** How long `requestKey` makes a repeat nothing; default a day (a redelivered command or form). */
+  dedupeSec?: number;
+  /** A deploy's post title when the surface knows it (a result's button). */
+  postTitle?: string;
+}
+
+export async function requestApproval(
+  services: BotServices,
+  client: WebClient,
+  ask: ApprovalAsk,
+): Promise<ApprovalRecord | undefined> {
+  const binding = await services.bindings.get(ask.channel);
+  if (!binding) throw notBoundError(services.access.admins());
+  if (ask.clientId !== undefined && ask.clientId !== binding.clientId) throw reboundChannel();
+  const refusal = await services.requests.refusal(ask.requester, ask.entry, true);
+  if (refusal) throw refusal;
+  if (
+    !(await claimOnce(
+      services.redis,
+      services.config.redis.prefix,
+      `approval-ask:${ask.requestKey}`,
+      ask.dedupeSec ?? 86_400,
+    ))
+  )
+    return undefined;
+  const preview = await previewOf(services, binding.clientId, ask);
+  const record = await services.approvals.create({
+    action: ask.entry.action,
+    label: ask.entry.label,
+    clientId: binding.clientId,
+    clientLabel: binding.clientLabel,
+    fields: ask.fields,
+    hash: payloadHash(ask.entry.action, binding.clientId, ask.fields),
+    preview,
+    requestedBy: ask.requester,
+    channel: ask.channel,
+    ...(ask.threadTs ? { threadTs: ask.threadTs } : {}),
+    ttlMs: services.config.approvalTtlMs,
+  });
+  await services.approvalExpiry.schedule(record);
+  const card = buildApprovalCard(record);
+  const posted = await client.chat.postMessage({
+    channel: ask.channel,
+    text: card.text,
+    blocks: card.blocks,
+    ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}),
+  });
+  if (posted.ts) {
+    await services.approvals.setCardTs(record.id, posted.ts);
+    record.cardTs = posted.ts;
+  }
+  services.logger.info(`approval ${record.id} requested for ${record.action} by ${ask.requester}`);
+  return record;
+}
+
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value : value == null ? '' : String(value);
+
+async function previewOf(
+  services: BotServices,
+  clientId: string,
+  ask: ApprovalAsk,
+): Promise<ApprovalPreview> {
+  const { action } = ask.entry;
+  if (action === 'deploy_blog') {
+    const postId = text(ask.fields.post_id);
+    if (!postId) return { kind: 'deploy' };
+    const postTitle = ask.postTitle ?? (await blogTitle(services, clientId, postId));
+    return { kind: 'deploy', postId, ...(postTitle ? { postTitle } : {}) };
+  }
+  if (action === 'send_prospect_email') {
+    return {
+      kind: 'email',
+      to: text(ask.fields.to),
+      subject: text(ask.fields.subject),
+      text: htmlPreview(text(ask.fields.html)),
+    };
+  }
+  return {
+    kind: 'fields',
+    lines: Object.entries(ask.fields).map(
+      ([k, v]) => `${k}: ${text(typeof v === 'object' ? JSON.stringify(v) : v).slice(0, 300)}`,
+    ),
+  };
+}
+
+/** The post's title, for the card; none when the gateway cannot tell (the card then shows the id alone). */
+async function blogTitle(
+  services: BotServices,
+  clientId: string,
+  postId: string,
+): Promise<string | undefined> {
+  try {
+    const page = await services.gateway.read('blogs', {
+      clientId,
+      filter: { field: 'id', value: postId },
+      limit: 1,
+    });
+    const row = page.data.find((r) => String(r.id) === postId);
+    const title = row?.post_title ?? row?.title;
+    return typeof title === 'string' ? title : undefined;
+  } catch (error) {
+    services.logger.warn('could not read the post title for an approval card', error);
+    return undefined;
+  }
+}

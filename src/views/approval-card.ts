@@ -1,0 +1,176 @@
+import type { ApprovalRecord } from '../approvals/record.js';
+import type { Button, KnownBlock, SlackMessage } from './blocks.js';
+import { actions, button, context, plain, section } from './blocks.js';
+import { code, escapeMrkdwn } from './escape.js';
+import { fitMessage } from './limits.js';
+
+/**
+ * The approval card: what will run, for which client, who asked, the frozen payload and its
+ * hash, when it expires; Approve (behind Slack's confirm dialog), Reject and Cancel while it is pending; then
+ * who decided and when, and the outcome (a failure with Retry). Button values are approval ids. Pure.
+ */
+
+export const APPROVAL_APPROVE_ID = 'approval_approve';
+export const APPROVAL_REJECT_ID = 'approval_reject';
+export const APPROVAL_CANCEL_ID = 'approval_cancel';
+export const APPROVAL_RETRY_ID = 'approval_retry';
+/** On a result: "Request deploy" (generate_blog) and "Send…" (generate_outreach_email); values are job keys. */
+export const REQUEST_DEPLOY_ID = 'approval_request_deploy';
+export const REQUEST_SEND_ID = 'approval_request_send';
+
+/** A time as the card shows it: UTC, to the minute (no `<!date>` entity, which some clients show raw). */
+export function cardTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function payloadLines(record: ApprovalRecord): string[] {
+  const p = record.preview;
+  if (p.kind === 'deploy') {
+    if (!p.postId) return ['*Deploys:* the blog widget (no particular post)'];
+    const title = p.postTitle ? `*${escapeMrkdwn(p.postTitle)}* ` : '';
+    return [`*Post:* ${title}(${code(p.postId)})`];
+  }
+  if (p.kind === 'email') {
+    const preview = p.text ? `\n>${escapeMrkdwn(p.text).replace(/\n/g, '\n>')}` : '';
+    return [`*To:* ${escapeMrkdwn(p.to)}`, `*Subject:* ${escapeMrkdwn(p.subject)}${preview}`];
+  }
+  return p.lines.map(escapeMrkdwn);
+}
+
+function decision(record: ApprovalRecord): string {
+  const by = record.decidedBy ? `<@${record.decidedBy}>` : 'nobody';
+  const at = record.decidedAt ? ` at ${cardTime(record.decidedAt)}` : '';
+  switch (record.state) {
+    case 'pending':
+      return `:lock: Waiting for an approver · expires ${cardTime(record.expiresAt)}`;
+    case 'approved':
+      return `:white_check_mark: Approved by ${by}${at} · queued`;
+    case 'running':
+      return `:white_check_mark: Approved by ${by}${at} · running`;
+    case 'done':
+      return `:white_check_mark: Approved by ${by}${at} · done${record.recordId ? ` · record ${code(record.recordId)}` : ''}`;
+    case 'failed':
+      return `:x: Approved by ${by}${at} · failed${record.outcome ? ` (${code(record.outcome)})` : ''}: see the job’s thread. An approver may retry it.`;
+    case 'rejected':
+      return `:no_entry: Rejected by ${by}${at}. Nothing was run.`;
+    case 'cancelled':
+      return `:heavy_multiplication_x: Cancelled by ${by}${at}. Nothing was run.`;
+    case 'expired':
+      return `:hourglass: Expired at ${cardTime(record.expiresAt)} without a decision. Nothing was run; ask again to run it.`;
+  }
+}
+
+function approveButton(id: string): Button {
+  return {
+    ...button({ text: 'Approve', actionId: APPROVAL_APPROVE_ID, value: id, style: 'primary' }),
+    confirm: {
+      title: plain('Run it now?'),
+      text: plain('It runs exactly as shown on the card, once.'),
+      confirm: plain('Approve'),
+      deny: plain('Not yet'),
+    },
+  };
+}
+
+export function buildApprovalCard(record: ApprovalRecord): SlackMessage {
+  const what = `${escapeMrkdwn(record.label)} (${code(record.action)}) for *${escapeMrkdwn(record.clientLabel)}*, requested by <@${record.requestedBy}>`;
+  const blocks: KnownBlock[] = [
+    section(`*Approval needed:* ${what}`),
+    section(payloadLines(record).join('\n')),
+    context(
+      `Payload hash ${code(record.hash.slice(0, 12))} · requested ${cardTime(record.createdAt)} · expires ${cardTime(record.expiresAt)} · approval ${code(record.id)}`,
+    ),
+    section(decision(record)),
+  ];
+  if (record.state === 'pending') {
+    blocks.push(
+      actions(
+        `keep:approval:${record.id}`,
+        approveButton(record.id),
+        button({ text: 'Reject', actionId: APPROVAL_REJECT_ID, value: record.id, style: 'danger' }),
+        button({ text: 'Cancel', actionId: APPROVAL_CANCEL_ID, value: record.id }),
+      ),
+    );
+  } else if (record.state === 'failed') {
+    blocks.push(
+      actions(
+        `keep:approval:${record.id}`,
+        button({ text: 'Retry', actionId: APPROVAL_RETRY_ID, value: record.id }),
+      ),
+    );
+  }
+  const text = `${record.state === 'pending' ? 'Approval needed' : `Approval ${record.state}`}: ${escapeMrkdwn(record.label)} for ${escapeMrkdwn(record.clientLabel)}`;
+  return fitMessage({ text, blocks });
+}
+
+/** A Slack id as a mention; anything that is not an id is shown as code, never as markup. */
+function mention(id: string): string {
+  if (/^[UW][A-Z0-9]{1,20}$/.test(id)) return `<@${id}>`;
+  if (/^S[A-Z0-9]{1,20}$/.test(id)) return `<!subteam^${id}>`;
+  return code(id);
+}
+
+const DECIDED: Record<ApprovalRecord['state'], string> = {
+  pending: 'is still waiting',
+  approved: 'was already approved',
+  running: 'was already approved and is running',
+  done: 'was already approved and has run',
+  failed: 'was approved and failed',
+  rejected: 'was already rejected',
+  cancelled: 'was already cancelled',
+  expired: 'has expired',
+};
+
+export type ApprovalRefusal =
+  | { kind: 'not-approver'; approvers: readonly string[] }
+  | { kind: 'self' }
+  | { kind: 'not-requester'; requestedBy: string }
+  | { kind: 'decided'; record: Pick<ApprovalRecord, 'state' | 'decidedBy' | 'decidedAt'> };
+
+/** Why a click on a card did nothing, naming the people who can act (as mentions, so they can be asked). */
+export function buildApprovalRefusal(refusal: ApprovalRefusal): SlackMessage {
+  let line: string;
+  let hint: string;
+  switch (refusal.kind) {
+    case 'not-approver':
+      line = 'Only approvers can decide on this request.';
+      hint = refusal.approvers.length
+        ? `Approvers: ${refusal.approvers.map(mention).join(', ')}. Ask one of them to look at the card.`
+        : 'No approvers are configured: set GATEWAY_APPROVERS (or GATEWAY_ADMINS).';
+      break;
+    case 'self':
+      line = 'You asked for this, so another approver must decide on it.';
+      hint = 'Ask another approver to look at the card (self-approval is off: GATEWAY_ALLOW_SELF_APPROVAL).';
+      break;
+    case 'not-requester':
+      line = `Only ${mention(refusal.requestedBy)}, who asked, can cancel this request.`;
+      hint = 'An approver can reject it instead.';
+      break;
+    case 'decided': {
+      const { record } = refusal;
+      const by = record.decidedBy && record.state !== 'expired' ? ` by ${mention(record.decidedBy)}` : '';
+      const at = record.decidedAt ? ` at ${cardTime(record.decidedAt)}` : '';
+      line = `This request ${DECIDED[record.state]}${by}${at}.`;
+      hint = ['rejected', 'cancelled', 'expired'].includes(record.state)
+        ? 'Nothing was run. Ask again with the command to run it.'
+        : 'It runs once; nothing more was queued.';
+      break;
+    }
+  }
+  return fitMessage({ text: `:warning: ${line}`, blocks: [section(`:warning: *${line}*`), context(hint)] });
+}
+
+/** The follow-up a result offers when its next step is guarded: deploy a drafted post, send a drafted email. */
+export function guardedFollowUp(action: string, jobKey: string | undefined): KnownBlock[] {
+  if (!jobKey) return [];
+  if (action === 'generate_blog')
+    return [
+      actions(
+        'keep:follow_up',
+        button({ text: 'Request deploy', actionId: REQUEST_DEPLOY_ID, value: jobKey }),
+      ),
+    ];
+  if (action === 'generate_outreach_email')
+    return [actions('keep:follow_up', button({ text: 'Send…', actionId: REQUEST_SEND_ID, value: jobKey }))];
+  return [];
+}

@@ -1,0 +1,41 @@
+import type { AuditEntry } from '../approvals/audit.js';
+import { cardTime } from './approval-card.js';
+import type { KnownBlock, SlackMessage } from './blocks.js';
+import { actions, button, context, section } from './blocks.js';
+import { code, escapeMrkdwn } from './escape.js';
+import { fitMessage } from './limits.js';
+
+/** `/gateway history`: the channel's approvals and guarded actions from the audit log, newest first. Pure. */
+
+export const HISTORY_OLDER_ID = 'approval_history_older';
+
+export function buildApprovalHistory(
+  entries: AuditEntry[],
+  options: { more: boolean; page: number },
+): SlackMessage {
+  if (!entries.length) {
+    const line =
+      options.page > 1 ? 'No older entries.' : 'No approvals or guarded actions in this channel yet.';
+    return { text: line, blocks: [section(line)] };
+  }
+  const lines = entries.map((e) => {
+    const who = /^[UW][A-Z0-9]+$/.test(e.actor) ? `<@${e.actor}>` : escapeMrkdwn(e.actor);
+    const note = e.note ? ` · ${code(e.note)}` : '';
+    return `• ${cardTime(e.at)} · *${escapeMrkdwn(e.state)}* by ${who} · ${escapeMrkdwn(e.label)} for ${code(e.client)} · hash ${code(e.hash.slice(0, 12))} · ${code(e.approval)}${note}`;
+  });
+  const blocks: KnownBlock[] = [
+    section(`*Approvals and guarded actions* · page ${options.page}`),
+    section(lines.join('\n')),
+    context('Newest first. Each line is one step of an approval: who, what, when, payload hash, outcome.'),
+  ];
+  const last = entries.at(-1);
+  if (options.more && last) {
+    blocks.push(
+      actions(
+        'keep:history',
+        button({ text: 'Older', actionId: HISTORY_OLDER_ID, value: `${options.page + 1}:${last.id}` }),
+      ),
+    );
+  }
+  return fitMessage({ text: `Approvals and guarded actions, page ${options.page}`, blocks });
+}

@@ -1,0 +1,256 @@
+/**
+ * Approvals (issue 9): deploys and emails wait for an approver's click on a card, run exactly once through the
+ * queue, and leave an audit trail; all through the real bot, the Slack stand-in and the sandbox gateway.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeMessage } from '../../src/local/fake-slack/index.js';
+import { ADMIN, bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
+
+const GROUP = 'SAPPROVERS';
+const GROUPIE = 'UGROUPIE';
+const OTHER = 'UOTHER';
+
+/** The newest approval card (top level or in a thread) whose text matches. */
+function findCard(h: Harness, match: (m: FakeMessage) => boolean): FakeMessage | undefined {
+  const all: FakeMessage[] = [];
+  for (const m of h.slack.messages(CHANNEL)) {
+    all.push(m);
+    all.push(...h.slack.thread(CHANNEL, m.ts));
+  }
+  return all.filter((m) => /^Approval/.test(m.text) && match(m)).at(-1);
+}
+
+async function newCard(h: Harness, before: Set<string>, what = 'an approval card'): Promise<FakeMessage> {
+  return h.slack.waitFor(() => findCard(h, (m) => !before.has(m.ts)), { what });
+}
+
+const cardTsSet = (h: Harness) => {
+  const set = new Set<string>();
+  for (const m of h.slack.messages(CHANNEL)) {
+    set.add(m.ts);
+    for (const r of h.slack.thread(CHANNEL, m.ts)) set.add(r.ts);
+  }
+  return set;
+};
+
+/** The card as it is now (it is updated in place). */
+const current = (h: Harness, card: FakeMessage) => findCard(h, (m) => m.ts === card.ts) ?? card;
+
+async function cardSays(h: Harness, card: FakeMessage, pattern: RegExp): Promise<FakeMessage> {
+  return h.slack.waitFor(
+    () => {
+      const now = current(h, card);
+      return pattern.test(textOf(now)) ? now : undefined;
+    },
+    { what: `the card to say ${pattern}`, timeoutMs: 10_000 },
+  );
+}
+
+async function ephemeralTo(h: Harness, user: string, before: number, pattern: RegExp): Promise<FakeMessage> {
+  return h.slack.waitFor(
+    () =>
+      h.slack
+        .ephemerals(CHANNEL, user)
+        .slice(before)
+        .find((m) => pattern.test(textOf(m))),
+    { what: `an ephemeral to ${user} matching ${pattern}` },
+  );
+}
+
+async function click(h: Harness, card: FakeMessage, actionId: string, user: string) {
+  await h.driver.click(current(h, card), { actionId }, { user });
+}
+
+const quiet = (ms = 300) => new Promise((r) => setTimeout(r, ms));
+
+async function askDeploy(h: Harness, postId: string, user = MEMBER): Promise<FakeMessage> {
+  const before = cardTsSet(h);
+  await h.gateway(`deploy ${postId}`, { user });
+  return newCard(h, before, `the card of deploy ${postId}`);
+}
+
+describe('approvals', () => {
+  let h: Harness;
+  /** A sample post of the bound client, by index. */
+  const post = (i: number) => String(h.sandbox.records('harbor-law', 'blogs')[i]?.id);
+  beforeAll(async () => {
+    h = await startHarness('e2e-approvals', { GATEWAY_APPROVERS: `${ADMIN},${GROUP}` });
+    h.slack.simulate.setUserGroup(GROUP, [GROUPIE]);
+    await bind(h, 'harbor-law');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('deploys from the command once an approver approves: card, hash, one POST, outcome on the card', async () => {
+    const card = await askDeploy(h, post(1));
+    const shown = textOf(card);
+    expect(shown).toContain('Blog deploy');
+    expect(shown).toContain('Harbor Law');
+    expect(shown).toContain(post(1));
+    expect(shown).toMatch(/Payload hash `[0-9a-f]{12}`/);
+    expect(shown).toContain('expires');
+    expect(shown).toContain(`<@${MEMBER}>`);
+    const approve = JSON.stringify(card.blocks).includes('"confirm"');
+    expect(approve).toBe(true);
+    await quiet();
+    expect(h.posts('deploy_blog')).toHaveLength(0);
+
+    await click(h, card, 'approval_approve', ADMIN);
+    const done = await cardSays(h, card, /Approved by <@UADMIN>.*done/);
+    expect(JSON.stringify(done.blocks)).not.toContain('approval_approve');
+    expect(h.posts('deploy_blog')).toHaveLength(1);
+    expect(h.posts('deploy_blog')[0]).toMatchObject({ fields: { post_id: post(1) } });
+    const metrics = await (await fetch(`http://127.0.0.1:${h.runtime.port}/metrics`)).text();
+    for (const state of ['pending', 'approved', 'running', 'done'])
+      expect(metrics).toMatch(new RegExp(`gateway_bot_approvals_total\\{state="${state}"\\} [1-9]`));
+  });
+
+  it('asks for a deploy from a drafted post’s "Request deploy" button, in the result’s thread', async () => {
+    await h.runAction(`blog "approval keyword ${Date.now()}"`);
+    const { status, thread } = await h.settled(
+      (m) => m.text.includes('Blog article') && m.text.includes('done'),
+    );
+    const result = thread.find((m) => JSON.stringify(m.blocks).includes('approval_request_deploy'));
+    expect(result).toBeDefined();
+    const before = cardTsSet(h);
+    await h.driver.click(result as FakeMessage, { actionId: 'approval_request_deploy' }, { user: MEMBER });
+    const card = await newCard(h, before);
+    expect(card.thread_ts).toBe(status.ts);
+    const postId = /`(blog_\d+)`/.exec(textOf(card))?.[1];
+    expect(postId).toBeDefined();
+    expect(textOf(card)).toContain('a complete guide');
+    await click(h, card, 'approval_approve', GROUPIE);
+    await cardSays(h, card, /done/);
+    expect(h.posts('deploy_blog').at(-1)).toMatchObject({ fields: { post_id: postId } });
+  });
+
+  it('sends an email from the command’s form, exactly as approved', async () => {
+    const before = cardTsSet(h);
+    const sent = h.posts('send_prospect_email').length;
+    await h.gateway('email', { user: MEMBER });
+    const modal = await h.openModal(/email/i);
+    await h.driver.submit(
+      modal,
+      { to: 'ed@blog.example', subject: 'A guide for you', html: '<p>Hello <b>Ed</b> &amp; team</p>' },
+      { user: MEMBER },
+    );
+    const card = await newCard(h, before);
+    expect(textOf(card)).toContain('ed@blog.example');
+    expect(textOf(card)).toContain('A guide for you');
+    expect(textOf(card)).toContain('Hello Ed &amp; team');
+    await click(h, card, 'approval_approve', ADMIN);
+    await cardSays(h, card, /done/);
+    expect(h.posts('send_prospect_email')).toHaveLength(sent + 1);
+    expect(h.posts('send_prospect_email').at(-1)).toMatchObject({
+      fields: {
+        to: 'ed@blog.example',
+        subject: 'A guide for you',
+        html: '<p>Hello <b>Ed</b> &amp; team</p>',
+      },
+    });
+  });
+
+  it('sends a drafted outreach email from its "Send…" button: the form prefilled, the card in the thread', async () => {
+    await h.gateway('outreach https://austin-home-blog.example/resources', { user: MEMBER });
+    const { status, thread } = await h.settled(
+      (m) => m.text.includes('Outreach email') && m.text.includes('done'),
+    );
+    const result = thread.find((m) => JSON.stringify(m.blocks).includes('approval_request_send'));
+    expect(result).toBeDefined();
+    const views = h.slack.views(MEMBER).length;
+    await h.driver.click(result as FakeMessage, { actionId: 'approval_request_send' }, { user: MEMBER });
+    await h.slack.waitFor(() => h.slack.views(MEMBER).length > views || undefined, { what: 'the form' });
+    const modal = await h.openModal(/email/i);
+    expect(JSON.stringify(modal.view.blocks)).toContain('A resource for your readers');
+    const before = cardTsSet(h);
+    await h.driver.submit(modal, { to: 'editor@austin-home-blog.example' }, { user: MEMBER });
+    const card = await newCard(h, before);
+    expect(card.thread_ts).toBe(status.ts);
+    await click(h, card, 'approval_approve', ADMIN);
+    await cardSays(h, card, /done/);
+    const body = h.posts('send_prospect_email').at(-1) as { fields: Record<string, string> };
+    expect(body.fields.to).toBe('editor@austin-home-blog.example');
+    expect(body.fields.subject).toContain('A resource for your readers');
+    expect(body.fields.html).toContain('thought our guide could help');
+  });
+
+  it('refuses self-approval and a non-approver (naming who can approve); nothing runs', async () => {
+    const card = await askDeploy(h, post(2), ADMIN);
+    let seen = h.slack.ephemerals(CHANNEL, ADMIN).length;
+    await click(h, card, 'approval_approve', ADMIN);
+    await ephemeralTo(h, ADMIN, seen, /another approver must decide/);
+    seen = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await click(h, card, 'approval_approve', MEMBER);
+    const refusal = await ephemeralTo(h, MEMBER, seen, /Only approvers/);
+    expect(textOf(refusal)).toContain('<@UADMIN>');
+    expect(textOf(refusal)).toContain(`<!subteam^${GROUP}>`);
+    await quiet();
+    expect(h.posts('deploy_blog').filter((p) => p.fields?.post_id === post(2))).toHaveLength(0);
+    expect(textOf(current(h, card))).toContain('Waiting for an approver');
+  });
+
+  it('rejects and cancels; Approve on a rejected or cancelled card runs nothing', async () => {
+    const posts = h.posts('deploy_blog').length;
+    const rejected = await askDeploy(h, post(3));
+    const staleRejected = structuredClone(rejected);
+    await click(h, rejected, 'approval_reject', GROUPIE);
+    await cardSays(h, rejected, /Rejected by <@UGROUPIE>/);
+    const cancelled = await askDeploy(h, post(4));
+    const staleCancelled = structuredClone(cancelled);
+    let seen = h.slack.ephemerals(CHANNEL, OTHER).length;
+    await click(h, cancelled, 'approval_cancel', OTHER);
+    await ephemeralTo(h, OTHER, seen, /who asked, can cancel/);
+    await click(h, cancelled, 'approval_cancel', MEMBER);
+    await cardSays(h, cancelled, /Cancelled by <@UMEMBER>/);
+    // A click from a card rendered before the decision (another client, a stale view).
+    seen = h.slack.ephemerals(CHANNEL, ADMIN).length;
+    await h.driver.click(staleRejected, { actionId: 'approval_approve' }, { user: ADMIN });
+    await ephemeralTo(h, ADMIN, seen, /already rejected by <@UGROUPIE>/);
+    await h.driver.click(staleCancelled, { actionId: 'approval_approve' }, { user: ADMIN });
+    await ephemeralTo(h, ADMIN, seen, /already cancelled/);
+    await quiet();
+    expect(h.posts('deploy_blog')).toHaveLength(posts);
+  });
+
+  it('shows a gateway failure on the card and in the thread, with Retry for approvers only', async () => {
+    const card = await askDeploy(h, post(5));
+    h.sandbox.failNext('status_error', { action: 'deploy_blog' });
+    const posts = h.posts('deploy_blog').length;
+    await click(h, card, 'approval_approve', ADMIN);
+    const failed = await cardSays(h, card, /failed/);
+    expect(JSON.stringify(failed.blocks)).toContain('approval_retry');
+    expect(h.posts('deploy_blog')).toHaveLength(posts + 1);
+    const { thread } = await h.settled((m) => m.text.includes('Blog deploy') && m.text.includes('failed'));
+    const failure = thread.find((m) => JSON.stringify(m.blocks).includes('job_retry'));
+    expect(failure).toBeDefined();
+    // The requester is no approver: neither Retry runs anything for them.
+    let seen = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await click(h, card, 'approval_retry', MEMBER);
+    await ephemeralTo(h, MEMBER, seen, /Only approvers/);
+    seen = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await h.driver.click(failure as FakeMessage, { actionId: 'job_retry' }, { user: MEMBER });
+    await ephemeralTo(h, MEMBER, seen, /Only approvers/);
+    await quiet();
+    expect(h.posts('deploy_blog')).toHaveLength(posts + 1);
+    // An approver's Retry runs it once more.
+    await click(h, card, 'approval_retry', ADMIN);
+    await cardSays(h, card, /done/);
+    expect(h.posts('deploy_blog')).toHaveLength(posts + 2);
+  });
+
+  it('lists the channel’s approvals in /gateway history, newest first, paged', async () => {
+    const seen = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await h.gateway('history', { user: MEMBER });
+    const page = await ephemeralTo(h, MEMBER, seen, /Approvals and guarded actions/);
+    const text = textOf(page);
+    expect(text).toMatch(/done\* by worker · Blog deploy/);
+    expect(text).toMatch(/rejected\* by <@UGROUPIE>/);
+    expect(text).toMatch(/hash `[0-9a-f]{12}`/);
+    expect(JSON.stringify(page.blocks)).toContain('approval_history_older');
+    await h.driver.click(page, { actionId: 'approval_history_older' }, { user: MEMBER });
+    await h.slack.waitFor(() => h.slack.ephemerals(CHANNEL, MEMBER).find((m) => /page 2/.test(textOf(m))), {
+      what: 'page 2',
+    });
+  });
+});

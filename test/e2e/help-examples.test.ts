@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
+
+/** `help` itself: it lists `run <action>`, explains itself, and every example it shows works on the sandbox. */
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness('e2e-help-examples');
+  await bind(h, 'acme-plumbing');
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const decode = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('help', () => {
+  it('lists `run <action>` and explains it, and `help help` explains help', async () => {
+    await h.gateway('help');
+    const full = await h.ephemeral((m) => textOf(m).includes('Gateway bot commands'));
+    expect(textOf(full)).toContain('`/gateway run &lt;action&gt; [field=value …]`');
+    await h.gateway('help run');
+    const run = await h.ephemeral((m) => textOf(m).includes('Usage: `/gateway run &lt;action&gt;'));
+    expect(textOf(run)).toContain('new ones included');
+    await h.gateway('help help');
+    const help = await h.ephemeral((m) => textOf(m).includes('Usage: `/gateway help [command]`'));
+    expect(textOf(help)).not.toContain(':warning:');
+  });
+
+  it('every example in help works against the sandbox', async () => {
+    await h.gateway('help', { user: ADMIN });
+    const full = await h.ephemeral((m) => textOf(m).includes('Gateway bot commands'), { user: ADMIN });
+    const mrkdwn = ((full.blocks ?? []) as Array<{ text?: { text?: string } }>)
+      .map((b) => b.text?.text ?? '')
+      .join('\n');
+    const examples = [...mrkdwn.matchAll(/e\.g\. `\/gateway ([^`]+)`/g)].map((m) => decode(m[1] ?? ''));
+    expect(examples.length).toBeGreaterThan(30);
+    const failures: string[] = [];
+    for (const example of examples) {
+      const eph = h.slack.ephemerals(CHANNEL, ADMIN).length;
+      const msgs = h.slack.messages(CHANNEL).length;
+      const views = h.slack.views(ADMIN).length;
+      const gets = h.sandbox.requests().length;
+      await h.gateway(example, { user: ADMIN });
+      await h.slack.waitFor(
+        () =>
+          h.slack.ephemerals(CHANNEL, ADMIN).length > eph ||
+          h.slack.messages(CHANNEL).length > msgs ||
+          h.slack.views(ADMIN).length > views ||
+          undefined,
+        { what: `an answer to ${example}`, timeoutMs: 10_000 },
+      );
+      await pause(250);
+      const answers = h.slack.ephemerals(CHANNEL, ADMIN).slice(eph).map(textOf);
+      const posted = h.slack.messages(CHANNEL).slice(msgs);
+      // Guarded actions are refused by design until approvals ship: the refusal is what the example shows.
+      const errors = answers.filter((t) => t.includes(':warning:') && !t.includes('approval'));
+      if (errors.length > 0) failures.push(`${example}: ${errors[0]?.slice(0, 300)}`);
+      if (posted.some((m) => textOf(m).includes('No rows'))) failures.push(`${example}: no rows`);
+      // An action's job: its POST reaches the sandbox and succeeds.
+      if (posted.some((m) => /hourglass|queued/i.test(textOf(m)))) {
+        const post = await h.slack.waitFor(
+          () =>
+            h.sandbox
+              .requests()
+              .slice(gets)
+              .find((r) => r.method === 'POST' && r.status > 0),
+          { what: `the POST of ${example}`, timeoutMs: 10_000 },
+        );
+        if (post.status !== 200) failures.push(`${example}: POST answered ${post.status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+describe('commands that take no words', () => {
+  it('report the words they ignored instead of dropping them', async () => {
+    await h.gateway('status please', { user: MEMBER });
+    const note = await h.ephemeral((m) => textOf(m).includes('ignored'));
+    expect(textOf(note)).toContain('`/gateway status` takes nothing after its name, so I ignored `please`.');
+    await h.ephemeral((m) => textOf(m).includes('Client:'));
+  });
+
+  it('`digest status` with words after it says so instead of dropping them', async () => {
+    await h.gateway('digest status rankings', { user: MEMBER });
+    await h.ephemeral((m) => textOf(m).includes('`digest status` takes nothing after it.'));
+  });
+});
