@@ -37,7 +37,9 @@ function startsPerWindow(sorted: number[], ms: number): number[] {
 
 describe('action rate limits', () => {
   it('two workers together stay within GATEWAY_ACTION_RATE', async () => {
-    h = await startJobsHarness('jobs-rate', { workers: false });
+    // Each POST takes a second: one worker (5 at a time) can start at most 2.5 jobs a window on its own, so the
+    // other worker always gets a share, however late it starts; a limit per worker would let 8 start at once.
+    h = await startJobsHarness('jobs-rate', { workers: false, knobs: { latencyMs: 1_000 } });
     const rate = { max: 4, windowMs: 500 };
     const done = [0, 0];
     for (const i of [0, 1]) {
@@ -45,6 +47,7 @@ describe('action rate limits', () => {
       w.worker.on('completed', () => {
         done[i] = (done[i] ?? 0) + 1;
       });
+      await w.worker.waitUntilReady();
     }
     const jobs = Array.from({ length: 12 }, (_, i) =>
       h!.jobData('seo_audit', { url: `https://acmeplumbing.example/p${i}` }),
