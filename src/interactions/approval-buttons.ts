@@ -55,7 +55,8 @@ async function runApproved(
       clientId: record.clientId,
       action: record.action,
       fields: record.fields,
-      replyTo: slackReplyTarget(record.channel),
+      // The run reports under its card: in the card's thread, or beside the card when that is in a thread.
+      replyTo: slackReplyTarget(record.channel, record.threadTs ?? record.cardTs),
       requestKey: jobKey,
       // The approver saw exactly this payload: no second question about an earlier record.
       confirmedDuplicate: true,

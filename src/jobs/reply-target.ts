@@ -9,11 +9,17 @@ import type { SlackMessage } from '../views/blocks.js';
 export interface SlackReplyTarget {
   kind: 'slack';
   channel: string;
+  /**
+   * A thread to report in (an approved run reports under its approval card): the status message is a reply in
+   * it, and so is the detail, since Slack threads do not nest. Unset, the status message is in the channel.
+   */
+  threadTs?: string;
 }
 
 export type ReplyTarget = SlackReplyTarget;
 
-export const slackReplyTarget = (channel: string): SlackReplyTarget => ({ kind: 'slack', channel });
+export const slackReplyTarget = (channel: string, threadTs?: string): SlackReplyTarget =>
+  threadTs ? { kind: 'slack', channel, threadTs } : { kind: 'slack', channel };
 
 /** Delivers to a reply target. `ref` names the status message (Slack: its ts). */
 export interface Reporter {

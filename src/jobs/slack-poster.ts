@@ -2,7 +2,8 @@ import { type Logger, WebClient } from '@slack/web-api';
 import type { Reporter } from './reply-target.js';
 
 /**
- * The Slack reporter (reply-target.ts): a job's status message in its channel, replies in its thread. `chat.postMessage` allows about one message a second per channel; a 429 says how
+ * The Slack reporter (reply-target.ts): a job's status message in its channel (or in the target's thread),
+ * replies in its thread. `chat.postMessage` allows about one message a second per channel; a 429 says how
  * long to wait (`Retry-After`), and the job waits that long instead of spinning. The WebClient
  * waits on its own unless built with `rejectRateLimitedCalls`; this covers that case too.
  */
@@ -40,9 +41,15 @@ async function withRateLimitWait<T>(call: () => Promise<T>, maxWaits: number): P
 export function createSlackPoster(slack: WebClient, options: { maxWaits?: number } = {}): Reporter {
   const maxWaits = options.maxWaits ?? 5;
   return {
-    post: async ({ channel }, message) => {
+    post: async ({ channel, threadTs }, message) => {
       const answer = await withRateLimitWait(
-        () => slack.chat.postMessage({ channel, text: message.text, blocks: message.blocks }),
+        () =>
+          slack.chat.postMessage({
+            channel,
+            text: message.text,
+            blocks: message.blocks,
+            ...(threadTs ? { thread_ts: threadTs } : {}),
+          }),
         maxWaits,
       );
       return String(answer.ts ?? '');
@@ -53,12 +60,13 @@ export function createSlackPoster(slack: WebClient, options: { maxWaits?: number
         maxWaits,
       );
     },
-    reply: async ({ channel }, threadTs, message) => {
+    // A status message already in a thread has its replies beside it, in that thread.
+    reply: async ({ channel, threadTs }, statusTs, message) => {
       await withRateLimitWait(
         () =>
           slack.chat.postMessage({
             channel,
-            thread_ts: threadTs,
+            thread_ts: threadTs ?? statusTs,
             text: message.text,
             blocks: message.blocks,
           }),

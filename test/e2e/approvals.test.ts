@@ -63,6 +63,25 @@ async function click(h: Harness, card: FakeMessage, actionId: string, user: stri
 
 const quiet = (ms = 300) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The approved run's status message and what follows it in the card's thread (the card's own, or the one the
+ * card is in), once the status matches and something follows it.
+ */
+const RUN_STATUS = /^(Blog deploy|Prospect email)\b.* — /;
+async function runInThread(h: Harness, card: FakeMessage, match: RegExp) {
+  const threadTs = card.thread_ts ?? card.ts;
+  return h.slack.waitFor(
+    () => {
+      const replies = h.slack.thread(CHANNEL, threadTs);
+      const at = replies.findLastIndex((m) => RUN_STATUS.test(m.text));
+      const status = replies[at];
+      if (!status || !match.test(status.text) || at === replies.length - 1) return undefined;
+      return { status, after: replies.slice(at + 1) };
+    },
+    { what: `the run's status in the card's thread to say ${match}`, timeoutMs: 10_000 },
+  );
+}
+
 async function askDeploy(h: Harness, postId: string, user = MEMBER): Promise<FakeMessage> {
   const before = cardTsSet(h);
   await h.gateway(`deploy ${postId}`, { user });
@@ -96,10 +115,16 @@ describe('approvals', () => {
     await quiet();
     expect(h.posts('deploy_blog')).toHaveLength(0);
 
+    const topLevel = h.slack.messages(CHANNEL).length;
     await click(h, card, 'approval_approve', ADMIN);
     const done = await cardSays(h, card, /Approved by <@UADMIN>.*done/);
     expect(JSON.stringify(done.blocks)).not.toContain('approval_approve');
     expect(h.posts('deploy_blog')).toHaveLength(1);
+    // The run reports under its card, not as a new channel message: its status, then its result.
+    const run = await runInThread(h, card, /done/);
+    expect(run.status.thread_ts).toBe(card.ts);
+    expect(run.after.length).toBeGreaterThan(0);
+    expect(h.slack.messages(CHANNEL)).toHaveLength(topLevel);
     expect(h.posts('deploy_blog')[0]).toMatchObject({ fields: { post_id: post(1) } });
     const metrics = await (await fetch(`http://127.0.0.1:${h.runtime.port}/metrics`)).text();
     for (const state of ['pending', 'approved', 'running', 'done'])
@@ -123,6 +148,9 @@ describe('approvals', () => {
     await click(h, card, 'approval_approve', GROUPIE);
     await cardSays(h, card, /done/);
     expect(h.posts('deploy_blog').at(-1)).toMatchObject({ fields: { post_id: postId } });
+    // A card in a thread has its run beside it, in the same thread.
+    const run = await runInThread(h, card, /done/);
+    expect(run.status.thread_ts).toBe(status.ts);
   });
 
   it('sends an email from the command’s form, exactly as approved', async () => {
@@ -221,8 +249,8 @@ describe('approvals', () => {
     const failed = await cardSays(h, card, /failed/);
     expect(JSON.stringify(failed.blocks)).toContain('approval_retry');
     expect(h.posts('deploy_blog')).toHaveLength(posts + 1);
-    const { thread } = await h.settled((m) => m.text.includes('Blog deploy') && m.text.includes('failed'));
-    const failure = thread.find((m) => JSON.stringify(m.blocks).includes('job_retry'));
+    const { after } = await runInThread(h, card, /failed/);
+    const failure = after.find((m) => JSON.stringify(m.blocks).includes('job_retry'));
     expect(failure).toBeDefined();
     // The requester is no approver: neither Retry runs anything for them.
     let seen = h.slack.ephemerals(CHANNEL, MEMBER).length;
