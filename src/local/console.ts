@@ -21,7 +21,8 @@ const CONSOLE_HELP = [
   '  press <label>          press the button with that label (press Next)',
   '  fill name=value …      answer the open modal’s fields (quotes for spaces), then: submit',
   '  submit | cancel        submit or close the open modal',
-  '  as <user>              switch user: alice (admin), bob, carol, dave (guest), erin (another workspace)',
+  '  as <user>              switch user: alice (admin), bob, carol, dave (guest), erin (another workspace);',
+  '                         the channel message buttons stay pressable (an approver presses Approve)',
   '  channel #name          switch channel (#seo is bound in the sample session)',
   '  wait                   wait until the bot has finished its work',
   '  advance                a day passes at the sandbox gateway: new reviews, new keyword positions',
@@ -247,7 +248,9 @@ export class DemoConsole {
     }
     this.flush();
     this.user = user.id;
-    this.buttons = [];
+    // Buttons on channel messages are everyone's (an approver presses the card another person asked for); an
+    // ephemeral's were the other user's alone.
+    this.buttons = this.buttons.filter((b) => !b.message.ephemeral);
     const role = user.is_admin
       ? ', an admin'
       : user.is_restricted

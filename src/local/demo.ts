@@ -46,7 +46,7 @@ function demoConfig(
   return loadConfig({
     LOG_LEVEL: 'warn',
     // Three actions a minute, so the tour shows a job that waits its turn (the bot's own default is 10/60s).
-    GATEWAY_ACTION_RATE: '3/60s',
+    GATEWAY_ACTION_RATE: '4/60s',
     ...env,
     SLACK_BOT_TOKEN: parts.slack.botToken,
     SLACK_SIGNING_SECRET: parts.signingSecret,

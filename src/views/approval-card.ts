@@ -72,10 +72,22 @@ function approveButton(id: string): Button {
   };
 }
 
+/** The card's first words: what it asks while pending, then where it stands (the line below says by whom). */
+const HEADING: Record<ApprovalRecord['state'], string> = {
+  pending: 'Approval needed',
+  approved: 'Approved',
+  running: 'Approved, running',
+  done: 'Approved and done',
+  failed: 'Approved, failed',
+  rejected: 'Rejected',
+  cancelled: 'Cancelled',
+  expired: 'Expired',
+};
+
 export function buildApprovalCard(record: ApprovalRecord): SlackMessage {
   const what = `${escapeMrkdwn(record.label)} (${code(record.action)}) for *${escapeMrkdwn(record.clientLabel)}*, requested by <@${record.requestedBy}>`;
   const blocks: KnownBlock[] = [
-    section(`*Approval needed:* ${what}`),
+    section(`*${HEADING[record.state]}:* ${what}`),
     section(payloadLines(record).join('\n')),
     context(
       `Payload hash ${code(record.hash.slice(0, 12))} · requested ${cardTime(record.createdAt)} · expires ${cardTime(record.expiresAt)} · approval ${code(record.id)}`,

@@ -24,8 +24,14 @@ beforeAll(async () => {
         '/gateway keywords',
         'press Next',
         '/gateway keywords order=change limit=5',
+        // As the shipped tour does: a deploy bob asks for and alice approves, where everyone sees the card.
+        'as bob',
+        '/gateway deploy',
+        'as alice',
+        'press Approve',
+        '/gateway history',
         '/gateway audit https://acme-plumbing.example/',
-        // As the shipped tour does: ideas as a table, then (3 actions a minute) a job that waits, cancelled.
+        // As the shipped tour does: ideas as a table, then (4 actions a minute) a job that waits, cancelled.
         '/gateway ideas seed="water heater" location="Austin, TX"',
         '/gateway index https://acme-plumbing.example/blog/water-heaters',
         '/gateway map "water heaters" depth=2',
@@ -82,6 +88,23 @@ describe('npm run demo -- --script', () => {
     expect(rows[0]).toMatch(/#\d+ · ▲\d+ · vol [\d,]+ · KD \d+ · .* · tracked \d{4}-\d{2}-\d{2}/);
   });
 
+  it('shows a deploy waiting for approval, approved by an admin, run once and reported in the card’s thread', () => {
+    const out = session.stdout.slice(session.stdout.indexOf('bob in #seo> /gateway deploy'));
+    expect(out).toMatch(
+      /^bob in #seo> \/gateway deploy\ngateway: Approval needed: Blog deploy \(`deploy_blog`\)/,
+    );
+    expect(out).toMatch(/\[1\] Approve {2}\[2\] Reject \(!\) {2}\[3\] Cancel\n/);
+    // bob's card stays pressable for alice: channel messages are everyone's.
+    expect(out).toContain('alice in #seo> press Approve\n(pressed [1] Approve)');
+    const approved = out.slice(out.indexOf('(pressed [1] Approve)'), out.indexOf('> /gateway history'));
+    expect(approved).toMatch(
+      /\n {4}gateway: ✅ Blog deploy for Acme Plumbing & Heating, requested by @bob — done/,
+    );
+    expect(approved).toMatch(/✅ Approved by @alice at .* · done/);
+    const history = out.slice(out.indexOf('> /gateway history'));
+    expect(history).toMatch(/done by worker · Blog deploy for `acme-plumbing` · hash `[0-9a-f]{12}`/);
+  });
+
   it('waits for the audit job and shows its result in the thread of its status message', () => {
     const out = session.stdout.slice(session.stdout.indexOf('> /gateway audit'));
     expect(out).toMatch(
@@ -101,7 +124,7 @@ describe('npm run demo -- --script', () => {
   it('shows a job that waits its turn, why and about how long, and cancels it with its button', () => {
     const out = session.stdout.slice(session.stdout.indexOf('> /gateway map'));
     expect(out).toMatch(
-      /\ngateway: ⏳ Topical map of “water heaters” for Acme Plumbing & Heating, requested by @alice — queued: 3 actions a minute, about \d+ s\n {2}\[1\] Cancel\n/,
+      /\ngateway: ⏳ Topical map of “water heaters” for Acme Plumbing & Heating, requested by @alice — queued: 4 actions a minute, about \d+ s\n {2}\[1\] Cancel\n/,
     );
     expect(out).toMatch(
       /\(pressed \[1\] Cancel\)\ngateway \(updated\): 🚫 Topical map of “water heaters” .* — cancelled\n/,

@@ -49,6 +49,12 @@ describe('the approval card', () => {
   it('loses its buttons once decided, and offers Retry only after a failure', () => {
     const rejected = all(buildApprovalCard(record({ state: 'rejected', decidedBy: 'UADMIN', decidedAt: 0 })));
     expect(rejected).toContain('Rejected by <@UADMIN>');
+    // Its first words say where it stands, not that it still needs approval.
+    expect(rejected).toContain('*Rejected:* Prospect email');
+    expect(rejected).not.toContain('Approval needed');
+    expect(all(buildApprovalCard(record({ state: 'done', decidedBy: 'UADMIN' })))).toContain(
+      '*Approved and done:* Prospect email',
+    );
     expect(rejected).not.toContain('approval_');
     const failed = all(buildApprovalCard(record({ state: 'failed', decidedBy: 'UADMIN', outcome: 'x' })));
     expect(failed).toContain('approval_retry');
