@@ -45,6 +45,25 @@ function textSchema(label: string, max = 500): z.ZodType {
 /** Longer URLs are cut or refused by browsers, Slack and most sites; none of a client's pages needs one. */
 const MAX_URL_LENGTH = 2_000;
 
+/** An http(s) address the gateway could never reach from outside: localhost, an IP literal, a bare name. */
+function isLocalAddress(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  const host = url.hostname.toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host.startsWith('[') ||
+    /^\d{1,3}(\.\d{1,3}){3}$/.test(host) ||
+    !host.includes('.')
+  );
+}
+
 function urlSchema(label: string): z.ZodType {
   return trimmed()
     .refine((text) => !/\s/.test(text), {
@@ -53,6 +72,10 @@ function urlSchema(label: string): z.ZodType {
     })
     .refine((text) => text.length <= MAX_URL_LENGTH, {
       message: `${label} is too long: at most ${MAX_URL_LENGTH.toLocaleString('en-US')} characters`,
+      abort: true,
+    })
+    .refine((text) => !isLocalAddress(text), {
+      message: `${label} must be a public web address, like https://example.com/page: the gateway cannot reach localhost, a bare IP address or a name without a domain`,
       abort: true,
     })
     .pipe(

@@ -21,7 +21,8 @@ export type ValidationResult =
   | { ok: false; errors: Record<string, string> };
 
 /** Key of errors that belong to no single field (stray words). */
-const ARGUMENTS_ERROR_KEY = 'arguments';
+/** The key of an error about the words of the command line as a whole, not one field. */
+export const ARGUMENTS_ERROR_KEY = 'arguments';
 
 export function parseActionArgs(entry: ActionEntry, tokens: readonly Token[]): ParseResult {
   const errors: Record<string, string> = {};
@@ -62,7 +63,7 @@ export function parseActionArgs(entry: ActionEntry, tokens: readonly Token[]): P
       `${urlField.label} cannot contain spaces ("${raw[urlField.name]} ${words.join(' ')}"): write a space as %20`;
   } else if (words.length > 0) {
     const byPair = entry.positional.filter((name) => !slots.includes(name));
-    errors[ARGUMENTS_ERROR_KEY] = strayWordsMessage(entry, words, byPair);
+    errors[ARGUMENTS_ERROR_KEY] = strayWordsMessage(entry, words, byPair, raw);
   }
   if (Object.keys(errors).length > 0) return { kind: 'invalid', errors, usage: entry.usage };
 
@@ -146,7 +147,15 @@ function unknownFieldMessage(entry: ActionEntry, name: string): string {
   return `Unknown field "${name}": \`${entry.command}\` takes ${names.join(', ')}`;
 }
 
-function strayWordsMessage(entry: ActionEntry, words: string[], givenAsPairs: string[]): string {
+const NUMBER_KINDS: ReadonlySet<string> = new Set(['number', 'latitude', 'longitude']);
+const TEXT_KINDS: ReadonlySet<string> = new Set(['text', 'multiline', 'html', 'list']);
+
+function strayWordsMessage(
+  entry: ActionEntry,
+  words: string[],
+  givenAsPairs: string[],
+  raw: Record<string, string>,
+): string {
   const shown = words.map((w) => `"${w}"`).join(' ');
   if (givenAsPairs.length > 0) {
     return `Unexpected ${shown}: ${givenAsPairs.join(', ')} already given as name=value`;
@@ -155,5 +164,23 @@ function strayWordsMessage(entry: ActionEntry, words: string[], givenAsPairs: st
     return `Unexpected ${shown}: give fields as name=value, quoting values with spaces (name="two words")`;
   }
   if (entry.fields.length === 0) return `Unexpected ${shown}: \`${entry.command}\` takes no arguments`;
+  // An id (`post_id`) is one word, whatever its field's kind: a second one is a second request, not a space.
+  const kinds = entry.positional.map((name) =>
+    name.endsWith('_id') ? 'id' : (entry.fields.find((f) => f.name === name)?.kind ?? 'text'),
+  );
+  // A comma splits words: `30,2672 -97,7431` is four numbers to the bot, so decimal commas show up as whole
+  // numbers in every number field and stray digits after them.
+  const numbers = entry.positional.filter((name, i) => NUMBER_KINDS.has(kinds[i] ?? '') && name in raw);
+  const decimalCommas =
+    numbers.length > 0 &&
+    numbers.every((name) => /^-?\d+$/.test(raw[name] ?? '')) &&
+    words.every((w) => /^-?\d+$/.test(w));
+  if (decimalCommas) {
+    return `Too many words: ${shown}. Write decimals with a point, like 30.2672 (a comma separates values)`;
+  }
+  if (!kinds.some((k) => TEXT_KINDS.has(k))) {
+    const takes = entry.positional.map((name) => `<${name}>`).join(' ');
+    return `Too many words: ${shown}. \`${entry.command}\` takes ${takes}: one request each`;
+  }
   return `Too many words: ${shown}. Quote values with spaces ("best plumber austin")`;
 }

@@ -1,5 +1,5 @@
 import type { ActionEntry } from '../actions/catalogue.js';
-import { parseActionArgs } from '../actions/parse-args.js';
+import { ARGUMENTS_ERROR_KEY, parseActionArgs } from '../actions/parse-args.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { openActionModal } from '../slack/open-action-modal.js';
 import type { ChannelBinding } from '../store/bindings.js';
@@ -20,7 +20,9 @@ export async function commandFields(
   if (refusal) throw refusal;
   const parsed = parseActionArgs(entry, ctx.args);
   if (parsed.kind === 'invalid') {
-    const problems = Object.entries(parsed.errors).map(([field, message]) => `• \`${field}\`: ${message}`);
+    const problems = Object.entries(parsed.errors).map(([field, message]) =>
+      field === ARGUMENTS_ERROR_KEY ? `• ${message}` : `• \`${field}\`: ${message}`,
+    );
     throw new UserError(UserErrorCode.BadArguments, `That ${entry.label} request is not valid.`, {
       detail: problems.join('\n'),
       usage: parsed.usage,

@@ -34,6 +34,20 @@ describe('coordinates copied from a map', () => {
     const sent = await h.slack.waitFor(() => h.posts('run_grid_search')[before], { what: 'the grid POST' });
     expect(sent.fields).toMatchObject({ keyword: 'plumber near me', lat: 30.2672, lng: -97.7431 });
   });
+
+  it('refuses decimal commas (`30,2672 -97,7431`), saying to write a point, with no internal field name', async () => {
+    const text = await refused('grid "plumber" 30,2672 -97,7431', 'Write decimals with a point');
+    expect(text).toContain('• Too many words: \\"-97\\" \\"7431\\"');
+    expect(text).not.toContain('`arguments`');
+  });
+});
+
+describe('addresses the gateway cannot reach', () => {
+  it('refuses localhost and IP addresses, saying why', async () => {
+    const text = await refused('audit http://localhost:8080/', 'must be a public web address');
+    expect(text).toContain('cannot reach localhost');
+    expect(text).not.toContain('starting with http://');
+  });
 });
 
 describe('missing required fields', () => {

@@ -80,7 +80,17 @@ describe('parsing action arguments: refusals a person understands', () => {
     expect(errorsOf('audit', 'https://a.example https://b.example').url).toMatch(
       /cannot contain spaces \("https:\/\/a.example https:\/\/b.example"\)/,
     );
-    expect(errorsOf('grid', '"plumber" 30.1 -97.7 40').arguments).toMatch(/Too many words: "40"/);
+    expect(errorsOf('grid', '"plumber" 30.1 -97.7 40').arguments).toMatch(/Too many words: "40"\. Quote/);
+    // Decimal commas: the comma splits `30,2672` into two words, so the advice is about the comma.
+    expect(errorsOf('grid', '"plumber" 30,2672 -97,7431').arguments).toMatch(
+      /Too many words: "-97" "7431"\. Write decimals with a point, like 30\.2672/,
+    );
+    // An id is one word: a second is a second request, not a value with spaces.
+    expect(errorsOf('deploy', 'blog_1 blog_2').arguments).toBe(
+      'Too many words: "blog_2". `deploy` takes <post_id>: one request each',
+    );
+    for (const local of ['http://localhost:8080/', 'https://127.0.0.1/x', 'http://intranet/page'])
+      expect(errorsOf('audit', local).url).toMatch(/must be a public web address.*cannot reach localhost/);
     expect(errorsOf('geo', 'drains').arguments).toMatch(/give fields as name=value/);
     expect(errorsOf('backlinks refresh', 'now').arguments).toMatch(/takes no arguments/);
   });
