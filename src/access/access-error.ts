@@ -35,7 +35,7 @@ function wording(code: AccessErrorCode, action = ''): { title: string; hint: str
     case AccessErrorCode.AdminOnlyAction:
       return {
         title: `\`${action}\` is new on the gateway, so only admins can run it for now.`,
-        hint: 'An admin can run it for you, or open it to everyone:',
+        hint: 'An admin can run it for you, or open it to everyone by adding it to `GATEWAY_ALLOWED_ACTIONS` in the bot’s configuration:',
       };
     case AccessErrorCode.NotRequester:
       return {

@@ -42,8 +42,13 @@ export interface CommandSpec {
   run(ctx: CommandContext): Promise<void>;
 }
 
-export async function requireBinding(services: BotServices, channel: string): Promise<ChannelBinding> {
+/** `user`: who asks, so an admin is told to bind the channel rather than to ask an admin. */
+export async function requireBinding(
+  services: BotServices,
+  channel: string,
+  user?: string,
+): Promise<ChannelBinding> {
   const binding = await services.bindings.get(channel);
-  if (!binding) throw notBoundError(services.access.admins());
+  if (!binding) throw notBoundError(services.access.admins(), user);
   return binding;
 }

@@ -145,7 +145,7 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
           return result.ts ?? '';
         },
         isAdmin: () => services.access.isAdmin(command.user_id),
-        binding: () => requireBinding(services, command.channel_id),
+        binding: () => requireBinding(services, command.channel_id, command.user_id),
       };
       // A two-word action (`backlinks refresh`) wins over the read of the same first word.
       const twoWord =

@@ -45,7 +45,7 @@ export class ActionRequests {
     const entry = (await deps.catalogue()).byAction(request.action);
     if (!entry) return refused(unavailableAction(request.action));
     const binding = await deps.bindings.get(request.replyTo.channel);
-    if (!binding) return refused(notBoundError(deps.access.admins()));
+    if (!binding) return refused(notBoundError(deps.access.admins(), request.requester));
     if (request.clientId !== undefined && binding.clientId !== request.clientId)
       return refused(reboundChannel());
     const refusal = await this.refusal(request.requester, entry, request.approval?.state === 'approved');

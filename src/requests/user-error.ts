@@ -30,12 +30,19 @@ export class UserError extends Error {
   }
 }
 
-/** `admins`: the people named in the refusal, so the person knows whom to ask (not a configuration variable). */
-export const notBoundError = (admins: readonly string[] = []) =>
-  new UserError(UserErrorCode.NotBound, 'This channel is not bound to a client yet.', {
-    hint: `Ask an admin to run \`/gateway use <client_id>\` here (\`/gateway clients\` lists them)${admins.length ? ':' : '.'}`,
-    people: admins,
-  });
+/**
+ * `admins`: the people named in the refusal, so the person knows whom to ask (not a configuration variable).
+ * An admin who asks is told to bind it, not to ask themselves.
+ */
+export const notBoundError = (admins: readonly string[] = [], asker?: string) =>
+  asker !== undefined && admins.includes(asker)
+    ? new UserError(UserErrorCode.NotBound, 'This channel is not bound to a client yet.', {
+        hint: 'Bind it with `/gateway use <client_id>` (`/gateway clients` lists them).',
+      })
+    : new UserError(UserErrorCode.NotBound, 'This channel is not bound to a client yet.', {
+        hint: `Ask an admin to run \`/gateway use <client_id>\` here (\`/gateway clients\` lists them)${admins.length ? ':' : '.'}`,
+        people: admins,
+      });
 
 export const notAdminError = (what: string, admins: readonly string[] = []) =>
   new UserError(UserErrorCode.NotAdmin, `Only admins can ${what}.`, {

@@ -89,3 +89,22 @@ describe('re-binding a bound channel', () => {
     expect(h.slack.messages('CKEEP').length).toBe(posted);
   });
 });
+
+describe('an unbound channel', () => {
+  it('tells an admin to bind it, and a member to ask an admin (named)', async () => {
+    await h.gateway('audit https://acmeplumbing.example/', { user: ADMIN, channel: 'CNEW' });
+    const toAdmin = await h.ephemeral((m) => textOf(m).includes('not bound'), {
+      user: ADMIN,
+      channel: 'CNEW',
+    });
+    expect(textOf(toAdmin)).toContain('Bind it with `/gateway use &lt;client_id&gt;`');
+    expect(textOf(toAdmin)).not.toContain('Ask an admin');
+    await h.gateway('audit https://acmeplumbing.example/', { user: MEMBER, channel: 'CNEW' });
+    const toMember = await h.ephemeral((m) => textOf(m).includes('not bound'), {
+      user: MEMBER,
+      channel: 'CNEW',
+    });
+    expect(textOf(toMember)).toContain('Ask an admin to run');
+    expect(textOf(toMember)).toContain(`<@${ADMIN}>`);
+  });
+});
