@@ -153,13 +153,17 @@ function setMembership(state: FakeState, channel: string, member: boolean): void
   ch.botIsMember = member;
 }
 
-/** Resolves with the probe's first truthy value; re-probes on every state change and every 20 ms. */
+/**
+ * Resolves with the probe's first truthy value; re-probes on every state change and every 20 ms. The default
+ * deadline is generous (10 s): it is what a loaded CI machine needs for a page of 100,000 keyword rows, and a
+ * wait that succeeds returns as soon as its condition holds.
+ */
 function waitFor<T>(
   state: FakeState,
   probe: () => T | undefined | false | null,
   opts: WaitForOptions = {},
 ): Promise<T> {
-  const timeoutMs = opts.timeoutMs ?? 5_000;
+  const timeoutMs = opts.timeoutMs ?? 10_000;
   return new Promise<T>((resolve, reject) => {
     const done = (fn: () => void) => {
       clearInterval(poll);
