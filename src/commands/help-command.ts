@@ -1,9 +1,9 @@
 import type { Catalogue } from '../actions/catalogue.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { SlackMessage } from '../views/blocks.js';
-import { buildCommandHelp, buildHelp, type HelpEntry } from '../views/help.js';
+import { buildCommandHelp, buildHelp, type HelpDetail, type HelpEntry } from '../views/help.js';
 import { actionHelpEntries } from './action-help.js';
-import type { CommandSpec } from './command-context.js';
+import type { CommandContext, CommandSpec } from './command-context.js';
 import { closestCommand } from './tokenizer.js';
 
 /** HelpEntry usage lines go without the `/gateway ` prefix; the help views add it. */
@@ -25,6 +25,19 @@ const RUN_ENTRY: HelpEntry = {
   example: '/gateway run generate_keywords seed="water heater"',
   group: 'Actions',
 };
+
+/** What `get` can read and what `run` can run, from the gateway's own lists (a discovery answer). */
+async function helpDetails(ctx: CommandContext, name: string, catalogue: Catalogue): Promise<HelpDetail[]> {
+  if (name === 'get') {
+    const { resources } = await ctx.services.gateway.discover();
+    return [{ label: 'Resources', names: [...resources].sort() }];
+  }
+  if (name === 'run') {
+    const actions = catalogue.entries().map((e) => e.action);
+    return [{ label: 'Actions', names: [...new Set(actions)].sort() }];
+  }
+  return [];
+}
 
 /** `help [command]`: one line per command with an example, or one command in detail. */
 export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
@@ -67,10 +80,12 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
           entries.map((e) => e.name),
         );
         throw new UserError(UserErrorCode.UnknownCommand, `There is no \`${wanted}\` command.`, {
-          hint: guess ? `Did you mean \`/gateway help ${guess}\`?` : '`/gateway help` lists every command.',
+          hint: guess
+            ? `Did you mean \`/gateway help ${guess}\`? \`/gateway help\` lists every command.`
+            : '`/gateway help` lists every command.',
         });
       }
-      await ctx.reply(buildCommandHelp(entry));
+      await ctx.reply(buildCommandHelp(entry, await helpDetails(ctx, entry.name, catalogue)));
     },
   };
   return self;

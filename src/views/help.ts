@@ -22,6 +22,16 @@ export interface HelpEntry {
   group: HelpGroup;
 }
 
+/** What one command's help adds below its usage: e.g. the resources `get` reads, the actions `run` runs. */
+export interface HelpDetail {
+  label: string;
+  /** Names shown as code, in order; cut (and said so) to keep the section under Slack's limits. */
+  names: readonly string[];
+}
+
+/** At most this many names a detail line: the section stays far under Slack's 3,000 characters. */
+const DETAIL_NAMES = 60;
+
 export function buildHelp(commands: readonly HelpEntry[], opts: { isAdmin: boolean }): SlackMessage {
   const blocks: KnownBlock[] = [header('Gateway bot commands')];
   for (const group of HELP_GROUPS) {
@@ -33,12 +43,18 @@ export function buildHelp(commands: readonly HelpEntry[], opts: { isAdmin: boole
   return fitMessage({ text: 'Gateway bot commands: /gateway help &lt;command&gt; for details', blocks });
 }
 
-export function buildCommandHelp(entry: HelpEntry): SlackMessage {
+export function buildCommandHelp(entry: HelpEntry, details: readonly HelpDetail[] = []): SlackMessage {
   const lines = [
     `*${code(entry.name)}* — ${escapeMrkdwn(entry.summary)}${entry.adminOnly ? ' _(admins only)_' : ''}`,
     `Usage: ${code(`/gateway ${entry.usage}`)}`,
     `Example: ${code(exampleText(entry.example))}`,
   ];
+  for (const d of details) {
+    if (d.names.length === 0) continue;
+    const shown = d.names.slice(0, DETAIL_NAMES).map((n) => code(n));
+    const more = d.names.length > DETAIL_NAMES ? ` …and ${d.names.length - DETAIL_NAMES} more` : '';
+    lines.push(`${escapeMrkdwn(d.label)}: ${shown.join(', ')}${more}`);
+  }
   return fitMessage({
     text: escapeMrkdwn(`/gateway ${entry.usage}: ${entry.summary}`),
     blocks: [section(lines.join('\n')), context(`Group: ${escapeMrkdwn(entry.group)}`)],

@@ -24,6 +24,14 @@ describe('help', () => {
     await h.gateway('help run');
     const run = await h.ephemeral((m) => textOf(m).includes('Usage: `/gateway run &lt;action&gt;'));
     expect(textOf(run)).toContain('new ones included');
+    // The actions `run` can run, from the gateway's own list, new ones included.
+    expect(textOf(run)).toMatch(/Actions: .*`generate_faq`.*`seo_audit`/);
+    await h.gateway('help get');
+    const get = await h.ephemeral((m) => textOf(m).includes('Usage: `/gateway get &lt;resource&gt;'));
+    expect(textOf(get)).toMatch(/Resources: .*`backlinks`.*`reviews`.*`seo_tasks`/);
+    await h.gateway('help fooo');
+    const unknown = await h.ephemeral((m) => textOf(m).includes('no `fooo` command'));
+    expect(textOf(unknown)).toContain('`/gateway help` lists every command');
     await h.gateway('help help');
     const help = await h.ephemeral((m) => textOf(m).includes('Usage: `/gateway help [command]`'));
     expect(textOf(help)).not.toContain(':warning:');
