@@ -49,7 +49,9 @@ export function rebindCancel(services: BotServices): ButtonListener {
   return async function handleRebindCancel({ body, respond }) {
     const channel = body.channel?.id ?? body.container?.channel_id;
     const current = channel ? await services.bindings.get(channel) : undefined;
-    const kept = current ? `${current.clientLabel} (${current.clientId})` : 'the binding';
-    await respond({ replace_original: true, text: escapeMrkdwn(`Kept ${kept}: nothing changed.`) });
+    const kept = current
+      ? `${escapeMrkdwn(current.clientLabel)} (\`${escapeMrkdwn(current.clientId)}\`)`
+      : 'the binding';
+    await respond({ replace_original: true, text: `Kept ${kept}: nothing changed.` });
   };
 }

@@ -20,7 +20,7 @@ const ICONS: Record<string, string> = {
 
 /** A job's state as people say it. */
 export const JOB_STATE_WORDS: Record<string, string> = {
-  queued: 'waiting to start',
+  queued: 'queued',
   running: 'running',
   done: 'done',
   failed: 'failed',

@@ -81,10 +81,11 @@ describe('re-binding a bound channel', () => {
     });
     const posted = h.slack.messages('CKEEP').length;
     await h.driver.click(question, { actionId: 'rebind_cancel' }, { user: ADMIN });
-    await h.slack.waitFor(
+    const kept = await h.slack.waitFor(
       () => h.slack.ephemerals('CKEEP', ADMIN).find((m) => textOf(m).includes('nothing changed')),
       { what: 'the kept answer' },
     );
+    expect(kept.text).toBe('Kept Harbor Law Group (`harbor-law`): nothing changed.');
     expect(await boundTo('CKEEP')).toBe('harbor-law');
     expect(h.slack.messages('CKEEP').length).toBe(posted);
   });
