@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis } from '../../src/redis.js';
-import { type DemoRun, demoRunner } from '../helpers/demo-run.js';
+import { type DemoRun, demoRunner, msBetween } from '../helpers/demo-run.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 
 /** `npm run demo -- --script FILE` as a person runs it: a child process, its stdout the transcript. */
 
-const demo = demoRunner('demo-script', 45_000);
+// Budgets for a loaded machine, where starting the demo alone may take most of a minute; a hang still fails.
+const demo = demoRunner('demo-script', 150_000);
 
 const prefixOf = (run: DemoRun) => /keys under (demo-[0-9a-f]+)/.exec(run.stdout)?.[1];
 
@@ -41,14 +42,13 @@ beforeAll(async () => {
     ),
     demo.run(['/gateway use acme-plumbing', 'press 7', 'frobnicate', 'submit'].join('\n'), 'mistaken'),
   ]);
-}, 60_000);
+}, 180_000);
 
 afterAll(demo.cleanup);
 
 describe('npm run demo -- --script', () => {
   it('runs a session to the end and exits 0 with the transcript', () => {
     expect(session.code, session.stderr).toBe(0);
-    expect(session.ms).toBeLessThan(40_000);
     const out = session.stdout;
     expect(out).toMatch(
       /^demo: sandbox gateway http:\/\/127\.0\.0\.1:\d+.* fake Slack .* Redis redis:\/\/.* bot on port \d+/m,
@@ -130,6 +130,10 @@ describe('npm run demo -- --script', () => {
       /\(pressed \[1\] Cancel\)\ngateway \(updated\): 🚫 Topical map of “water heaters” .* — cancelled\n/,
     );
     expect(out).toContain('cancelled by @alice before it started; nothing was sent to the gateway');
+    // Only waiting for the rate window, the job does not hold the script: the next line comes after a quiet
+    // moment, not after the 20 s a script waits for jobs at most. Timed from that line to the next, since a
+    // loaded machine makes the whole session slow.
+    expect(msBetween(session, '> /gateway map', '> press Cancel')).toBeLessThan(10_000);
   });
 
   it('leaves no keys of its own in Redis', async () => {

@@ -36,9 +36,10 @@ describe('gateway faults', () => {
     await h.gateway('index https://brightdental.example/right-away', { user: ADMIN, channel: OTHER });
     await h.slack.waitFor(() => posts('index_url')[0], {
       what: 'the other channel’s POST',
-      timeoutMs: 5_000,
+      timeoutMs: 15_000,
     });
-    expect(Date.now() - asked).toBeLessThan(3_000);
+    // Under a second here, up to 0.8 s under load; a stalled queue would hold it for the 20 s pause.
+    expect(Date.now() - asked).toBeLessThan(10_000);
     const done = await h.message((m) => m.text.includes('/one-fault') && m.text.includes('— done'));
     expect(done.text).toMatch(/score \d+\/100/);
     expect(posts('seo_audit')).toHaveLength(2);

@@ -81,7 +81,9 @@ describe('help', () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+    // Over 30 examples, each a command and a quarter-second pause: 13-14 s on a loaded machine, so more than
+    // the default 20 s; each step keeps its own 10 s limit.
+  }, 60_000);
 });
 
 describe('commands that take no words', () => {

@@ -10,6 +10,20 @@ export interface DemoRun {
   stdout: string;
   stderr: string;
   ms: number;
+  /** When each stdout chunk arrived (ms after the start) and where it ends in `stdout`. */
+  chunks: Array<{ ms: number; end: number }>;
+}
+
+/**
+ * Milliseconds from the chunk holding the first `from` in the transcript to the chunk holding the first `to`
+ * after it. Times one step of a run, so a slow start on a loaded machine does not count.
+ */
+export function msBetween(run: DemoRun, from: string, to: string): number {
+  const a = run.stdout.indexOf(from);
+  const b = a < 0 ? -1 : run.stdout.indexOf(to, a + from.length);
+  if (b < 0) throw new Error(`no “${from}” followed by “${to}” in the transcript:\n${run.stdout}`);
+  const at = (offset: number) => run.chunks.find((c) => c.end > offset)?.ms ?? Number.NaN;
+  return at(b) - at(a);
 }
 
 const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
@@ -22,23 +36,33 @@ export function demoRunner(name: string, timeoutMs: number) {
     writeFileSync(path, script);
     const started = Date.now();
     return new Promise((resolve, reject) => {
+      // Its own process group: tsx runs the demo in a child of its own, which the budget must end too.
       const child = spawn(TSX, ['src/local/demo.ts', '--script', path], {
         env: { ...process.env, REDIS_URL: TEST_REDIS_URL },
         stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
       });
       let stdout = '';
       let stderr = '';
+      const chunks: DemoRun['chunks'] = [];
       child.stdout.on('data', (d: Buffer) => {
         stdout += d.toString();
+        chunks.push({ ms: Date.now() - started, end: stdout.length });
       });
       child.stderr.on('data', (d: Buffer) => {
         stderr += d.toString();
       });
-      const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      const killer = setTimeout(() => {
+        try {
+          if (child.pid) process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
+      }, timeoutMs);
       child.once('error', reject);
       child.once('close', (code) => {
         clearTimeout(killer);
-        resolve({ code, stdout, stderr, ms: Date.now() - started });
+        resolve({ code, stdout, stderr, ms: Date.now() - started, chunks });
       });
     });
   };

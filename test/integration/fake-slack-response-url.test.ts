@@ -5,7 +5,8 @@ import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index
 let slack: FakeSlack;
 
 beforeAll(async () => {
-  slack = await startFakeSlack({ responseUrlTtlMs: 300 });
+  // Slack's own lifetime: a short one here made every URL of these tests expire on a slow machine.
+  slack = await startFakeSlack();
 });
 afterAll(() => slack.close());
 beforeEach(() => slack.reset());
@@ -72,12 +73,19 @@ describe('fake Slack response_url', () => {
       status: 404,
       json: { ok: false, error: 'used_url' },
     });
-    const old = slack.newResponseUrl('CRESP', 'UMEMBER');
-    await new Promise((r) => setTimeout(r, 350));
-    expect(await respond(old, { text: 'late' })).toEqual({
-      status: 404,
-      json: { ok: false, error: 'expired_url' },
-    });
+    // A second stand-in whose URLs die after 30 ms instead of Slack's 30 minutes.
+    const quick = await startFakeSlack({ responseUrlTtlMs: 30 });
+    try {
+      const old = quick.newResponseUrl('CRESP', 'UMEMBER');
+      await new Promise((r) => setTimeout(r, 60));
+      expect(await respond(old, { text: 'late' })).toEqual({
+        status: 404,
+        json: { ok: false, error: 'expired_url' },
+      });
+      expect(quick.ephemerals('CRESP')).toEqual([]);
+    } finally {
+      await quick.close();
+    }
     expect(await respond(`${slack.origin}/response/RNOPE`, { text: 'x' })).toMatchObject({ status: 404 });
     expect(slack.ephemerals('CRESP')).toHaveLength(5);
   });

@@ -132,7 +132,7 @@ describe('GET retries', () => {
     const { fake, client } = await setup(
       (_req, res, n) =>
         n === 1
-          ? json(res, 429, { error: 'slow down' }, { 'retry-after': '1' })
+          ? json(res, 429, { error: 'slow down' }, { 'retry-after': '60' })
           : json(res, 200, keywordsPage),
       { random: () => 0, retry: { baseDelayMs: 1, retryAfterCapMs: 200 } },
     );
@@ -140,7 +140,8 @@ describe('GET retries', () => {
     expect(fake.seen).toHaveLength(2);
     const gap = (fake.seen[1]?.at ?? 0) - (fake.seen[0]?.at ?? 0);
     expect(gap).toBeGreaterThanOrEqual(180);
-    expect(gap).toBeLessThan(900);
+    // Far below the minute the header asked for (uncapped, the test times out), so a slow machine has room.
+    expect(gap).toBeLessThan(5_000);
   });
 
   it('retries a GET whose response does not come in time', async () => {
@@ -314,11 +315,12 @@ describe('discovery', () => {
   });
 
   it('is refreshed after the TTL and on force', async () => {
-    const { fake, client } = await setup((_req, res) => json(res, 200, discovery), { discoveryTtlMs: 40 });
+    // A second, not 40 ms: the second call must come within it, which a loaded machine may not manage.
+    const { fake, client } = await setup((_req, res) => json(res, 200, discovery), { discoveryTtlMs: 1_000 });
     await client.discover();
     await client.discover();
     expect(fake.seen).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     await client.discover();
     expect(fake.seen).toHaveLength(2);
     await client.discover({ force: true });

@@ -223,7 +223,8 @@ describe('close', () => {
     while (own.requests().length === 0) await new Promise((r) => setTimeout(r, 10));
     const started = performance.now();
     await own.close();
-    expect(performance.now() - started).toBeLessThan(500);
+    // Milliseconds when the socket is ended; left open, close() waits for the client's 300 s headers timeout.
+    expect(performance.now() - started).toBeLessThan(5_000);
     await expect(pending).rejects.toThrow();
   });
 });

@@ -252,7 +252,9 @@ describe('reads (docs/gateway-api.md §4.2)', () => {
   });
 
   it('walks all 100,000 keywords of the large client in 100 pages of 1000 (rule 3)', async () => {
-    const started = performance.now();
+    // CPU time of this process (the client and the in-process sandbox): a loaded machine stretches the wall
+    // clock (12–18 s seen with two cores busy elsewhere) but hardly this (about 1.4 s either way).
+    const cpu = process.cpuUsage();
     const ids = new Set<unknown>();
     let offset = 0;
     let pages = 0;
@@ -270,11 +272,11 @@ describe('reads (docs/gateway-api.md §4.2)', () => {
       if (!body.pagination.has_more) break;
       offset += body.pagination.limit;
     }
-    const elapsed = performance.now() - started;
+    const used = process.cpuUsage(cpu);
     expect(pages).toBe(100);
     expect(ids.size).toBe(100_000);
-    // Loose on purpose: this measures the client too, on a shared machine; server-side the walk takes well under 2 s.
-    expect(elapsed).toBeLessThan(10_000);
+    // Loose on purpose: this measures the client too; server-side the walk takes well under 2 s.
+    expect((used.user + used.system) / 1_000).toBeLessThan(10_000);
     const row = sandbox.records('acme-plumbing', 'keywords')[0]!;
     expect(Object.keys(row).sort()).toEqual(
       [
@@ -290,5 +292,5 @@ describe('reads (docs/gateway-api.md §4.2)', () => {
       ].sort(),
     );
     expect(row.created_at).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-  });
+  }, 60_000);
 });
