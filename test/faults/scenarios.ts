@@ -163,8 +163,11 @@ async function killDrive(
     let last = began;
     while (landed < kills && Date.now() < deadline) {
       if (!sending && (await open()) === 0) break;
-      // The oldest worker that serves and has a POST with the gateway.
-      const victim = fleet.workers.find((w) => w.port > 0 && (taps.get(w)?.postsInFlight() ?? 0) > 0);
+      // The oldest worker that serves and has a POST the gateway will hold a while yet (one about to be
+      // answered may have its answer on the way when the kill strikes).
+      const victim = fleet.workers.find(
+        (w) => w.port > 0 && (taps.get(w)?.postsSentWithin(KILL_LATENCY_MS / 2) ?? 0) > 0,
+      );
       const tap = victim && taps.get(victim);
       if (!victim || !tap || starting >= KILL_STARTING_MAX) {
         await sleep(5);
@@ -180,7 +183,7 @@ async function killDrive(
       replacements.push(replacement);
       // Its sockets close as it dies: the tap sees the POSTs it held go unanswered.
       let mine = 0;
-      for (let waited = 0; waited < 1_000 && mine === 0; waited += 10) {
+      for (let waited = 0; waited < 2_000 && mine === 0; waited += 10) {
         await sleep(10);
         mine = tap.postsCut() - cutBefore;
       }

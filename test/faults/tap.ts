@@ -12,6 +12,8 @@ export interface GatewayTap {
   url: string;
   /** POSTs the worker has sent whose answer has not gone back to it yet. */
   postsInFlight(): number;
+  /** Of those, the ones sent in the last `ms`: still far from their answer while the gateway holds them. */
+  postsSentWithin(ms: number): number;
   /** POSTs whose caller went away before their answer. */
   postsCut(): number;
   close(): Promise<void>;
@@ -20,16 +22,16 @@ export interface GatewayTap {
 export async function startTap(gatewayUrl: string): Promise<GatewayTap> {
   const target = new URL(gatewayUrl);
   const agent = new Agent({ keepAlive: true });
-  let inFlight = 0;
+  const inFlight = new Set<number>();
   let cut = 0;
   const server = createServer((req, res) => {
     const post = req.method === 'POST';
-    if (post) inFlight += 1;
-    let open = post;
+    // Its send time, made unique; a non-POST is never added.
+    let sentAt = performance.now();
+    while (inFlight.has(sentAt)) sentAt += 1e-6;
+    if (post) inFlight.add(sentAt);
     const end = (wasCut: boolean) => {
-      if (!open) return;
-      open = false;
-      inFlight -= 1;
+      if (!inFlight.delete(sentAt)) return;
       if (wasCut) cut += 1;
     };
     const upstream = request(
@@ -58,7 +60,11 @@ export async function startTap(gatewayUrl: string): Promise<GatewayTap> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}${target.pathname}`,
-    postsInFlight: () => inFlight,
+    postsInFlight: () => inFlight.size,
+    postsSentWithin: (ms) => {
+      const since = performance.now() - ms;
+      return [...inFlight].filter((t) => t >= since).length;
+    },
     postsCut: () => cut,
     close: async () => {
       server.closeAllConnections();
