@@ -50,14 +50,26 @@ export async function runRow(
   name: string,
   size: string,
   options: FleetOptions,
-  drive: (fleet: Fleet) => Promise<{ sent: Sent[]; note?: string | (() => string) }>,
+  drive: (fleet: Fleet) => Promise<{
+    sent: Sent[];
+    note?: string | (() => string);
+    /** Lines for under the table, before the audit's. */
+    details?: string[];
+    /** Goals of the row beyond the columns that the drive itself missed. */
+    missed?: string[];
+    /** Runs once the fleet has stopped (what the drive started for the fleet's processes). */
+    after?: () => Promise<void>;
+  }>,
   settleMs: number,
 ): Promise<FaultRow> {
   const began = Date.now();
   const fleet = await Fleet.start(options);
+  let after: (() => Promise<void>) | undefined;
   try {
     await bindChannel(fleet, CHANNEL);
-    const { sent, note } = await drive(fleet);
+    const driven = await drive(fleet);
+    after = driven.after;
+    const { sent, note, details = [], missed = [] } = driven;
     await waitSettled(fleet, sent, settleMs);
     const audit = await auditJobs(fleet, sent, FLEET_CLIENT);
     const blockKit = blockKitViolations(fleet.slack);
@@ -74,10 +86,15 @@ export async function runRow(
       crashes: crashes.exits + crashes.unhandled,
       ms: Date.now() - began,
       note: [outcomes(audit), typeof note === 'function' ? note() : note].filter(Boolean).join('; '),
-      details: [...audit.details, ...blockKit.details, ...unescaped.details, ...crashes.details].slice(0, 12),
+      details: [
+        ...details,
+        ...[...audit.details, ...blockKit.details, ...unescaped.details, ...crashes.details].slice(0, 12),
+      ],
+      ...(missed.length ? { missed } : {}),
     };
   } finally {
     await fleet.stop();
+    await after?.();
   }
 }
 
