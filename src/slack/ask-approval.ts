@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { ActionEntry } from '../actions/catalogue.js';
 import { htmlPreview, payloadHash } from '../approvals/payload.js';
 import type { ApprovalPreview, ApprovalRecord } from '../approvals/record.js';
+import { deployPost } from '../requests/references.js';
 import { reboundChannel } from '../requests/refusals.js';
 import { notBoundError } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
@@ -40,6 +41,8 @@ export async function requestApproval(
   if (ask.clientId !== undefined && ask.clientId !== binding.clientId) throw reboundChannel();
   const refusal = await services.requests.refusal(ask.requester, ask.entry, true);
   if (refusal) throw refusal;
+  // A deploy of a post the gateway does not have is refused before any card (and its title read for it).
+  const preview = await previewOf(services, binding.clientId, ask);
   if (
     !(await claimOnce(
       services.redis,
@@ -49,7 +52,6 @@ export async function requestApproval(
     ))
   )
     return undefined;
-  const preview = await previewOf(services, binding.clientId, ask);
   const record = await services.approvals.create({
     action: ask.entry.action,
     label: ask.entry.label,
@@ -91,8 +93,10 @@ async function previewOf(
   if (action === 'deploy_blog') {
     const postId = text(ask.fields.post_id);
     if (!postId) return { kind: 'deploy' };
-    const postTitle = ask.postTitle ?? (await blogTitle(services, clientId, postId));
-    return { kind: 'deploy', postId, ...(postTitle ? { postTitle } : {}) };
+    if (ask.postTitle) return { kind: 'deploy', postId, postTitle: ask.postTitle };
+    const post = await deployPost(services, clientId, postId);
+    if ('refusal' in post) throw post.refusal;
+    return { kind: 'deploy', postId, ...(post.title ? { postTitle: post.title } : {}) };
   }
   if (action === 'send_prospect_email') {
     return {
@@ -108,25 +112,4 @@ async function previewOf(
       ([k, v]) => `${k}: ${text(typeof v === 'object' ? JSON.stringify(v) : v).slice(0, 300)}`,
     ),
   };
-}
-
-/** The post's title, for the card; none when the gateway cannot tell (the card then shows the id alone). */
-async function blogTitle(
-  services: BotServices,
-  clientId: string,
-  postId: string,
-): Promise<string | undefined> {
-  try {
-    const page = await services.gateway.read('blogs', {
-      clientId,
-      filter: { field: 'id', value: postId },
-      limit: 1,
-    });
-    const row = page.data.find((r) => String(r.id) === postId);
-    const title = row?.post_title ?? row?.title;
-    return typeof title === 'string' ? title : undefined;
-  } catch (error) {
-    services.logger.warn('could not read the post title for an approval card', error);
-    return undefined;
-  }
 }

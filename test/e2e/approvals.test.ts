@@ -267,6 +267,17 @@ describe('approvals', () => {
     expect(h.posts('deploy_blog')).toHaveLength(posts + 2);
   });
 
+  it('refuses a deploy of a post the gateway does not have, before any card, and says how to find post ids', async () => {
+    const before = cardTsSet(h);
+    const seen = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await h.gateway('deploy blog_nope', { user: MEMBER });
+    const refusal = await ephemeralTo(h, MEMBER, seen, /no blog post `blog_nope`/);
+    expect(textOf(refusal)).toContain('so nothing was queued');
+    expect(textOf(refusal)).toContain('/gateway blogs');
+    await quiet();
+    expect(findCard(h, (m) => !before.has(m.ts))).toBeUndefined();
+  });
+
   it('lists the channel’s approvals in /gateway history, newest first, paged', async () => {
     const seen = h.slack.ephemerals(CHANNEL, MEMBER).length;
     await h.gateway('history', { user: MEMBER });
