@@ -90,7 +90,7 @@ export function buildApprovalCard(record: ApprovalRecord): SlackMessage {
     section(`*${HEADING[record.state]}:* ${what}`),
     section(payloadLines(record).join('\n')),
     context(
-      `Payload hash ${code(record.hash.slice(0, 12))} · requested ${cardTime(record.createdAt)} · expires ${cardTime(record.expiresAt)} · approval ${code(record.id)}`,
+      `Payload hash ${code(record.hash.slice(0, 12))} · requested ${cardTime(record.createdAt)} · approval ${code(record.id)}`,
     ),
     section(decision(record)),
   ];
