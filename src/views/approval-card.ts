@@ -26,7 +26,13 @@ export function cardTime(ms: number): string {
 function payloadLines(record: ApprovalRecord): string[] {
   const p = record.preview;
   if (p.kind === 'deploy') {
-    if (!p.postId) return ['*Deploys:* the blog widget (no particular post)'];
+    // docs/gateway-api.md §4: deploy_blog "deploys the blog widget"; post_id is optional, and without it the
+    // gateway, not the bot, picks what it publishes (the sandbox: the newest draft).
+    if (!p.postId)
+      return [
+        '*Deploys:* the blog widget, with no post named: the gateway picks which post, if any, it publishes (the result will say which).',
+        'To deploy one post, ask with its id: `/gateway deploy &lt;post_id&gt;` (`/gateway blogs` lists them).',
+      ];
     const title = p.postTitle ? `*${escapeMrkdwn(p.postTitle)}* ` : '';
     return [`*Post:* ${title}(${code(p.postId)})`];
   }

@@ -293,4 +293,18 @@ describe('approvals', () => {
       what: 'page 2',
     });
   });
+
+  it('says on a deploy card without a post id that the gateway picks the post, as the run then shows', async () => {
+    const before = cardTsSet(h);
+    await h.gateway('deploy', { user: MEMBER });
+    const card = await newCard(h, before, 'the card of a deploy without a post id');
+    const shown = textOf(card);
+    expect(shown).not.toContain('no particular post');
+    expect(shown).toContain('the gateway picks which post');
+    expect(shown).toContain('/gateway deploy &lt;post_id&gt;');
+    await click(h, card, 'approval_approve', ADMIN);
+    await cardSays(h, card, /done/);
+    const run = await runInThread(h, card, /done/);
+    expect(run.after.map(textOf).join('\n')).toMatch(/Deployed `blog_\d+`/);
+  });
 });
