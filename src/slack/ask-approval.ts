@@ -7,7 +7,7 @@ import { reboundChannel } from '../requests/refusals.js';
 import { notBoundError } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { claimOnce } from '../store/dedupe.js';
-import { buildApprovalCard } from '../views/approval-card.js';
+import { buildAlreadyPending, buildApprovalCard } from '../views/approval-card.js';
 
 /**
  * Asks for a guarded action: never the POST, but an approval request with its payload frozen, its
@@ -52,19 +52,44 @@ export async function requestApproval(
     ))
   )
     return undefined;
-  const record = await services.approvals.create({
+  const hash = payloadHash(ask.entry.action, binding.clientId, ask.fields);
+  // The approver is told when this exact payload already ran here.
+  const ran = await services.approvals.lastDone(ask.channel, hash);
+  const made = await services.approvals.createExclusive({
     action: ask.entry.action,
     label: ask.entry.label,
     clientId: binding.clientId,
     clientLabel: binding.clientLabel,
     fields: ask.fields,
-    hash: payloadHash(ask.entry.action, binding.clientId, ask.fields),
+    hash,
     preview,
     requestedBy: ask.requester,
     channel: ask.channel,
     ...(ask.threadTs ? { threadTs: ask.threadTs } : {}),
+    ...(ran
+      ? {
+          ranBefore: {
+            id: ran.id,
+            at: ran.finishedAt ?? ran.decidedAt ?? ran.createdAt,
+            ...(ran.recordId ? { recordId: ran.recordId } : {}),
+          },
+        }
+      : {}),
     ttlMs: services.config.approvalTtlMs,
   });
+  if ('pending' in made) {
+    // An identical request is in flight: the person is pointed at its card, and no second card is posted.
+    const message = buildAlreadyPending(made.pending, await permalink(client, made.pending));
+    await client.chat.postEphemeral({
+      channel: ask.channel,
+      user: ask.requester,
+      text: message.text,
+      blocks: message.blocks,
+      ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}),
+    });
+    return undefined;
+  }
+  const record = made.created;
   await services.approvalExpiry.schedule(record);
   const card = buildApprovalCard(record);
   const posted = await client.chat.postMessage({
@@ -79,6 +104,17 @@ export async function requestApproval(
   }
   services.logger.info(`approval ${record.id} requested for ${record.action} by ${ask.requester}`);
   return record;
+}
+
+/** The link to a request's card, when Slack gives one. */
+async function permalink(client: WebClient, record: ApprovalRecord): Promise<string | undefined> {
+  if (!record.cardTs) return undefined;
+  try {
+    const answer = await client.chat.getPermalink({ channel: record.channel, message_ts: record.cardTs });
+    return answer.permalink;
+  } catch {
+    return undefined;
+  }
 }
 
 const text = (value: unknown): string =>

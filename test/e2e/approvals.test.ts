@@ -307,4 +307,37 @@ describe('approvals', () => {
     const run = await runInThread(h, card, /done/);
     expect(run.after.map(textOf).join('\n')).toMatch(/Deployed `blog_\d+`/);
   });
+  it('answers an identical request with the pending card’s link, not a second card; after it ran, warns on the new card', async () => {
+    const cardsOf = (postId: string) =>
+      [...cardTsSet(h)].filter((ts) => findCard(h, (m) => m.ts === ts && textOf(m).includes(postId)));
+    const first = await askDeploy(h, post(6));
+    const seen = h.slack.ephemerals(CHANNEL, OTHER).length;
+    await h.gateway(`deploy ${post(6)}`, { user: OTHER });
+    const pointer = await ephemeralTo(h, OTHER, seen, /already waiting for an approver/);
+    expect(textOf(pointer)).toContain(`/archives/${CHANNEL}/p${first.ts.replace('.', '')}`);
+    expect(textOf(pointer)).toContain(`<@${MEMBER}>`);
+    await quiet();
+    expect(cardsOf(post(6))).toHaveLength(1);
+
+    // Two identical requests at once make one card.
+    const asked = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await Promise.all([
+      h.gateway(`deploy ${post(7)}`, { user: MEMBER }),
+      h.gateway(`deploy ${post(7)}`, { user: MEMBER }),
+    ]);
+    await ephemeralTo(h, MEMBER, asked, /already waiting for an approver/);
+    await quiet();
+    expect(cardsOf(post(7))).toHaveLength(1);
+
+    // Once it ran, the same line makes a new card that says so, with when and the record.
+    await click(h, first, 'approval_approve', ADMIN);
+    const done = await cardSays(h, first, /done · record `([^`]+)`/);
+    const recordId = /done · record `([^`]+)`/.exec(textOf(done))?.[1] as string;
+    const again = await askDeploy(h, post(6));
+    expect(again.ts).not.toBe(first.ts);
+    expect(textOf(again)).toMatch(/This exact payload already ran\* here at \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(textOf(again)).toContain(recordId);
+    expect(textOf(again)).toContain('Approving runs it again');
+    expect(textOf(again)).toContain('approval_approve');
+  });
 });
