@@ -4,7 +4,7 @@ import type { Metrics } from '../metrics.js';
 import { runScript } from '../redis-scripts.js';
 import { type AuditEntry, auditKey, auditMinId, parseAuditEntries } from './audit.js';
 import { type ApprovalRecord, type ApprovalState, parseRecord } from './record.js';
-import { approvalTransition } from './transition.js';
+import { approvalCreate, approvalTransition } from './transition.js';
 
 /**
  * Approvals in Redis: one hash per request, every change through the one transition script, so a
@@ -28,6 +28,7 @@ export type NewApproval = Pick<
   | 'requestedBy'
   | 'channel'
   | 'threadTs'
+  | 'ranBefore'
 > & { ttlMs: number };
 
 export type TransitionResult =
@@ -57,9 +58,52 @@ export class ApprovalStore {
     return `${this.prefix}:approval:${id}`;
   }
 
+  #indexKey(channel: string): string {
+    return `${this.prefix}:approval-index:${channel}`;
+  }
+
+  /** A new request, whether or not an identical one is pending (no claim on the channel's index). */
   async create(input: NewApproval, now = Date.now()): Promise<ApprovalRecord> {
+    const made = await this.#create(input, now, false);
+    if ('pending' in made) throw new Error('an approval created without its claim was refused');
+    return made.created;
+  }
+
+  /**
+   * A new request unless an identical one (same channel, same payload hash) is pending, approved or running:
+   * then that one, and nothing is created. Atomic: of concurrent identical requests, exactly one is created.
+   */
+  async createExclusive(
+    input: NewApproval,
+    now = Date.now(),
+  ): Promise<{ created: ApprovalRecord } | { pending: ApprovalRecord }> {
+    for (let attempt = 0; ; attempt++) {
+      const made = await this.#create(input, now, true);
+      if ('created' in made || attempt > 0) return made;
+      const holder = made.pending;
+      // An entry whose request is gone, or past its expiry with the expiry job not run yet, is released here.
+      if (holder.state === 'pending' && now >= holder.expiresAt) {
+        await this.transition(holder.id, holder.channel, 'expired', { actor: 'expiry' }, now);
+      } else if (holder.id === '') {
+        await this.redis.hdel(this.#indexKey(input.channel), `pending:${input.hash}`);
+      } else return made;
+    }
+  }
+
+  /** The last approval that ran this payload in the channel (done), if any. */
+  async lastDone(channel: string, hash: string): Promise<ApprovalRecord | undefined> {
+    const id = await this.redis.hget(this.#indexKey(channel), `done:${hash}`);
+    const record = id ? await this.get(id) : undefined;
+    return record?.state === 'done' && record.hash === hash ? record : undefined;
+  }
+
+  async #create(
+    input: NewApproval,
+    now: number,
+    exclusive: boolean,
+  ): Promise<{ created: ApprovalRecord } | { pending: ApprovalRecord }> {
     const id = `a${now.toString(36)}${randomBytes(4).toString('hex')}`;
-    const { ttlMs, preview, fields, threadTs, ...rest } = input;
+    const { ttlMs, preview, fields, threadTs, ranBefore, ...rest } = input;
     const values: Record<string, string> = {
       ...rest,
       id,
@@ -70,17 +114,21 @@ export class ApprovalStore {
       expiresAt: String(now + ttlMs),
       runs: '0',
       ...(threadTs ? { threadTs } : {}),
+      ...(ranBefore ? { ranBefore: JSON.stringify(ranBefore) } : {}),
     };
-    await this.redis
-      .multi()
-      .hset(this.#key(id), values)
-      .pexpire(this.#key(id), ttlMs + RECORD_TTL_MS)
-      .xadd(
-        auditKey(this.prefix, input.channel),
-        'MINID',
-        '~',
+    const record = Object.entries(values).flat();
+    const answer = (await runScript(
+      this.redis,
+      approvalCreate,
+      [this.#key(id), auditKey(this.prefix, input.channel), this.#indexKey(input.channel)],
+      [
+        exclusive ? '1' : '0',
+        id,
+        input.hash,
+        ttlMs + RECORD_TTL_MS,
         auditMinId(now, this.options.auditMaxAgeMs),
-        '*',
+        record.length,
+        ...record,
         ...auditFields({
           approval: id,
           state: 'pending',
@@ -94,12 +142,17 @@ export class ApprovalStore {
           note: '',
           at: String(now),
         }),
-      )
-      .exec();
+      ],
+    )) as string[];
+    if (answer[0] === 'held') {
+      const holder = await this.get(answer[1] ?? '');
+      // A holder that is gone: the caller releases its entry (id '').
+      return { pending: holder ?? ({ id: '', state: 'expired' } as ApprovalRecord) };
+    }
     this.options.metrics?.approvalEntered('pending');
-    const record = await this.get(id);
-    if (!record) throw new Error(`approval ${id} vanished as it was written`);
-    return record;
+    const created = await this.get(id);
+    if (!created) throw new Error(`approval ${id} vanished as it was written`);
+    return { created };
   }
 
   async get(id: string): Promise<ApprovalRecord | undefined> {
@@ -123,7 +176,7 @@ export class ApprovalStore {
     const answer = (await runScript(
       this.redis,
       approvalTransition,
-      [this.#key(id), auditKey(this.prefix, channel)],
+      [this.#key(id), auditKey(this.prefix, channel), this.#indexKey(channel)],
       [
         to,
         now,

@@ -23,6 +23,8 @@ export interface ApprovalRecord {
   preview: ApprovalPreview;
   requestedBy: string;
   channel: string;
+  /** The last approval that ran this exact payload in the channel, when one had when this was asked for. */
+  ranBefore?: { id: string; at: number; recordId?: string };
   /** The thread the card is in, when it came from a result's button. */
   threadTs?: string;
   cardTs?: string;
@@ -65,6 +67,7 @@ export function parseRecord(flat: readonly string[]): ApprovalRecord | undefined
     runs: Number(h.runs ?? 0),
   };
   const optional = {
+    ranBefore: h.ranBefore ? (JSON.parse(h.ranBefore) as ApprovalRecord['ranBefore']) : undefined,
     threadTs: str(h.threadTs),
     cardTs: str(h.cardTs),
     decidedBy: str(h.decidedBy),

@@ -15,7 +15,11 @@ import { defineScript } from '../redis-scripts.js';
  * without a change (a second attempt of that job). Each change is appended to the channel's audit stream,
  * trimmed by age (XADD MINID), in the same script.
  *
- * KEYS: the approval's hash, the channel's audit stream.
+ * A request holds its channel's index entry `pending:<payload hash>` (approvalCreate) until it is rejected,
+ * cancelled, expired, done or failed, when this script releases it; `done:<payload hash>` then names the last
+ * approval that ran that payload. So an identical request finds the one in flight, or the one that already ran.
+ *
+ * KEYS: the approval's hash, the channel's audit stream, the channel's index of payload hashes.
  * ARGV: to, now (ms), actor, jobKey (to approved: its stem, numbered here), payload hash, note, recordId,
  * audit min id, record ttl (ms), '1' when the requester may not make this decision. The channel of the audit
  * key must be the approval's own (a card's button names its own channel's approval), else it is 'missing'.
@@ -23,7 +27,7 @@ import { defineScript } from '../redis-scripts.js';
  */
 export const approvalTransition = defineScript(
   'gwApprovalTransition',
-  2,
+  3,
   `
 local NEXT = {
   pending = { approved = true, rejected = true, cancelled = true, expired = true },
@@ -44,6 +48,17 @@ local function audit(entered, who, text)
     'approval', h[1], 'state', entered, 'actor', who, 'action', h[2], 'label', h[3], 'client', h[4],
     'hash', h[5], 'requestedBy', h[6], 'job', h[7] or '', 'note', text, 'at', ARGV[2])
 end
+-- The index entry of an identical request: released once this one can no longer run or has run.
+local function release(entered)
+  if entered == 'approved' or entered == 'running' then return end
+  local h = redis.call('HMGET', KEYS[1], 'id', 'hash')
+  local field = 'pending:' .. (h[2] or '')
+  if redis.call('HGET', KEYS[3], field) == h[1] then redis.call('HDEL', KEYS[3], field) end
+  if entered == 'done' then
+    redis.call('HSET', KEYS[3], 'done:' .. (h[2] or ''), h[1])
+    if redis.call('PTTL', KEYS[3]) < ttl then redis.call('PEXPIRE', KEYS[3], ttl) end
+  end
+end
 local function answer(kind, before)
   local out = { kind, before }
   for _, v in ipairs(redis.call('HGETALL', KEYS[1])) do out[#out + 1] = v end
@@ -53,6 +68,7 @@ end
 if state == 'pending' and to ~= 'expired' and now >= tonumber(redis.call('HGET', KEYS[1], 'expiresAt')) then
   redis.call('HSET', KEYS[1], 'state', 'expired', 'decidedAt', ARGV[2])
   audit('expired', 'expiry', '')
+  release('expired')
   return answer('refused', 'pending')
 end
 if state == 'running' and to == 'running' then
@@ -82,6 +98,41 @@ else
 end
 redis.call('PEXPIRE', KEYS[1], ttl)
 audit(to, actor, note)
+release(to)
 return answer('ok', state)
+`,
+);
+
+/**
+ * A new approval: its hash, its first audit entry and, when `exclusive`, its claim on the channel's index entry
+ * `pending:<payload hash>`, all at once. An identical request holding the entry is answered instead, so of any
+ * number of concurrent identical requests exactly one is created.
+ *
+ * KEYS: the approval's hash, the channel's audit stream, the channel's index.
+ * ARGV: exclusive ('1' | '0'), id, payload hash, record ttl (ms), audit min id, n, the record's n field/value
+ * strings, then the audit entry's field/value strings.
+ * Answer: { 'ok' } or { 'held', the id of the approval holding the entry }.
+ */
+export const approvalCreate = defineScript(
+  'gwApprovalCreate',
+  3,
+  `
+local ttl = tonumber(ARGV[4])
+if ARGV[1] == '1' then
+  local field = 'pending:' .. ARGV[3]
+  local held = redis.call('HGET', KEYS[3], field)
+  if held then return { 'held', held } end
+  redis.call('HSET', KEYS[3], field, ARGV[2])
+  if redis.call('PTTL', KEYS[3]) < ttl then redis.call('PEXPIRE', KEYS[3], ttl) end
+end
+local n = tonumber(ARGV[6])
+local record = {}
+for i = 7, 6 + n do record[#record + 1] = ARGV[i] end
+redis.call('HSET', KEYS[1], unpack(record))
+redis.call('PEXPIRE', KEYS[1], ttl)
+local entry = { 'XADD', KEYS[2], 'MINID', '~', ARGV[5], '*' }
+for i = 7 + n, #ARGV do entry[#entry + 1] = ARGV[i] end
+redis.call(unpack(entry))
+return { 'ok' }
 `,
 );

@@ -46,3 +46,37 @@ export async function unknownReference(
   }
   return undefined;
 }
+
+/**
+ * A deploy's post, read before its approval card is posted: the refusal when the gateway answers that it has no
+ * such post, else its title when it has one. A read that fails refuses nothing (the POST decides).
+ */
+export async function deployPost(
+  deps: Pick<RequestDeps, 'gateway' | 'logger'>,
+  clientId: string,
+  postId: string,
+): Promise<{ refusal: UserError } | { title?: string }> {
+  try {
+    const page = await deps.gateway.read('blogs', {
+      clientId,
+      filter: { field: 'id', value: postId },
+      limit: 1,
+    });
+    const row = page.data.find((r) => String(r.id) === postId);
+    if (!row)
+      return {
+        refusal: new UserError(
+          UserErrorCode.BadArguments,
+          `The gateway has no blog post \`${postId}\` for this client, so nothing was queued.`,
+          {
+            hint: '`/gateway blogs` lists the posts with their ids (`/gateway blogs published=false` the drafts); give one of them, or leave post_id out.',
+          },
+        ),
+      };
+    const title = row.post_title ?? row.title;
+    return typeof title === 'string' ? { title } : {};
+  } catch (error) {
+    deps.logger.warn('could not read the post of a deploy', error);
+    return {};
+  }
+}

@@ -2,11 +2,12 @@ import type { WebClient } from '@slack/web-api';
 import type { ActionEntry } from '../actions/catalogue.js';
 import { htmlPreview, payloadHash } from '../approvals/payload.js';
 import type { ApprovalPreview, ApprovalRecord } from '../approvals/record.js';
+import { deployPost } from '../requests/references.js';
 import { reboundChannel } from '../requests/refusals.js';
 import { notBoundError } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { claimOnce } from '../store/dedupe.js';
-import { buildApprovalCard } from '../views/approval-card.js';
+import { buildAlreadyPending, buildApprovalCard } from '../views/approval-card.js';
 
 /**
  * Asks for a guarded action: never the POST, but an approval request with its payload frozen, its
@@ -40,6 +41,8 @@ export async function requestApproval(
   if (ask.clientId !== undefined && ask.clientId !== binding.clientId) throw reboundChannel();
   const refusal = await services.requests.refusal(ask.requester, ask.entry, true);
   if (refusal) throw refusal;
+  // A deploy of a post the gateway does not have is refused before any card (and its title read for it).
+  const preview = await previewOf(services, binding.clientId, ask);
   if (
     !(await claimOnce(
       services.redis,
@@ -49,20 +52,44 @@ export async function requestApproval(
     ))
   )
     return undefined;
-  const preview = await previewOf(services, binding.clientId, ask);
-  const record = await services.approvals.create({
+  const hash = payloadHash(ask.entry.action, binding.clientId, ask.fields);
+  // The approver is told when this exact payload already ran here.
+  const ran = await services.approvals.lastDone(ask.channel, hash);
+  const made = await services.approvals.createExclusive({
     action: ask.entry.action,
     label: ask.entry.label,
     clientId: binding.clientId,
     clientLabel: binding.clientLabel,
     fields: ask.fields,
-    hash: payloadHash(ask.entry.action, binding.clientId, ask.fields),
+    hash,
     preview,
     requestedBy: ask.requester,
     channel: ask.channel,
     ...(ask.threadTs ? { threadTs: ask.threadTs } : {}),
+    ...(ran
+      ? {
+          ranBefore: {
+            id: ran.id,
+            at: ran.finishedAt ?? ran.decidedAt ?? ran.createdAt,
+            ...(ran.recordId ? { recordId: ran.recordId } : {}),
+          },
+        }
+      : {}),
     ttlMs: services.config.approvalTtlMs,
   });
+  if ('pending' in made) {
+    // An identical request is in flight: the person is pointed at its card, and no second card is posted.
+    const message = buildAlreadyPending(made.pending, await permalink(client, made.pending));
+    await client.chat.postEphemeral({
+      channel: ask.channel,
+      user: ask.requester,
+      text: message.text,
+      blocks: message.blocks,
+      ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}),
+    });
+    return undefined;
+  }
+  const record = made.created;
   await services.approvalExpiry.schedule(record);
   const card = buildApprovalCard(record);
   const posted = await client.chat.postMessage({
@@ -79,6 +106,17 @@ export async function requestApproval(
   return record;
 }
 
+/** The link to a request's card, when Slack gives one. */
+async function permalink(client: WebClient, record: ApprovalRecord): Promise<string | undefined> {
+  if (!record.cardTs) return undefined;
+  try {
+    const answer = await client.chat.getPermalink({ channel: record.channel, message_ts: record.cardTs });
+    return answer.permalink;
+  } catch {
+    return undefined;
+  }
+}
+
 const text = (value: unknown): string =>
   typeof value === 'string' ? value : value == null ? '' : String(value);
 
@@ -91,8 +129,10 @@ async function previewOf(
   if (action === 'deploy_blog') {
     const postId = text(ask.fields.post_id);
     if (!postId) return { kind: 'deploy' };
-    const postTitle = ask.postTitle ?? (await blogTitle(services, clientId, postId));
-    return { kind: 'deploy', postId, ...(postTitle ? { postTitle } : {}) };
+    if (ask.postTitle) return { kind: 'deploy', postId, postTitle: ask.postTitle };
+    const post = await deployPost(services, clientId, postId);
+    if ('refusal' in post) throw post.refusal;
+    return { kind: 'deploy', postId, ...(post.title ? { postTitle: post.title } : {}) };
   }
   if (action === 'send_prospect_email') {
     return {
@@ -108,25 +148,4 @@ async function previewOf(
       ([k, v]) => `${k}: ${text(typeof v === 'object' ? JSON.stringify(v) : v).slice(0, 300)}`,
     ),
   };
-}
-
-/** The post's title, for the card; none when the gateway cannot tell (the card then shows the id alone). */
-async function blogTitle(
-  services: BotServices,
-  clientId: string,
-  postId: string,
-): Promise<string | undefined> {
-  try {
-    const page = await services.gateway.read('blogs', {
-      clientId,
-      filter: { field: 'id', value: postId },
-      limit: 1,
-    });
-    const row = page.data.find((r) => String(r.id) === postId);
-    const title = row?.post_title ?? row?.title;
-    return typeof title === 'string' ? title : undefined;
-  } catch (error) {
-    services.logger.warn('could not read the post title for an approval card', error);
-    return undefined;
-  }
 }

@@ -26,7 +26,13 @@ export function cardTime(ms: number): string {
 function payloadLines(record: ApprovalRecord): string[] {
   const p = record.preview;
   if (p.kind === 'deploy') {
-    if (!p.postId) return ['*Deploys:* the blog widget (no particular post)'];
+    // docs/gateway-api.md §4: deploy_blog "deploys the blog widget"; post_id is optional, and without it the
+    // gateway, not the bot, picks what it publishes (the sandbox: the newest draft).
+    if (!p.postId)
+      return [
+        '*Deploys:* the blog widget, with no post named: the gateway picks which post, if any, it publishes (the result will say which).',
+        'To deploy one post, ask with its id: `/gateway deploy &lt;post_id&gt;` (`/gateway blogs` lists them).',
+      ];
     const title = p.postTitle ? `*${escapeMrkdwn(p.postTitle)}* ` : '';
     return [`*Post:* ${title}(${code(p.postId)})`];
   }
@@ -35,6 +41,34 @@ function payloadLines(record: ApprovalRecord): string[] {
     return [`*To:* ${escapeMrkdwn(p.to)}`, `*Subject:* ${escapeMrkdwn(p.subject)}${preview}`];
   }
   return p.lines.map(escapeMrkdwn);
+}
+
+/** The warning a card carries when this exact payload already ran in the channel. */
+function ranBeforeLine(record: ApprovalRecord): string[] {
+  const ran = record.ranBefore;
+  if (!ran) return [];
+  const what = ran.recordId
+    ? `record ${code(ran.recordId)}, approval ${code(ran.id)}`
+    : `approval ${code(ran.id)}`;
+  return [
+    `:warning: *This exact payload already ran* here at ${cardTime(ran.at)} (${what}). Approving runs it again.`,
+  ];
+}
+
+/** To the person whose request is identical to one in flight: where that request's card is; no new card. */
+export function buildAlreadyPending(record: ApprovalRecord, permalink: string | undefined): SlackMessage {
+  const waiting = record.state === 'pending';
+  const line = waiting
+    ? 'The same request is already waiting for an approver, so I did not post a second card.'
+    : 'The same request was already approved and is running, so I did not post a second card.';
+  const card = permalink
+    ? `<${permalink}|The card>`
+    : `The card${record.cardTs ? ` posted at ${cardTime(Number(record.cardTs) * 1000)}` : ''} in this channel`;
+  const hint = `${card} was asked for by <@${record.requestedBy}> at ${cardTime(record.createdAt)} (approval ${code(record.id)}, payload hash ${code(record.hash.slice(0, 12))}).${waiting ? ' An approver decides there.' : ''}`;
+  return fitMessage({
+    text: `:information_source: ${line}`,
+    blocks: [section(`:information_source: *${line}*`), context(hint)],
+  });
 }
 
 function decision(record: ApprovalRecord): string {
@@ -88,9 +122,9 @@ export function buildApprovalCard(record: ApprovalRecord): SlackMessage {
   const what = `${escapeMrkdwn(record.label)} (${code(record.action)}) for *${escapeMrkdwn(record.clientLabel)}*, requested by <@${record.requestedBy}>`;
   const blocks: KnownBlock[] = [
     section(`*${HEADING[record.state]}:* ${what}`),
-    section(payloadLines(record).join('\n')),
+    section([...payloadLines(record), ...ranBeforeLine(record)].join('\n')),
     context(
-      `Payload hash ${code(record.hash.slice(0, 12))} · requested ${cardTime(record.createdAt)} · expires ${cardTime(record.expiresAt)} · approval ${code(record.id)}`,
+      `Payload hash ${code(record.hash.slice(0, 12))} · requested ${cardTime(record.createdAt)} · approval ${code(record.id)}`,
     ),
     section(decision(record)),
   ];

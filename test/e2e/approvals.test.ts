@@ -108,7 +108,8 @@ describe('approvals', () => {
     expect(shown).toContain('Harbor Law');
     expect(shown).toContain(post(1));
     expect(shown).toMatch(/Payload hash `[0-9a-f]{12}`/);
-    expect(shown).toContain('expires');
+    // Once: on the decision line while it waits, not again in the context line.
+    expect(JSON.stringify(card.blocks).match(/expires/g)).toHaveLength(1);
     expect(shown).toContain(`<@${MEMBER}>`);
     const approve = JSON.stringify(card.blocks).includes('"confirm"');
     expect(approve).toBe(true);
@@ -267,6 +268,17 @@ describe('approvals', () => {
     expect(h.posts('deploy_blog')).toHaveLength(posts + 2);
   });
 
+  it('refuses a deploy of a post the gateway does not have, before any card, and says how to find post ids', async () => {
+    const before = cardTsSet(h);
+    const seen = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await h.gateway('deploy blog_nope', { user: MEMBER });
+    const refusal = await ephemeralTo(h, MEMBER, seen, /no blog post `blog_nope`/);
+    expect(textOf(refusal)).toContain('so nothing was queued');
+    expect(textOf(refusal)).toContain('/gateway blogs');
+    await quiet();
+    expect(findCard(h, (m) => !before.has(m.ts))).toBeUndefined();
+  });
+
   it('lists the channel’s approvals in /gateway history, newest first, paged', async () => {
     const seen = h.slack.ephemerals(CHANNEL, MEMBER).length;
     await h.gateway('history', { user: MEMBER });
@@ -280,5 +292,52 @@ describe('approvals', () => {
     await h.slack.waitFor(() => h.slack.ephemerals(CHANNEL, MEMBER).find((m) => /page 2/.test(textOf(m))), {
       what: 'page 2',
     });
+  });
+
+  it('says on a deploy card without a post id that the gateway picks the post, as the run then shows', async () => {
+    const before = cardTsSet(h);
+    await h.gateway('deploy', { user: MEMBER });
+    const card = await newCard(h, before, 'the card of a deploy without a post id');
+    const shown = textOf(card);
+    expect(shown).not.toContain('no particular post');
+    expect(shown).toContain('the gateway picks which post');
+    expect(shown).toContain('/gateway deploy &lt;post_id&gt;');
+    await click(h, card, 'approval_approve', ADMIN);
+    await cardSays(h, card, /done/);
+    const run = await runInThread(h, card, /done/);
+    expect(run.after.map(textOf).join('\n')).toMatch(/Deployed `blog_\d+`/);
+  });
+  it('answers an identical request with the pending card’s link, not a second card; after it ran, warns on the new card', async () => {
+    const cardsOf = (postId: string) =>
+      [...cardTsSet(h)].filter((ts) => findCard(h, (m) => m.ts === ts && textOf(m).includes(postId)));
+    const first = await askDeploy(h, post(6));
+    const seen = h.slack.ephemerals(CHANNEL, OTHER).length;
+    await h.gateway(`deploy ${post(6)}`, { user: OTHER });
+    const pointer = await ephemeralTo(h, OTHER, seen, /already waiting for an approver/);
+    expect(textOf(pointer)).toContain(`/archives/${CHANNEL}/p${first.ts.replace('.', '')}`);
+    expect(textOf(pointer)).toContain(`<@${MEMBER}>`);
+    await quiet();
+    expect(cardsOf(post(6))).toHaveLength(1);
+
+    // Two identical requests at once make one card.
+    const asked = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await Promise.all([
+      h.gateway(`deploy ${post(7)}`, { user: MEMBER }),
+      h.gateway(`deploy ${post(7)}`, { user: MEMBER }),
+    ]);
+    await ephemeralTo(h, MEMBER, asked, /already waiting for an approver/);
+    await quiet();
+    expect(cardsOf(post(7))).toHaveLength(1);
+
+    // Once it ran, the same line makes a new card that says so, with when and the record.
+    await click(h, first, 'approval_approve', ADMIN);
+    const done = await cardSays(h, first, /done · record `([^`]+)`/);
+    const recordId = /done · record `([^`]+)`/.exec(textOf(done))?.[1] as string;
+    const again = await askDeploy(h, post(6));
+    expect(again.ts).not.toBe(first.ts);
+    expect(textOf(again)).toMatch(/This exact payload already ran\* here at \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(textOf(again)).toContain(recordId);
+    expect(textOf(again)).toContain('Approving runs it again');
+    expect(textOf(again)).toContain('approval_approve');
   });
 });
