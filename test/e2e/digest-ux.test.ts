@@ -62,3 +62,68 @@ describe('digest now without a kind', () => {
     expect(reply).not.toContain('weekly mon');
   });
 });
+
+describe('a reviews digest with filters', () => {
+  it('says the thread holds what the filters let through, not every new review, when some are left out', async () => {
+    const channel = 'CUXREV';
+    await bind(h, 'harbor-law', channel);
+    await h.gateway('digest reviews daily 08:00 rating<=2', { user: ADMIN, channel });
+    await h.gateway('digest now reviews', { user: MEMBER, channel });
+    await nthDigest(channel, 1);
+    h.sandbox.insertRows('harbor-law', 'reviews', [
+      {
+        id: 'rev_ux_1',
+        author: 'One Star',
+        rating: 1,
+        text: 'Never again.',
+        sentiment: 'negative',
+        created_at: '2025-07-02T10:00:00.000Z',
+      },
+      {
+        id: 'rev_ux_4',
+        author: 'Four Star',
+        rating: 4,
+        text: 'Good.',
+        sentiment: 'positive',
+        created_at: '2025-07-02T11:00:00.000Z',
+      },
+      {
+        id: 'rev_ux_5',
+        author: 'Five Star',
+        rating: 5,
+        text: 'Great.',
+        sentiment: 'positive',
+        created_at: '2025-07-02T12:00:00.000Z',
+      },
+    ]);
+    await h.gateway('digest now reviews', { user: MEMBER, channel });
+    const digest = await nthDigest(channel, 2, 1);
+    const summary = textOf(digest.summary);
+    expect(summary).not.toContain('Every new review is in the thread');
+    expect(summary).toContain('The thread lists the 1 new review the filters let through');
+    expect(summary).toContain('2 other new reviews left out by the filters');
+    const thread = digest.thread.map(textOf).join('\n');
+    expect(thread).toContain('One Star');
+    expect(thread).not.toContain('Four Star');
+
+    // Without filters the thread does hold every new review, and says so.
+    const open = 'CUXREVALL';
+    await bind(h, 'harbor-law', open);
+    await h.gateway('digest now reviews', { user: MEMBER, channel: open });
+    await nthDigest(open, 1);
+    h.sandbox.insertRows('harbor-law', 'reviews', [
+      {
+        id: 'rev_ux_6',
+        author: 'Six',
+        rating: 4,
+        text: 'Fine.',
+        sentiment: 'positive',
+        created_at: '2025-07-02T13:00:00.000Z',
+      },
+    ]);
+    await h.gateway('digest now reviews', { user: MEMBER, channel: open });
+    const all = await nthDigest(open, 2, 1);
+    expect(textOf(all.summary)).toContain('Every new review is in the thread.');
+    expect(textOf(all.summary)).not.toContain('left out');
+  });
+});
