@@ -127,3 +127,29 @@ describe('a reviews digest with filters', () => {
     expect(textOf(all.summary)).not.toContain('left out');
   });
 });
+
+describe('a rankings digest', () => {
+  it('says in the thread the order its moves are in, and lists them in that order', async () => {
+    const channel = 'CUXRANK';
+    await bind(h, 'bright-dental', channel);
+    await h.gateway('digest now rankings', { user: MEMBER, channel });
+    await nthDigest(channel, 1);
+    h.sandbox.advance('bright-dental');
+    await h.gateway('digest now rankings', { user: MEMBER, channel });
+    const digest = await nthDigest(channel, 2, 1);
+    const moves = await h.slack.waitFor(
+      () => h.slack.thread(channel, digest.summary.ts).find((m) => m.text.startsWith('Moves')),
+      { what: 'the moves in the thread' },
+    );
+    // Not "biggest first": the moves are weighed by search volume, and the title says how.
+    expect(moves.text).not.toContain('biggest first');
+    expect(moves.text).toMatch(/^Moves, by change × √search volume, largest first \(\d+\)/);
+    expect(textOf(digest.summary)).toContain('Biggest movers* (by change × √search volume)');
+    const weights = [...textOf(moves).matchAll(/ (\d+) → (\d+) \([▲▼]\d+\)(?: · vol ([\d,]+))?/g)].map(
+      ([, from, to, vol]) =>
+        Math.abs(Number(from) - Number(to)) * Math.sqrt(Math.max(1, Number((vol ?? '0').replace(/,/g, '')))),
+    );
+    expect(weights.length).toBeGreaterThan(1);
+    for (let i = 1; i < weights.length; i++) expect(weights[i]).toBeLessThanOrEqual(weights[i - 1] as number);
+  });
+});
