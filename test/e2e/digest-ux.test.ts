@@ -153,3 +153,45 @@ describe('a rankings digest', () => {
     for (let i = 1; i < weights.length; i++) expect(weights[i]).toBeLessThanOrEqual(weights[i - 1] as number);
   });
 });
+
+describe('the first rankings digest', () => {
+  it('says how its count of keywords relates to the count `/gateway keywords` shows', async () => {
+    const channel = 'CUXBASE';
+    await bind(h, 'harbor-law', channel);
+    h.sandbox.insertRows('harbor-law', 'keywords', [
+      {
+        id: 'kw_ux_paused',
+        keyword: 'ux paused keyword',
+        position: 4,
+        search_volume: 100,
+        status: 'paused',
+        tracked_at: '2025-06-30',
+        created_at: '2025-06-30T00:00:00.000Z',
+      },
+      {
+        id: 'kw_ux_unranked',
+        keyword: 'ux unranked keyword',
+        position: null,
+        search_volume: 50,
+        status: 'active',
+        tracked_at: '2025-06-30',
+        created_at: '2025-06-30T00:00:00.000Z',
+      },
+    ]);
+    await h.gateway('keywords limit=1', { user: MEMBER, channel });
+    const listing = await h.message((m) => m.text.includes('keywords') && / of [\d,]+/.test(m.text), channel);
+    const total = Number(/ of ([\d,]+)/.exec(textOf(listing))?.[1]?.replace(/,/g, ''));
+    expect(total).toBeGreaterThan(2);
+
+    await h.gateway('digest now rankings', { user: MEMBER, channel });
+    const baseline = textOf((await nthDigest(channel, 1)).summary);
+    const m =
+      /tracking ([\d,]+) keywords from now on \(of ([\d,]+): ([\d,]+) (?:is|are) paused, 1 has no position yet\)/.exec(
+        baseline,
+      );
+    expect(m, baseline).not.toBeNull();
+    const [tracked, all, paused] = [m?.[1], m?.[2], m?.[3]].map((n) => Number(n?.replace(/,/g, '')));
+    expect(all).toBe(total);
+    expect((tracked as number) + (paused as number) + 1).toBe(total);
+  });
+});
