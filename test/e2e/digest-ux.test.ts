@@ -195,3 +195,38 @@ describe('the first rankings digest', () => {
     expect((tracked as number) + (paused as number) + 1).toBe(total);
   });
 });
+
+describe('subscribing again', () => {
+  it('replaces the subscription whole and says what changed, what it dropped, and when nothing did', async () => {
+    const channel = 'CUXRESUB';
+    await bind(h, 'bright-dental', channel);
+    const answer = async (command: string, match: RegExp) => {
+      await h.gateway(command, { user: ADMIN, channel });
+      return textOf(await h.message((m) => match.test(m.text), channel));
+    };
+    const first = await answer('digest rankings daily 08:00 min_change=5', /subscribed this channel/);
+    expect(first).toContain('daily at 08:00 (UTC), filters `min_change=5`');
+
+    const changed = await answer(
+      'digest rankings daily 07:00 tz=America/Chicago',
+      /changed the \*rankings\*/,
+    );
+    expect(changed).toContain(
+      'was daily at 08:00 (UTC), filters `min_change=5`; now daily at 07:00 (America/Chicago), no filters.',
+    );
+    expect(changed).toContain('replaces the old one whole: name again the filters you want to keep');
+    expect(changed).not.toContain('subscribed');
+    const sub = await h.runtime.services.digests.get(channel, 'rankings');
+    expect(sub?.filters).toEqual({});
+    expect(sub?.tz).toBe('America/Chicago');
+
+    const zone = await answer('digest rankings weekly sun', /changed the \*rankings\*.*weekly on Sunday/);
+    expect(zone).toContain(
+      'was daily at 07:00 (America/Chicago), no filters; now weekly on Sunday at 09:00 (UTC)',
+    );
+    expect(zone).toContain('name again the `tz=` you want to keep');
+
+    const same = await answer('digest rankings weekly sun 09:00', /kept the \*rankings\*/);
+    expect(same).toContain('as it was: weekly on Sunday at 09:00 (UTC), no filters');
+  });
+});
