@@ -42,14 +42,15 @@ const bad = (title: string, example: string, usage = DIGEST_USAGE) =>
 
 const text = (t: Token) => (t.kind === 'word' ? t.value : `${t.name}=${t.value}`);
 
-function kindOf(token: Token | undefined, usage: string): DigestKind {
+/** The kind named by a token; `now` asks only which (its example is a `now`), a subscription also when. */
+function kindOf(token: Token | undefined, usage: string, forNow = false): DigestKind {
   const value = token?.kind === 'word' ? token.value.toLowerCase() : undefined;
   const kind = KINDS.find((k) => k === value || `${k.replace(/s$/, '')}` === value);
   if (!kind) {
     const typed = token ? ` not \`${text(token)}\`` : '';
     throw bad(
-      `Which digest? \`reviews\` or \`rankings\`,${typed || ' and when'}.`,
-      FILTER_EXAMPLES.rankings,
+      `Which digest? \`reviews\` or \`rankings\`${typed ? `,${typed}` : forNow ? '' : ', and when'}.`,
+      forNow ? '/gateway digest now rankings' : FILTER_EXAMPLES.rankings,
       usage,
     );
   }
@@ -66,7 +67,7 @@ export function parseDigestArgs(args: readonly Token[]): DigestArgs {
   }
   if (word === 'now') {
     const usage = '/gateway digest now reviews|rankings';
-    const kind = kindOf(rest[0], usage);
+    const kind = kindOf(rest[0], usage, true);
     if (rest.length > 1)
       throw bad('`digest now` takes only the kind.', '/gateway digest now rankings', usage);
     return { action: 'now', kind };

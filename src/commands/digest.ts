@@ -1,6 +1,7 @@
 import type { DigestKind } from '../digests/filters.js';
 import { describeFilters } from '../digests/filters.js';
 import { describeSchedule } from '../digests/schedule.js';
+import type { SubscriptionSettings } from '../digests/store.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { isNotInChannel } from '../slack/describe-error.js';
@@ -41,12 +42,23 @@ async function postOrExplain(ctx: CommandContext, text: string): Promise<void> {
   }
 }
 
+/** `daily at 08:00 (UTC), filters `min_change=5`` or `…, no filters`: a subscription in one phrase. */
+function describeSubscription(sub: Pick<SubscriptionSettings, 'schedule' | 'tz' | 'filters'>): string {
+  const filters = describeFilters(sub.filters);
+  return `${escapeMrkdwn(describeSchedule(sub.schedule, sub.tz))}, ${filters ? `filters \`${escapeMrkdwn(filters)}\`` : 'no filters'}`;
+}
+
+/**
+ * A subscription line replaces the channel's subscription of that kind whole: filters and `tz=` left out of
+ * the new line are gone. So a change says what it was and what it is now, and what the new line dropped.
+ */
 async function subscribe(ctx: CommandContext, args: ReturnType<typeof parseDigestArgs>): Promise<void> {
   if (args.action !== 'subscribe') return;
   if (!ctx.isAdmin()) throw notAdminError('subscribe a channel to digests', ctx.services.access.admins());
   const binding = await ctx.binding();
   const tz = args.tz ?? ctx.services.config.digestTz;
-  await ctx.services.digests.save({
+  const previous = await ctx.services.digests.get(ctx.channel, args.kind);
+  const settings: SubscriptionSettings = {
     channel: ctx.channel,
     kind: args.kind,
     schedule: args.schedule,
@@ -54,12 +66,38 @@ async function subscribe(ctx: CommandContext, args: ReturnType<typeof parseDiges
     filters: args.filters,
     createdBy: ctx.user,
     createdAt: new Date().toISOString(),
-  });
-  const filters = describeFilters(args.filters);
-  const first = (await ctx.services.digests.meta(ctx.channel, args.kind)) === undefined;
+  };
+  await ctx.services.digests.save(settings);
+  const now = describeSubscription(settings);
+  const label = escapeMrkdwn(binding.clientLabel);
+  if (!previous) {
+    const first = (await ctx.services.digests.meta(ctx.channel, args.kind)) === undefined;
+    await postOrExplain(
+      ctx,
+      `:calendar: <@${ctx.user}> subscribed this channel to the *${args.kind}* digest of ${label}, ${now}.${first ? ' The first one records a baseline; later ones list what changed, and nothing is posted when nothing did.' : ''}`,
+    );
+    return;
+  }
+  const was = describeSubscription(previous);
+  const restarted = previous.stopped
+    ? ` It had stopped (${escapeMrkdwn(previous.stopped.reason)}); it runs again from now.`
+    : '';
+  if (was === now) {
+    await postOrExplain(
+      ctx,
+      `:calendar: <@${ctx.user}> kept the *${args.kind}* digest of ${label} as it was: ${now}.${restarted}`,
+    );
+    return;
+  }
+  const dropped: string[] = [];
+  if (Object.keys(previous.filters).some((name) => !(name in args.filters))) dropped.push('filters');
+  if (previous.tz !== tz && !args.tz) dropped.push('`tz=`');
+  const hint = dropped.length
+    ? ` A new \`digest ${args.kind} …\` line replaces the old one whole: name again the ${dropped.join(' and ')} you want to keep.`
+    : '';
   await postOrExplain(
     ctx,
-    `:calendar: <@${ctx.user}> subscribed this channel to the *${args.kind}* digest of ${escapeMrkdwn(binding.clientLabel)}, ${escapeMrkdwn(describeSchedule(args.schedule, tz))}${filters ? `, filters \`${escapeMrkdwn(filters)}\`` : ''}.${first ? ' The first one records a baseline; later ones list what changed, and nothing is posted when nothing did.' : ''}`,
+    `:calendar: <@${ctx.user}> changed the *${args.kind}* digest of ${label}: was ${was}; now ${now}.${hint}${restarted}`,
   );
 }
 

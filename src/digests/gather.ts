@@ -24,6 +24,8 @@ export type Gathered =
       first: boolean;
       since: string;
       tracked: number;
+      /** Every keyword the client has, and those not tracked (paused, or never given a position). */
+      census: { all: number; paused: number; unranked: number };
       diff: RankingDiff | undefined;
       mark: { positions: ReadonlyMap<string, KeywordNow> };
     };
@@ -67,6 +69,7 @@ export async function gatherDigest(
       since,
       meta,
       tracked: scan.tracked(),
+      census: scan.census(),
       diff: previous ? diffRankings(scan.keywords, previous, input.filters) : undefined,
       mark: { positions: scan.keywords },
     };

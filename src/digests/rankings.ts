@@ -41,6 +41,8 @@ function dateOf(row: Row): string {
 /** Per-keyword state from keyword rows in any order (chronological order is the fast path). */
 export class RankingScan {
   readonly keywords = new Map<string, KeywordNow>();
+  /** Keywords seen only in rows without a position (not ranked yet): counted, never diffed. */
+  readonly #unranked = new Set<string>();
   rows = 0;
 
   /** Keywords tracked now (their newest row is not paused). */
@@ -50,10 +52,25 @@ export class RankingScan {
     return n;
   }
 
+  /**
+   * Every keyword the rows name, as `/gateway keywords` counts them, and those of them the digest does not
+   * track: paused (their newest row says so) and unranked (no row with a position).
+   */
+  census(): { all: number; paused: number; unranked: number } {
+    let unranked = 0;
+    for (const keyword of this.#unranked) if (!this.keywords.has(keyword)) unranked++;
+    const paused = this.keywords.size - this.tracked();
+    return { all: this.keywords.size + unranked, paused, unranked };
+  }
+
   add(row: Row): void {
     const keyword = row.keyword;
     const position = positionOf(row);
-    if (typeof keyword !== 'string' || !keyword || position === undefined) return;
+    if (typeof keyword !== 'string' || !keyword) return;
+    if (position === undefined) {
+      this.#unranked.add(keyword);
+      return;
+    }
     this.rows++;
     const at = dateOf(row);
     const volume = typeof row.search_volume === 'number' ? row.search_volume : Number(row.search_volume) || 0;

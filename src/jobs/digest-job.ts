@@ -128,7 +128,12 @@ export async function processDigestJob(
         outcome = 'baseline';
         pending = {
           run,
-          summary: buildDigestBaseline({ kind, clientLabel: binding.clientLabel, tracked: gathered.tracked }),
+          summary: buildDigestBaseline({
+            kind,
+            clientLabel: binding.clientLabel,
+            tracked: gathered.tracked,
+            ...(gathered.kind === 'rankings' ? { census: gathered.census } : {}),
+          }),
           details: [],
           repliesPosted: 0,
         };

@@ -79,9 +79,20 @@ export function buildDigestBaseline(input: {
   kind: 'reviews' | 'rankings';
   clientLabel: string;
   tracked: number;
+  /** Rankings: every keyword of the client (what `/gateway keywords` counts) and those not tracked. */
+  census?: { all: number; paused: number; unranked: number };
 }): DigestMessage {
   const what = input.kind === 'reviews' ? plural(input.tracked, 'review') : plural(input.tracked, 'keyword');
-  const text = `:bookmark: *${input.kind === 'reviews' ? 'Reviews' : 'Rankings'} digest for ${input.clientLabel}*: tracking ${what} from now on. The next digest lists what changes.`;
+  const { census } = input;
+  let of = '';
+  if (census && census.all !== input.tracked) {
+    const untracked: string[] = [];
+    if (census.paused) untracked.push(`${count(census.paused)} ${census.paused === 1 ? 'is' : 'are'} paused`);
+    if (census.unranked)
+      untracked.push(`${count(census.unranked)} ${census.unranked === 1 ? 'has' : 'have'} no position yet`);
+    of = ` (of ${count(census.all)}: ${untracked.join(', ')})`;
+  }
+  const text = `:bookmark: *${input.kind === 'reviews' ? 'Reviews' : 'Rankings'} digest for ${input.clientLabel}*: tracking ${what} from now on${of}. The next digest lists what changes.`;
   return fitMessage({ text, blocks: [section(text)] });
 }
 

@@ -13,8 +13,8 @@ import { fitMessage } from './limits.js';
 
 /**
  * The rankings digest: in the channel, what needs a person (keywords out of the top 10) and the biggest movers
- * by volume; in the thread, every listed move with its crossings, best ever and sparkline. Keywords that did
- * not move are counted, never listed.
+ * (by change × √search volume, and the thread says so too); in the thread, every listed move with its
+ * crossings, best ever and sparkline. Keywords that did not move are counted, never listed.
  */
 
 const BARS = ['▁', '▂', '▃', '▅', '▇'];
@@ -30,6 +30,8 @@ export function sparkline(positions: readonly number[]): string {
 }
 
 const LEAD_MAX = 3;
+/** The order movers are listed in, as `diffRankings` weighs them: said wherever they are listed. */
+const MOVER_ORDER = 'change × √search volume';
 const MOVERS_MAX = 150;
 const LIST_MAX = 50;
 
@@ -83,7 +85,7 @@ export function buildRankingsDigest(input: {
   if (diff.moved.length) {
     blocks.push(
       section(
-        `*Biggest movers* (by change × search volume)\n${diff.moved.slice(0, LEAD_MAX).map(moveLine).join('\n')}`,
+        `*Biggest movers* (by ${MOVER_ORDER})\n${diff.moved.slice(0, LEAD_MAX).map(moveLine).join('\n')}`,
       ),
     );
   }
@@ -106,10 +108,15 @@ export function buildRankingsDigest(input: {
   }
   if (diff.moved.length) {
     details.push(
-      listMessage(`*Moves, biggest first* (${count(diff.moved.length)})`, diff.moved, moveLine, {
-        maxLines: MOVERS_MAX,
-        more,
-      }),
+      listMessage(
+        `*Moves, by ${MOVER_ORDER}, largest first* (${count(diff.moved.length)})`,
+        diff.moved,
+        moveLine,
+        {
+          maxLines: MOVERS_MAX,
+          more,
+        },
+      ),
     );
   }
   if (diff.added.length) {

@@ -4,7 +4,7 @@ import { count, type DigestPost, formatWhen, listMessage, plural } from './diges
 import { escapeMrkdwn } from './escape.js';
 import { fitMessage } from './limits.js';
 
-/** The reviews digest: counts and the worst first in the channel; every new review in the thread. */
+/** The reviews digest: counts and the worst first in the channel; the new reviews the filters let through in the thread. */
 
 const stars = (rating: number | undefined) =>
   rating === undefined
@@ -47,10 +47,13 @@ export function buildReviewsDigest(input: {
       ),
     );
   }
-  const notes = ['Every new review is in the thread.'];
+  // "Every new review" only when it is so: filters that leave some out make the thread a selection.
+  const notes = [
+    diff.filteredOut
+      ? `The thread lists the ${plural(diff.listed.length, 'new review')} the filters let through (${plural(diff.filteredOut, 'other new review')} left out by the filters).`
+      : 'Every new review is in the thread.',
+  ];
   if (input.filters) notes.push(`Filters: \`${input.filters}\` (1- and 2-star reviews always show).`);
-  if (diff.filteredOut)
-    notes.push(`${plural(diff.filteredOut, 'other new review')} left out by the filters.`);
   blocks.push(context(notes.join(' ')));
   const text = `Reviews for ${label}: ${plural(diff.listed.length, 'new review')}${alarming.length ? `, ${count(alarming.length)} with 1 or 2 stars` : ''}`;
   const detail = listMessage(
