@@ -17,6 +17,19 @@ async function showResource(ctx: CommandContext, target: ReadTarget, usage: stri
   await ctx.post(message);
 }
 
+/**
+ * The agency's client roster, as `/gateway clients` shows it: to the person alone (a channel may be shared with
+ * a client, who must not see the others), in a channel bound or not.
+ */
+async function showClients(ctx: CommandContext, usage: string): Promise<void> {
+  const query = parseReadQuery(ctx.args, usage, DEFAULT_PAGE_ROWS, { resource: 'clients' });
+  const binding = (await ctx.services.bindings.get(ctx.channel)) ?? {
+    clientId: '',
+    clientLabel: 'this agency',
+  };
+  await ctx.reply(await readResourcePage(ctx.services, ctx.user, binding, 'clients', query));
+}
+
 const getCommand: CommandSpec = {
   name: 'get',
   usage: `/gateway get <resource> ${READ_OPTIONS}`,
@@ -30,7 +43,12 @@ const getCommand: CommandSpec = {
         usage: this.usage,
       });
     }
-    await showResource({ ...ctx, args: rest }, { resource: first.value.toLowerCase() }, this.usage);
+    const resource = first.value.toLowerCase();
+    if (resource === 'clients') {
+      await showClients({ ...ctx, args: rest }, this.usage);
+      return;
+    }
+    await showResource({ ...ctx, args: rest }, { resource }, this.usage);
   },
 };
 

@@ -77,10 +77,10 @@ describe('reads', () => {
   it('reads every resource the discovery call lists, in the channel', async () => {
     const { resources } = await h.runtime.services.gateway.discover();
     expect(resources.length).toBeGreaterThan(30);
-    for (const resource of resources) {
+    // The client roster is for admins alone, never the channel (below); every other resource is for anyone.
+    for (const resource of resources.filter((r) => r !== 'clients')) {
       const before = h.slack.messages(CHANNEL).length;
-      // The client roster is for admins (see access.test.ts); every other resource for anyone.
-      await h.gateway(`get ${resource} limit=3`, resource === 'clients' ? { user: ADMIN } : {});
+      await h.gateway(`get ${resource} limit=3`);
       const posted = await h.slack.waitFor(
         () =>
           h.slack
@@ -95,6 +95,29 @@ describe('reads', () => {
     }
     const failed = h.slack.calls.filter((c) => !c.ok);
     expect(failed).toEqual([]);
+  });
+
+  it('answers `get clients` to the admin alone, as `clients` does, under its own heading', async () => {
+    const before = h.slack.messages(CHANNEL).length;
+    await h.gateway('get clients', { user: ADMIN });
+    const reply = await h.ephemeral((m) => textOf(m).includes('bright-dental'), { user: ADMIN });
+    expect(textOf(reply)).toContain('*Clients the agency key reaches* · 1–3 of 3');
+    expect(textOf(reply)).not.toContain('for *Acme');
+    await h.gateway('clients', { user: ADMIN });
+    const roster = await h.ephemeral((m) => textOf(m).includes('bright-dental') && m !== reply, {
+      user: ADMIN,
+    });
+    expect(roster.text).toBe(reply.text);
+    // Unbound, too, like `clients`.
+    await h.gateway('get clients', { user: ADMIN, channel: 'CUNBOUND' });
+    await h.ephemeral((m) => textOf(m).includes('bright-dental'), { user: ADMIN, channel: 'CUNBOUND' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(
+      h.slack
+        .messages(CHANNEL)
+        .slice(before)
+        .filter((m) => textOf(m).includes('bright-dental')),
+    ).toEqual([]);
   });
 
   it('pages forward and back in place', async () => {
