@@ -143,6 +143,16 @@ function plainHeading(input: ResourcePageInput): string {
   return input.resource === 'clients' ? ROSTER_HEADING : `${input.resource} for ${input.clientLabel}`;
 }
 
+/**
+ * A read that matched nothing, as the answer to the person who typed it: what was read and what to try, with
+ * no buttons (there is no page to turn).
+ */
+export function buildEmptyAnswer(input: ResourcePageInput): SlackMessage {
+  const summary = `:mag: ${headingOf(input)} · No rows`;
+  const text = `${plainHeading(input)}: no rows`;
+  return fitMessage({ text: escapeMrkdwn(text), blocks: [section(summary), section(emptyHint(input))] });
+}
+
 function navigation(input: ResourcePageInput, shownCount: number, maxRows: number): KnownBlock | undefined {
   const { query, pagination, rows } = input;
   const step = Math.min(query.limit, maxRows);

@@ -197,6 +197,31 @@ describe('reads', () => {
   });
 });
 
+describe('a read that matches nothing', () => {
+  it.each([
+    [
+      'reviews sentiment=bad',
+      /Nothing matches `sentiment=bad`.*Values of `sentiment`: `negative`, `neutral`, `positive`/,
+    ],
+    ['reviews sentiment=Negative', /Did you mean `sentiment=negative`\?/],
+    ['keywords status=PAUSED', /Did you mean `status=paused`\?/],
+    ['blogs published=maybe', /Values of `published`: `false`, `true`/],
+    ['reviews offset=999999', /Offset 999,999 is past the last row \(3,200 in all\): try `offset=0`/],
+    ['reviews sentiment=', /`sentiment=` has no value.*Values of `sentiment`: `negative`/],
+  ])('`%s` answers the person alone with what to try, and posts nothing', async (command, words) => {
+    const posted = h.slack.messages(CHANNEL).length;
+    const answered = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await h.gateway(command);
+    const reply = await h.slack.waitFor(() => h.slack.ephemerals(CHANNEL, MEMBER).slice(answered).at(0), {
+      what: `the answer to ${command}`,
+    });
+    expect(textOf(reply)).toMatch(words);
+    expect(textOf(reply)).not.toContain('page_prev');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(h.slack.messages(CHANNEL).slice(posted)).toEqual([]);
+  });
+});
+
 describe('status while the gateway fails', () => {
   it('says the gateway is not answering, without its address', async () => {
     h.sandbox.setKnobs({ errorRate: 1 });
