@@ -197,6 +197,25 @@ describe('reads', () => {
   });
 });
 
+describe('refusals of what a read cannot do', () => {
+  /** The newest answer to MEMBER after `command`. */
+  async function refusal(command: string) {
+    const answered = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await h.gateway(command);
+    return textOf(
+      await h.slack.waitFor(() => h.slack.ephemerals(CHANNEL, MEMBER).slice(answered).at(0), {
+        what: `the answer to ${command}`,
+      }),
+    );
+  }
+
+  it('says a negative offset must be 0 or more, not up to 9007199254740991', async () => {
+    const text = await refusal('reviews offset=-5');
+    expect(text).toContain('`offset` must be a whole number, 0 or more.');
+    expect(text).not.toContain('9007199254740991');
+  });
+});
+
 describe('a read that matches nothing', () => {
   it.each([
     [
