@@ -46,6 +46,13 @@ function orderHint(target: ReadTarget): string {
 }
 
 /** A whole number from `min` to `max`; without a `max` that anyone would type, the refusal says "0 or more". */
+/** Whether `order=<name>` would be taken for this read. */
+function sortable(target: ReadTarget, name: string): boolean {
+  const local = localSort(target.resource, name);
+  if (local) return local.name !== 'change' || target.view === 'rankings';
+  return (ORDER_FIELDS as readonly string[]).includes(name);
+}
+
 const whole = (name: string, text: string, min: number, max: number | undefined, usage: string): number => {
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < min || (max !== undefined && n > max) || !Number.isSafeInteger(n)) {
@@ -117,6 +124,13 @@ export function parseReadQuery(
       }
       filterField = name;
       filterValue = token.value;
+    } else if (sortable(target, name)) {
+      // `rating=5`: a field the bot can sort by but the gateway cannot filter on.
+      throw new UserError(
+        UserErrorCode.BadArguments,
+        `I cannot filter \`${target.resource}\` by \`${token.name}\`, but I can sort by it: \`order=${name}\`.`,
+        { hint: filterHint(target), usage },
+      );
     } else {
       throw new UserError(
         UserErrorCode.BadArguments,

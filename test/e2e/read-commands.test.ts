@@ -209,6 +209,13 @@ describe('refusals of what a read cannot do', () => {
     );
   }
 
+  it('says it cannot filter by rating but can sort by it', async () => {
+    const text = await refusal('reviews rating=5');
+    expect(text).toContain('I cannot filter `reviews` by `rating`, but I can sort by it: `order=rating`.');
+    expect(text).not.toContain('not something I can filter or sort by');
+    expect(text).toContain('`sentiment=…`');
+  });
+
   it('says a negative offset must be 0 or more, not up to 9007199254740991', async () => {
     const text = await refusal('reviews offset=-5');
     expect(text).toContain('`offset` must be a whole number, 0 or more.');
