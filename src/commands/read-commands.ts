@@ -3,18 +3,35 @@ import { DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
 import { requireBinding } from './command-context.js';
 import { parseReadQuery, type ReadTarget } from './read-query.js';
-import { checkResource, readResourcePage } from './read-resource.js';
+import { checkResource, readResourceAnswer, readResourcePage } from './read-resource.js';
 
 const READ_OPTIONS = '[field=value] [order=field] [asc|desc] [limit=N] [offset=N]';
 
-/** Posts a page of `resource` in the channel: reads are shared work that the channel sees. */
+/**
+ * Posts a page of `resource` in the channel: reads are shared work that the channel sees. A read that matched
+ * nothing is said to the person alone, with what to try.
+ */
 async function showResource(ctx: CommandContext, target: ReadTarget, usage: string): Promise<void> {
   const { resource } = target;
   const binding = await requireBinding(ctx.services, ctx.channel);
   const query = parseReadQuery(ctx.args, usage, DEFAULT_PAGE_ROWS, target);
   await checkResource(ctx.services, resource);
-  const message = await readResourcePage(ctx.services, ctx.user, binding, resource, query);
-  await ctx.post(message);
+  const { message, empty } = await readResourceAnswer(ctx.services, ctx.user, binding, resource, query);
+  if (empty) await ctx.reply(message);
+  else await ctx.post(message);
+}
+
+/**
+ * The agency's client roster, as `/gateway clients` shows it: to the person alone (a channel may be shared with
+ * a client, who must not see the others), in a channel bound or not.
+ */
+async function showClients(ctx: CommandContext, usage: string): Promise<void> {
+  const query = parseReadQuery(ctx.args, usage, DEFAULT_PAGE_ROWS, { resource: 'clients' });
+  const binding = (await ctx.services.bindings.get(ctx.channel)) ?? {
+    clientId: '',
+    clientLabel: 'this agency',
+  };
+  await ctx.reply(await readResourcePage(ctx.services, ctx.user, binding, 'clients', query));
 }
 
 const getCommand: CommandSpec = {
@@ -30,7 +47,12 @@ const getCommand: CommandSpec = {
         usage: this.usage,
       });
     }
-    await showResource({ ...ctx, args: rest }, { resource: first.value.toLowerCase() }, this.usage);
+    const resource = first.value.toLowerCase();
+    if (resource === 'clients') {
+      await showClients({ ...ctx, args: rest }, this.usage);
+      return;
+    }
+    await showResource({ ...ctx, args: rest }, { resource }, this.usage);
   },
 };
 

@@ -45,16 +45,21 @@ function orderHint(target: ReadTarget): string {
   return `Sort \`${target.resource}\` with ${[...names].map((o) => `\`order=${o}\``).join(', ')}${newest}.`;
 }
 
-const whole = (name: string, text: string, min: number, max: number, usage: string): number => {
+/** A whole number from `min` to `max`; without a `max` that anyone would type, the refusal says "0 or more". */
+/** Whether `order=<name>` would be taken for this read. */
+function sortable(target: ReadTarget, name: string): boolean {
+  const local = localSort(target.resource, name);
+  if (local) return local.name !== 'change' || target.view === 'rankings';
+  return (ORDER_FIELDS as readonly string[]).includes(name);
+}
+
+const whole = (name: string, text: string, min: number, max: number | undefined, usage: string): number => {
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n < min || n > max) {
-    throw new UserError(
-      UserErrorCode.BadArguments,
-      `\`${name}\` must be a whole number from ${min} to ${max}.`,
-      {
-        usage,
-      },
-    );
+  if (!/^\d+$/.test(text) || n < min || (max !== undefined && n > max) || !Number.isSafeInteger(n)) {
+    const range = max === undefined ? `${min} or more` : `from ${min} to ${max}`;
+    throw new UserError(UserErrorCode.BadArguments, `\`${name}\` must be a whole number, ${range}.`, {
+      usage,
+    });
   }
   return n;
 };
@@ -106,7 +111,7 @@ export function parseReadQuery(
     } else if (name === 'limit') {
       query.limit = whole('limit', token.value, 1, 1000, usage);
     } else if (name === 'offset') {
-      query.offset = whole('offset', token.value, 0, Number.MAX_SAFE_INTEGER, usage);
+      query.offset = whole('offset', token.value, 0, undefined, usage);
     } else if (name === 'filter_field') {
       filterField = token.value;
     } else if (name === 'filter_value') {
@@ -119,6 +124,13 @@ export function parseReadQuery(
       }
       filterField = name;
       filterValue = token.value;
+    } else if (sortable(target, name)) {
+      // `rating=5`: a field the bot can sort by but the gateway cannot filter on.
+      throw new UserError(
+        UserErrorCode.BadArguments,
+        `I cannot filter \`${target.resource}\` by \`${token.name}\`, but I can sort by it: \`order=${name}\`.`,
+        { hint: filterHint(target), usage },
+      );
     } else {
       throw new UserError(
         UserErrorCode.BadArguments,

@@ -5,7 +5,12 @@ import type { BotServices } from '../services.js';
 import type { ChannelBinding } from '../store/bindings.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { code } from '../views/escape.js';
-import { buildResourcePage, DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
+import {
+  buildEmptyAnswer,
+  buildResourcePage,
+  DEFAULT_PAGE_ROWS,
+  type ResourcePageInput,
+} from '../views/resource-page.js';
 import { latestRankings } from './keyword-rankings.js';
 import { LOCAL_SORT_ROWS, type LocalSort, localSort, sortRows } from './local-sorts.js';
 import type { ReadQuery } from './read-query.js';
@@ -42,8 +47,42 @@ export async function readResourcePage(
   resource: string,
   query: ReadQuery,
 ): Promise<SlackMessage> {
+  return buildResourcePage(await readResource(services, user, binding, resource, query));
+}
+
+/**
+ * A read as a command answers it: a page for the channel, or, when nothing matched (a mistyped filter, an
+ * offset past the end), what to try, for the person alone (`empty`): an empty page tells the channel nothing.
+ */
+export async function readResourceAnswer(
+  services: BotServices,
+  user: string,
+  binding: Pick<ChannelBinding, 'clientId' | 'clientLabel'>,
+  resource: string,
+  query: ReadQuery,
+): Promise<{ message: SlackMessage; empty: boolean }> {
+  const input = await readResource(services, user, binding, resource, query);
+  return input.rows.length === 0
+    ? { message: buildEmptyAnswer(input), empty: true }
+    : { message: buildResourcePage(input), empty: false };
+}
+
+async function readResource(
+  services: BotServices,
+  user: string,
+  binding: Pick<ChannelBinding, 'clientId' | 'clientLabel'>,
+  resource: string,
+  query: ReadQuery,
+): Promise<ResourcePageInput> {
   services.access.requireRead(user, resource);
   const clientId = resource === 'clients' ? undefined : binding.clientId;
+  if (query.filter && query.filter.value === '') {
+    // `sentiment=` would match nothing at the gateway: say so, with the values there are.
+    const values = await filterValuesNote(services, resource, clientId, query.filter);
+    throw new UserError(UserErrorCode.BadArguments, `\`${query.filter.field}=\` has no value.`, {
+      hint: `Write the value to match after the \`=\`.${values ? ` ${values}` : ''}`,
+    });
+  }
   // A message shows DEFAULT_PAGE_ROWS rows: fetching more (`limit=1000`) would read rows nobody sees. Next
   // then steps by what was shown, so paging still covers every row once.
   const limit = Math.min(query.limit, DEFAULT_PAGE_ROWS);
@@ -59,7 +98,7 @@ export async function readResourcePage(
     outcome.rows.length === 0 && query.filter && query.offset === 0
       ? await filterValuesNote(services, resource, clientId, query.filter)
       : undefined;
-  return buildResourcePage({
+  return {
     resource,
     clientLabel: binding.clientLabel,
     rows: outcome.rows,
@@ -68,7 +107,7 @@ export async function readResourcePage(
     maxRows: DEFAULT_PAGE_ROWS,
     orderNote: outcome.note,
     ...(emptyNote ? { emptyNote } : {}),
-  });
+  };
 }
 
 interface Read {

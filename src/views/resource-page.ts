@@ -96,16 +96,16 @@ export function buildResourcePage(input: ResourcePageInput): SlackMessage {
   const shown = rows.slice(0, maxRows);
   const offset = pagination.offset;
   const total = Math.max(pagination.total, offset + rows.length);
-  const who = escapeMrkdwn(input.clientLabel);
+  const heading = headingOf(input);
   const blocks: KnownBlock[] = [];
 
   let summary: string;
   if (shown.length === 0) {
-    summary = `${code(resource)} for *${who}* · No rows`;
+    summary = `${heading} · No rows`;
     blocks.push(section(summary), context(emptyHint(input)));
   } else {
     const range = `${fmt(offset + 1)}–${fmt(offset + shown.length)} of ${fmt(total)}`;
-    summary = `${code(resource)} for *${who}* · ${range}`;
+    summary = `${heading} · ${range}`;
     blocks.push(section(summary));
     const line = queryLine(query, input.orderNote);
     if (line) blocks.push(context(line));
@@ -123,10 +123,34 @@ export function buildResourcePage(input: ResourcePageInput): SlackMessage {
   }
   const nav = navigation(input, shown.length, maxRows);
   if (nav) blocks.push(nav);
-  const text = `${resource} for ${input.clientLabel}: ${
+  const text = `${plainHeading(input)}: ${
     shown.length === 0 ? 'no rows' : `${fmt(offset + 1)}–${fmt(offset + shown.length)} of ${fmt(total)}`
   }`;
   return fitMessage({ text: escapeMrkdwn(text), blocks });
+}
+
+/** The client roster is the agency's, not the channel's client's: it says so instead of naming one client. */
+const ROSTER_HEADING = 'Clients the agency key reaches';
+
+/** "`reviews` for *Acme*": what was read, for whom. */
+function headingOf(input: ResourcePageInput): string {
+  if (input.resource === 'clients') return `*${ROSTER_HEADING}*`;
+  return `${code(input.resource)} for *${escapeMrkdwn(input.clientLabel)}*`;
+}
+
+/** The heading as the notification's plain text (escaped by the caller). */
+function plainHeading(input: ResourcePageInput): string {
+  return input.resource === 'clients' ? ROSTER_HEADING : `${input.resource} for ${input.clientLabel}`;
+}
+
+/**
+ * A read that matched nothing, as the answer to the person who typed it: what was read and what to try, with
+ * no buttons (there is no page to turn).
+ */
+export function buildEmptyAnswer(input: ResourcePageInput): SlackMessage {
+  const summary = `:mag: ${headingOf(input)} · No rows`;
+  const text = `${plainHeading(input)}: no rows`;
+  return fitMessage({ text: escapeMrkdwn(text), blocks: [section(summary), section(emptyHint(input))] });
 }
 
 function navigation(input: ResourcePageInput, shownCount: number, maxRows: number): KnownBlock | undefined {

@@ -50,7 +50,8 @@ describe('the client roster', () => {
     const reply = await refusal(ADMIN, 'bright-dental');
     expect(textOf(reply)).toContain('acme-plumbing');
     await h.gateway('get clients limit=1', { user: ADMIN });
-    const page = await h.message((m) => m.text.startsWith('clients') && textOf(m).includes('page_next'));
+    // The page is the admin's alone; a member's click on it can only be forged.
+    const page = await refusal(ADMIN, 'page_next');
     const before = reads('clients');
     await h.driver.click(page, { actionId: 'page_next' }, { user: MEMBER });
     await refusal(MEMBER, 'Only admins can list the agency’s clients');

@@ -77,10 +77,10 @@ describe('reads', () => {
   it('reads every resource the discovery call lists, in the channel', async () => {
     const { resources } = await h.runtime.services.gateway.discover();
     expect(resources.length).toBeGreaterThan(30);
-    for (const resource of resources) {
+    // The client roster is for admins alone, never the channel (below); every other resource is for anyone.
+    for (const resource of resources.filter((r) => r !== 'clients')) {
       const before = h.slack.messages(CHANNEL).length;
-      // The client roster is for admins (see access.test.ts); every other resource for anyone.
-      await h.gateway(`get ${resource} limit=3`, resource === 'clients' ? { user: ADMIN } : {});
+      await h.gateway(`get ${resource} limit=3`);
       const posted = await h.slack.waitFor(
         () =>
           h.slack
@@ -95,6 +95,29 @@ describe('reads', () => {
     }
     const failed = h.slack.calls.filter((c) => !c.ok);
     expect(failed).toEqual([]);
+  });
+
+  it('answers `get clients` to the admin alone, as `clients` does, under its own heading', async () => {
+    const before = h.slack.messages(CHANNEL).length;
+    await h.gateway('get clients', { user: ADMIN });
+    const reply = await h.ephemeral((m) => textOf(m).includes('bright-dental'), { user: ADMIN });
+    expect(textOf(reply)).toContain('*Clients the agency key reaches* · 1–3 of 3');
+    expect(textOf(reply)).not.toContain('for *Acme');
+    await h.gateway('clients', { user: ADMIN });
+    const roster = await h.ephemeral((m) => textOf(m).includes('bright-dental') && m !== reply, {
+      user: ADMIN,
+    });
+    expect(roster.text).toBe(reply.text);
+    // Unbound, too, like `clients`.
+    await h.gateway('get clients', { user: ADMIN, channel: 'CUNBOUND' });
+    await h.ephemeral((m) => textOf(m).includes('bright-dental'), { user: ADMIN, channel: 'CUNBOUND' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(
+      h.slack
+        .messages(CHANNEL)
+        .slice(before)
+        .filter((m) => textOf(m).includes('bright-dental')),
+    ).toEqual([]);
   });
 
   it('pages forward and back in place', async () => {
@@ -171,6 +194,57 @@ describe('reads', () => {
     await h.gateway('reviews');
     const reply = await h.ephemeral((m) => textOf(m).includes('not answering'));
     expect(textOf(reply)).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
+
+describe('refusals of what a read cannot do', () => {
+  /** The newest answer to MEMBER after `command`. */
+  async function refusal(command: string) {
+    const answered = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await h.gateway(command);
+    return textOf(
+      await h.slack.waitFor(() => h.slack.ephemerals(CHANNEL, MEMBER).slice(answered).at(0), {
+        what: `the answer to ${command}`,
+      }),
+    );
+  }
+
+  it('says it cannot filter by rating but can sort by it', async () => {
+    const text = await refusal('reviews rating=5');
+    expect(text).toContain('I cannot filter `reviews` by `rating`, but I can sort by it: `order=rating`.');
+    expect(text).not.toContain('not something I can filter or sort by');
+    expect(text).toContain('`sentiment=…`');
+  });
+
+  it('says a negative offset must be 0 or more, not up to 9007199254740991', async () => {
+    const text = await refusal('reviews offset=-5');
+    expect(text).toContain('`offset` must be a whole number, 0 or more.');
+    expect(text).not.toContain('9007199254740991');
+  });
+});
+
+describe('a read that matches nothing', () => {
+  it.each([
+    [
+      'reviews sentiment=bad',
+      /Nothing matches `sentiment=bad`.*Values of `sentiment`: `negative`, `neutral`, `positive`/,
+    ],
+    ['reviews sentiment=Negative', /Did you mean `sentiment=negative`\?/],
+    ['keywords status=PAUSED', /Did you mean `status=paused`\?/],
+    ['blogs published=maybe', /Values of `published`: `false`, `true`/],
+    ['reviews offset=999999', /Offset 999,999 is past the last row \(3,200 in all\): try `offset=0`/],
+    ['reviews sentiment=', /`sentiment=` has no value.*Values of `sentiment`: `negative`/],
+  ])('`%s` answers the person alone with what to try, and posts nothing', async (command, words) => {
+    const posted = h.slack.messages(CHANNEL).length;
+    const answered = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await h.gateway(command);
+    const reply = await h.slack.waitFor(() => h.slack.ephemerals(CHANNEL, MEMBER).slice(answered).at(0), {
+      what: `the answer to ${command}`,
+    });
+    expect(textOf(reply)).toMatch(words);
+    expect(textOf(reply)).not.toContain('page_prev');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(h.slack.messages(CHANNEL).slice(posted)).toEqual([]);
   });
 });
 

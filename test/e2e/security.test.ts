@@ -425,17 +425,8 @@ describe('typed text echoed back', () => {
     await answer(`help ${typed('<!everyone>')}`, 'There is no');
     await answer(`audit ${typed('<https://evil.example|click>')}`, 'not valid');
     await answer(`use ${typed('<!channel>')}`, 'No client', { user: ADMIN });
-    // A filter value is echoed in a CHANNEL message (the empty page's hint).
-    const before = h.slack.messages(CHANNEL).length;
-    await h.gateway(`keywords status=${typed('<!channel>')}`);
-    await h.slack.waitFor(
-      () =>
-        h.slack
-          .messages(CHANNEL)
-          .slice(before)
-          .find((m) => textOf(m).includes('Nothing matches')),
-      { what: 'the empty page' },
-    );
+    // A filter value is echoed in the answer to a read that matched nothing.
+    await answer(`keywords status=${typed('<!channel>')}`, 'Nothing matches');
     const all = joined(expectInert(from));
     expect(all).toContain(ESCAPED_CHANNEL);
     expect(all).toContain('&lt;!here&gt;');
