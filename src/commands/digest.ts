@@ -1,11 +1,12 @@
 import type { DigestKind } from '../digests/filters.js';
 import { describeFilters } from '../digests/filters.js';
-import { describeSchedule } from '../digests/schedule.js';
+import { describeSchedule, nextRunAt } from '../digests/schedule.js';
 import type { SubscriptionSettings } from '../digests/store.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { isNotInChannel } from '../slack/describe-error.js';
 import { section } from '../views/blocks.js';
+import { formatWhen } from '../views/digest-common.js';
 import { buildDigestStatus, type SubscriptionView } from '../views/digest-status.js';
 import { escapeMrkdwn } from '../views/escape.js';
 import { fitMessage } from '../views/limits.js';
@@ -21,7 +22,11 @@ export async function channelDigests(services: BotServices, channel: string): Pr
   const subs = await services.digests.channelSubscriptions(channel);
   return Promise.all(
     subs.map(async (sub) => {
-      const next = sub.stopped ? undefined : await services.digestQueue.nextRun(channel, sub.kind);
+      // From the schedule now in force, not from a job scheduler the scheduler role has yet to replace.
+      const next = sub.stopped
+        ? undefined
+        : (nextRunAt(sub.schedule, sub.tz, Date.now()) ??
+          (await services.digestQueue.nextRun(channel, sub.kind, sub)));
       return next ? { sub, next } : { sub };
     }),
   );
@@ -46,6 +51,12 @@ async function postOrExplain(ctx: CommandContext, text: string): Promise<void> {
 function describeSubscription(sub: Pick<SubscriptionSettings, 'schedule' | 'tz' | 'filters'>): string {
   const filters = describeFilters(sub.filters);
   return `${escapeMrkdwn(describeSchedule(sub.schedule, sub.tz))}, ${filters ? `filters \`${escapeMrkdwn(filters)}\`` : 'no filters'}`;
+}
+
+/** `; next Tue 24 Nov, 07:00 GMT-6` for a daily or weekly schedule, from the schedule itself. */
+function nextPhrase(sub: Pick<SubscriptionSettings, 'schedule' | 'tz'>): string {
+  const next = nextRunAt(sub.schedule, sub.tz, Date.now());
+  return next ? `; next ${escapeMrkdwn(formatWhen(new Date(next).toISOString(), sub.tz))}` : '';
 }
 
 /**
@@ -74,7 +85,7 @@ async function subscribe(ctx: CommandContext, args: ReturnType<typeof parseDiges
     const first = (await ctx.services.digests.meta(ctx.channel, args.kind)) === undefined;
     await postOrExplain(
       ctx,
-      `:calendar: <@${ctx.user}> subscribed this channel to the *${args.kind}* digest of ${label}, ${now}.${first ? ' The first one records a baseline; later ones list what changed, and nothing is posted when nothing did.' : ''}`,
+      `:calendar: <@${ctx.user}> subscribed this channel to the *${args.kind}* digest of ${label}, ${now}${nextPhrase(settings)}.${first ? ' The first one records a baseline; later ones list what changed, and nothing is posted when nothing did.' : ''}`,
     );
     return;
   }
@@ -85,7 +96,7 @@ async function subscribe(ctx: CommandContext, args: ReturnType<typeof parseDiges
   if (was === now) {
     await postOrExplain(
       ctx,
-      `:calendar: <@${ctx.user}> kept the *${args.kind}* digest of ${label} as it was: ${now}.${restarted}`,
+      `:calendar: <@${ctx.user}> kept the *${args.kind}* digest of ${label} as it was: ${now}${nextPhrase(settings)}.${restarted}`,
     );
     return;
   }
@@ -97,7 +108,7 @@ async function subscribe(ctx: CommandContext, args: ReturnType<typeof parseDiges
     : '';
   await postOrExplain(
     ctx,
-    `:calendar: <@${ctx.user}> changed the *${args.kind}* digest of ${label}: was ${was}; now ${now}.${hint}${restarted}`,
+    `:calendar: <@${ctx.user}> changed the *${args.kind}* digest of ${label}: was ${was}; now ${now}${nextPhrase(settings)}.${hint}${restarted}`,
   );
 }
 

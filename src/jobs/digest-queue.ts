@@ -1,6 +1,7 @@
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DigestKind } from '../digests/filters.js';
+import { repeatOptions, type Schedule } from '../digests/schedule.js';
 
 /**
  * The digests queue: one job per scheduled period (from a job scheduler per subscription, which
@@ -33,6 +34,15 @@ const DIGEST_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { age: 7 * DAY_SEC, count: 1_000 },
 };
 
+/** True when a job scheduler's repeat is the one a schedule asks for. */
+export function sameRepeat(
+  existing: { pattern?: string | null; every?: number | string | null; tz?: string | null },
+  want: ReturnType<typeof repeatOptions>,
+): boolean {
+  if ('every' in want) return Number(existing.every) === want.every && !existing.pattern;
+  return existing.pattern === want.pattern && (existing.tz ?? undefined) === want.tz;
+}
+
 /** The job scheduler of a subscription: one stable id per (channel, kind). */
 export const digestSchedulerId = (channel: string, kind: DigestKind) => `digest-${channel}-${kind}`;
 
@@ -63,10 +73,19 @@ export class DigestQueue {
     );
   }
 
-  /** When the subscription's next scheduled run is, once the scheduler role has upserted it. */
-  async nextRun(channel: string, kind: DigestKind): Promise<number | undefined> {
+  /**
+   * When the subscription's next scheduled run is, once the scheduler role has upserted it; given the schedule
+   * now in force, undefined while the job scheduler still runs an older one (it is about to be replaced).
+   */
+  async nextRun(
+    channel: string,
+    kind: DigestKind,
+    current?: { schedule: Schedule; tz: string },
+  ): Promise<number | undefined> {
     const scheduler = await this.queue.getJobScheduler(digestSchedulerId(channel, kind));
-    return scheduler?.next;
+    if (!scheduler) return undefined;
+    if (current && !sameRepeat(scheduler, repeatOptions(current.schedule, current.tz))) return undefined;
+    return scheduler.next;
   }
 
   async close(): Promise<void> {

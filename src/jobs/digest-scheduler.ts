@@ -2,7 +2,13 @@ import { repeatOptions } from '../digests/schedule.js';
 import type { DigestStore, Subscription } from '../digests/store.js';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
-import { DIGEST_JOB_NAME, type DigestJobData, type DigestQueue, digestSchedulerId } from './digest-queue.js';
+import {
+  DIGEST_JOB_NAME,
+  type DigestJobData,
+  type DigestQueue,
+  digestSchedulerId,
+  sameRepeat,
+} from './digest-queue.js';
 
 /**
  * The scheduler role: the one place that upserts the digests' BullMQ job schedulers, one per
@@ -26,16 +32,6 @@ export interface DigestScheduler {
   /** One sync now (also what the timer runs). */
   sync(): Promise<void>;
   close(): Promise<void>;
-}
-
-type Repeat = ReturnType<typeof repeatOptions>;
-
-function same(
-  existing: { pattern?: string | null; every?: number | null; tz?: string | null },
-  want: Repeat,
-) {
-  if ('every' in want) return Number(existing.every) === want.every && !existing.pattern;
-  return existing.pattern === want.pattern && (existing.tz ?? undefined) === want.tz;
 }
 
 export function startDigestScheduler(options: DigestSchedulerOptions): DigestScheduler {
@@ -63,7 +59,7 @@ export function startDigestScheduler(options: DigestSchedulerOptions): DigestSch
     for (const [id, sub] of wanted) {
       const repeat = repeatOptions(sub.schedule, sub.tz);
       const current = byId.get(id);
-      if (current && same(current, repeat)) continue;
+      if (current && sameRepeat(current, repeat)) continue;
       const data: DigestJobData = { channel: sub.channel, kind: sub.kind, trigger: 'schedule' };
       await queue.queue.upsertJobScheduler(id, repeat, {
         name: DIGEST_JOB_NAME,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextRunAt } from '../../src/digests/schedule.js';
 import type { FakeMessage } from '../../src/local/fake-slack/index.js';
+import { formatWhen } from '../../src/views/digest-common.js';
 import { ADMIN, bind, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
 
 /**
@@ -212,7 +214,7 @@ describe('subscribing again', () => {
       /changed the \*rankings\*/,
     );
     expect(changed).toContain(
-      'was daily at 08:00 (UTC), filters `min_change=5`; now daily at 07:00 (America/Chicago), no filters.',
+      'was daily at 08:00 (UTC), filters `min_change=5`; now daily at 07:00 (America/Chicago), no filters; next ',
     );
     expect(changed).toContain('replaces the old one whole: name again the filters you want to keep');
     expect(changed).not.toContain('subscribed');
@@ -228,5 +230,60 @@ describe('subscribing again', () => {
 
     const same = await answer('digest rankings weekly sun 09:00', /kept the \*rankings\*/);
     expect(same).toContain('as it was: weekly on Sunday at 09:00 (UTC), no filters');
+  });
+});
+
+describe('the next run after a change', () => {
+  it("is the new schedule's, in status and in the answer, before the scheduler has re-registered it", async () => {
+    const channel = 'CUXNEXT';
+    await bind(h, 'bright-dental', channel);
+    const queue = h.runtime.services.digestQueue;
+    const scheduler = h.runtime.scheduler;
+    if (!scheduler) throw new Error('expected the scheduler role');
+    const status = async () => {
+      const before = h.slack.ephemerals(channel, MEMBER).length;
+      await h.gateway('digest status', { user: MEMBER, channel });
+      await h.slack.waitFor(() => h.slack.ephemerals(channel, MEMBER).length > before || undefined, {
+        what: 'the status',
+      });
+      return textOf(h.slack.ephemerals(channel, MEMBER).at(-1) as FakeMessage);
+    };
+    const when = (ms: number, tz: string) => formatWhen(new Date(ms).toISOString(), tz);
+
+    await h.gateway('digest reviews daily 08:00', { user: ADMIN, channel });
+    await h.message((m) => m.text.includes('subscribed this channel to the *reviews*'), channel);
+    await scheduler.sync();
+    const old = await queue.nextRun(channel, 'reviews');
+    expect(old).toBeGreaterThan(Date.now());
+    expect(await status()).toContain(`next ${when(old as number, 'UTC')}`);
+
+    // Changed: the job scheduler still runs daily 08:00 until the scheduler role next syncs.
+    const changes: Array<
+      [string, { kind: 'weekly'; day: 'sun'; at: string } | { kind: 'daily'; at: string }, string]
+    > = [
+      ['digest reviews weekly sun', { kind: 'weekly', day: 'sun', at: '09:00' }, 'UTC'],
+      ['digest reviews daily 07:00 tz=America/Chicago', { kind: 'daily', at: '07:00' }, 'America/Chicago'],
+    ];
+    for (const [command, schedule, tz] of changes) {
+      const before = h.slack.messages(channel).length;
+      await h.gateway(command, { user: ADMIN, channel });
+      const answer = await h.slack.waitFor(
+        () =>
+          h.slack
+            .messages(channel)
+            .slice(before)
+            .find((m) => m.text.includes('changed the *reviews*')),
+        { what: 'the change answer' },
+      );
+      const next = nextRunAt(schedule, tz, Date.now()) as number;
+      expect(next).not.toBe(old);
+      expect(textOf(answer)).toContain(`next ${when(next, tz)}`);
+      const shown = await status();
+      expect(shown).toContain(`next ${when(next, tz)}`);
+      expect(shown).not.toContain(when(old as number, tz));
+      // Once the scheduler has re-registered it, BullMQ's own next run is the one status showed.
+      await scheduler.sync();
+      expect(await queue.nextRun(channel, 'reviews')).toBe(next);
+    }
   });
 });
