@@ -208,7 +208,10 @@ describe('approvals', () => {
     const card = await askDeploy(h, post(2), ADMIN);
     let seen = h.slack.ephemerals(CHANNEL, ADMIN).length;
     await click(h, card, 'approval_approve', ADMIN);
-    await ephemeralTo(h, ADMIN, seen, /another approver must decide/);
+    const self = await ephemeralTo(h, ADMIN, seen, /another approver must decide/);
+    // Named, so they can be asked; the configuration is no business of the requester's here.
+    expect(textOf(self)).toContain(`<!subteam^${GROUP}>`);
+    expect(textOf(self)).not.toContain('GATEWAY_');
     seen = h.slack.ephemerals(CHANNEL, MEMBER).length;
     await click(h, card, 'approval_approve', MEMBER);
     const refusal = await ephemeralTo(h, MEMBER, seen, /Only approvers/);
