@@ -343,4 +343,11 @@ describe('approvals', () => {
     expect(textOf(again)).toContain('Approving runs it again');
     expect(textOf(again)).toContain('approval_approve');
   });
+  it('says which words after `history` it ignored, beside the first page', async () => {
+    const seen = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await h.gateway('history 2 extra', { user: MEMBER });
+    const told = await ephemeralTo(h, MEMBER, seen, /so I ignored/);
+    expect(textOf(told)).toContain('`2` `extra`');
+    await ephemeralTo(h, MEMBER, seen, /Approvals and guarded actions|No approvals/);
+  });
 });
