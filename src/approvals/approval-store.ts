@@ -136,6 +136,7 @@ export class ApprovalStore {
           action: input.action,
           label: input.label,
           client: input.clientId,
+          clientLabel: input.clientLabel,
           hash: input.hash,
           requestedBy: input.requestedBy,
           job: '',

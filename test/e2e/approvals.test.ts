@@ -287,8 +287,12 @@ describe('approvals', () => {
     await h.gateway('history', { user: MEMBER });
     const page = await ephemeralTo(h, MEMBER, seen, /Approvals and guarded actions/);
     const text = textOf(page);
-    expect(text).toMatch(/done\* by worker · Blog deploy/);
+    // Each step as it was: asked for by a person, started and done by no one in particular, for the client by name.
+    expect(text).toMatch(/\*done\* · Blog deploy for \*Harbor Law Group\*/);
+    expect(text).toMatch(/\*started\* · Blog deploy/);
+    expect(text).toMatch(/\*requested\* by <@UMEMBER> · Blog deploy/);
     expect(text).toMatch(/rejected\* by <@UGROUPIE>/);
+    expect(text).not.toMatch(/pending\*|by worker|for `harbor-law`/);
     expect(text).toMatch(/hash `[0-9a-f]{12}`/);
     expect(JSON.stringify(page.blocks)).toContain('approval_history_older');
     await h.driver.click(page, { actionId: 'approval_history_older' }, { user: MEMBER });
