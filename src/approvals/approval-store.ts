@@ -81,10 +81,11 @@ export class ApprovalStore {
       const made = await this.#create(input, now, true);
       if ('created' in made || attempt > 0) return made;
       const holder = made.pending;
-      // An entry whose request is gone, or past its expiry with the expiry job not run yet, is released here.
+      // An entry whose request is past its expiry with the expiry job not run yet, or is stale, is released here.
       if (holder.state === 'pending' && now >= holder.expiresAt) {
         await this.transition(holder.id, holder.channel, 'expired', { actor: 'expiry' }, now);
-      } else if (holder.id === '') {
+      } else if (!['pending', 'approved', 'running'].includes(holder.state)) {
+        // Gone (id ''), or no longer in flight: the entry is stale.
         await this.redis.hdel(this.#indexKey(input.channel), `pending:${input.hash}`);
       } else return made;
     }
@@ -136,6 +137,7 @@ export class ApprovalStore {
           action: input.action,
           label: input.label,
           client: input.clientId,
+          clientLabel: input.clientLabel,
           hash: input.hash,
           requestedBy: input.requestedBy,
           job: '',

@@ -24,6 +24,8 @@ export interface AuditEntry {
   action: string;
   label: string;
   client: string;
+  /** The client's name as the card showed it (entries written before it was kept: none). */
+  clientLabel: string;
   hash: string;
   requestedBy: string;
   job: string;
@@ -43,6 +45,7 @@ export function parseAuditEntries(raw: Array<[string, string[]]>): AuditEntry[] 
       action: f.action ?? '',
       label: f.label ?? f.action ?? '',
       client: f.client ?? '',
+      clientLabel: f.clientLabel ?? '',
       hash: f.hash ?? '',
       requestedBy: f.requestedBy ?? '',
       job: f.job ?? '',

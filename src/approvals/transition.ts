@@ -43,10 +43,11 @@ local channel = h0[2] or ''
 if not state or string.sub(KEYS[2], -(#channel + 1)) ~= ':' .. channel then return { 'missing', '' } end
 
 local function audit(entered, who, text)
-  local h = redis.call('HMGET', KEYS[1], 'id', 'action', 'label', 'clientId', 'hash', 'requestedBy', 'jobKey')
+  local h = redis.call('HMGET', KEYS[1], 'id', 'action', 'label', 'clientId', 'hash', 'requestedBy', 'jobKey',
+    'clientLabel')
   redis.call('XADD', KEYS[2], 'MINID', '~', minId, '*',
     'approval', h[1], 'state', entered, 'actor', who, 'action', h[2], 'label', h[3], 'client', h[4],
-    'hash', h[5], 'requestedBy', h[6], 'job', h[7] or '', 'note', text, 'at', ARGV[2])
+    'hash', h[5], 'requestedBy', h[6], 'job', h[7] or '', 'note', text, 'at', ARGV[2], 'clientLabel', h[8] or '')
 end
 -- The index entry of an identical request: released once this one can no longer run or has run.
 local function release(entered)

@@ -40,6 +40,32 @@ async function load(services: BotServices, value: string | undefined, fromChanne
 const channelOf = (body: { channel?: { id: string }; container?: { channel_id?: string } }) =>
   body.channel?.id ?? body.container?.channel_id;
 
+/**
+ * The approvers besides `requester`: people named directly, and user groups with someone else in them. A group
+ * Slack cannot list counts as having someone (the refusal then names it rather than call it a dead end).
+ */
+async function otherApprovers(
+  services: BotServices,
+  client: WebClient,
+  requester: string,
+): Promise<string[]> {
+  const others: string[] = [];
+  for (const id of services.config.approvers) {
+    if (id === requester) continue;
+    if (!id.startsWith('S')) {
+      others.push(id);
+      continue;
+    }
+    try {
+      const group = await client.usergroups.users.list({ usergroup: id });
+      if ((group.users ?? []).some((u) => u !== requester)) others.push(id);
+    } catch {
+      others.push(id);
+    }
+  }
+  return others;
+}
+
 /** Queues the approved run once (the winner of the transition only) and shows it; a refusal fails the run. */
 async function runApproved(
   services: BotServices,
@@ -95,7 +121,14 @@ export function approvalDecision(services: BotServices, to: 'approved' | 'reject
     });
     if (!result.ok) {
       if (result.state === 'missing') throw gone();
-      if (result.self) return interaction.reply(buildApprovalRefusal({ kind: 'self' }));
+      if (result.self)
+        return interaction.reply(
+          buildApprovalRefusal({
+            kind: 'self',
+            others: await otherApprovers(services, client, body.user.id),
+            admin: services.access.isAdmin(body.user.id),
+          }),
+        );
       // A click that found it expired made it so: the card says it now, whoever's click it was.
       if (result.record.state === 'expired') await showCard(client, result.record);
       return interaction.reply(buildApprovalRefusal({ kind: 'decided', record: result.record }));

@@ -169,7 +169,8 @@ const DECIDED: Record<ApprovalRecord['state'], string> = {
 
 export type ApprovalRefusal =
   | { kind: 'not-approver'; approvers: readonly string[] }
-  | { kind: 'self' }
+  /** `others`: the approvers besides the requester (none: nobody can approve it); `admin`: the requester is one. */
+  | { kind: 'self'; others: readonly string[]; admin: boolean }
   | { kind: 'not-requester'; requestedBy: string }
   | { kind: 'decided'; record: Pick<ApprovalRecord, 'state' | 'decidedBy' | 'decidedAt'> };
 
@@ -185,8 +186,14 @@ export function buildApprovalRefusal(refusal: ApprovalRefusal): SlackMessage {
         : 'No approvers are configured: set GATEWAY_APPROVERS (or GATEWAY_ADMINS).';
       break;
     case 'self':
-      line = 'You asked for this, so another approver must decide on it.';
-      hint = 'Ask another approver to look at the card (self-approval is off: GATEWAY_ALLOW_SELF_APPROVAL).';
+      if (refusal.others.length) {
+        line = 'You asked for this, so another approver must decide on it.';
+        hint = `Approvers: ${refusal.others.map(mention).join(', ')}. Ask one of them to look at the card.`;
+      } else {
+        // The only approver asked: nobody can approve it until an admin changes who may.
+        line = 'You asked for this and you are the only approver, so nobody can approve it yet.';
+        hint = `Nothing runs until someone else can approve it. ${refusal.admin ? 'As an admin, you' : 'An admin'} can add approvers (GATEWAY_APPROVERS) or allow requesters to approve their own requests (GATEWAY_ALLOW_SELF_APPROVAL=true) in the bot's configuration. Cancel the card if it is no longer needed.`;
+      }
       break;
     case 'not-requester':
       line = `Only ${mention(refusal.requestedBy)}, who asked, can cancel this request.`;

@@ -9,6 +9,14 @@ import { fitMessage } from './limits.js';
 
 export const HISTORY_OLDER_ID = 'approval_history_older';
 
+/** What the step was, and by whom when a person took it (the worker and the expiry job are no actors). */
+const STEP: Record<string, string> = { pending: 'requested', running: 'started' };
+
+function step(e: AuditEntry): string {
+  const what = `*${escapeMrkdwn(STEP[e.state] ?? e.state)}*`;
+  return /^[UW][A-Z0-9]+$/.test(e.actor) ? `${what} by <@${e.actor}>` : what;
+}
+
 export function buildApprovalHistory(
   entries: AuditEntry[],
   options: { more: boolean; page: number },
@@ -19,9 +27,9 @@ export function buildApprovalHistory(
     return { text: line, blocks: [section(line)] };
   }
   const lines = entries.map((e) => {
-    const who = /^[UW][A-Z0-9]+$/.test(e.actor) ? `<@${e.actor}>` : escapeMrkdwn(e.actor);
+    const client = e.clientLabel ? `*${escapeMrkdwn(e.clientLabel)}*` : code(e.client);
     const note = e.note ? ` · ${code(e.note)}` : '';
-    return `• ${cardTime(e.at)} · *${escapeMrkdwn(e.state)}* by ${who} · ${escapeMrkdwn(e.label)} for ${code(e.client)} · hash ${code(e.hash.slice(0, 12))} · ${code(e.approval)}${note}`;
+    return `• ${cardTime(e.at)} · ${step(e)} · ${escapeMrkdwn(e.label)} for ${client} · hash ${code(e.hash.slice(0, 12))} · ${code(e.approval)}${note}`;
   });
   const blocks: KnownBlock[] = [
     section(`*Approvals and guarded actions* · page ${options.page}`),

@@ -174,7 +174,7 @@ describe('every action from Slack', () => {
   });
 
   it.each([
-    ['deploy blog_0001', 'deploy_blog'],
+    ['deploy', 'deploy_blog'],
     ['email to=ed@boston-family-blog.example subject="Hello" html="<p>Hi</p>"', 'send_prospect_email'],
   ])('%s asks for an approval (a card, or the form first) and sends nothing', async (command, action) => {
     const cards = h.slack.messages(CHANNEL).length;

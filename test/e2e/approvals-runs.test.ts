@@ -207,3 +207,36 @@ describe('a bot restarted between the request and the click', () => {
     }
   });
 });
+
+describe('an approval asked for by the only approver, self-approval off', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // The approvers are the admins: ADMIN alone.
+    h = await startHarness('e2e-approvals-alone');
+    await bind(h, 'harbor-law');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('tells the requester nobody else can approve it and what an admin can change', async () => {
+    const card = await askDeploy(h, ADMIN);
+    const seen = h.slack.ephemerals(CHANNEL, ADMIN).length;
+    await h.driver.click(card, { actionId: 'approval_approve' }, { user: ADMIN });
+    const told = await h.slack.waitFor(
+      () =>
+        h.slack
+          .ephemerals(CHANNEL, ADMIN)
+          .slice(seen)
+          .find((m) => /only approver/.test(textOf(m))),
+      { what: 'the refusal to the only approver' },
+    );
+    const text = textOf(told);
+    expect(text).not.toContain('another approver must decide');
+    expect(text).toContain('nobody can approve it yet');
+    expect(text).toMatch(/add approvers \(GATEWAY_APPROVERS\)/);
+    expect(text).toContain('GATEWAY_ALLOW_SELF_APPROVAL=true');
+    expect(textOf(current(h, card))).toContain('Waiting for an approver');
+    expect(h.posts('deploy_blog')).toHaveLength(0);
+  });
+});

@@ -208,7 +208,10 @@ describe('approvals', () => {
     const card = await askDeploy(h, post(2), ADMIN);
     let seen = h.slack.ephemerals(CHANNEL, ADMIN).length;
     await click(h, card, 'approval_approve', ADMIN);
-    await ephemeralTo(h, ADMIN, seen, /another approver must decide/);
+    const self = await ephemeralTo(h, ADMIN, seen, /another approver must decide/);
+    // Named, so they can be asked; the configuration is no business of the requester's here.
+    expect(textOf(self)).toContain(`<!subteam^${GROUP}>`);
+    expect(textOf(self)).not.toContain('GATEWAY_');
     seen = h.slack.ephemerals(CHANNEL, MEMBER).length;
     await click(h, card, 'approval_approve', MEMBER);
     const refusal = await ephemeralTo(h, MEMBER, seen, /Only approvers/);
@@ -284,8 +287,12 @@ describe('approvals', () => {
     await h.gateway('history', { user: MEMBER });
     const page = await ephemeralTo(h, MEMBER, seen, /Approvals and guarded actions/);
     const text = textOf(page);
-    expect(text).toMatch(/done\* by worker · Blog deploy/);
+    // Each step as it was: asked for by a person, started and done by no one in particular, for the client by name.
+    expect(text).toMatch(/\*done\* · Blog deploy for \*Harbor Law Group\*/);
+    expect(text).toMatch(/\*started\* · Blog deploy/);
+    expect(text).toMatch(/\*requested\* by <@UMEMBER> · Blog deploy/);
     expect(text).toMatch(/rejected\* by <@UGROUPIE>/);
+    expect(text).not.toMatch(/pending\*|by worker|for `harbor-law`/);
     expect(text).toMatch(/hash `[0-9a-f]{12}`/);
     expect(JSON.stringify(page.blocks)).toContain('approval_history_older');
     await h.driver.click(page, { actionId: 'approval_history_older' }, { user: MEMBER });
@@ -339,5 +346,12 @@ describe('approvals', () => {
     expect(textOf(again)).toContain(recordId);
     expect(textOf(again)).toContain('Approving runs it again');
     expect(textOf(again)).toContain('approval_approve');
+  });
+  it('says which words after `history` it ignored, beside the first page', async () => {
+    const seen = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await h.gateway('history 2 extra', { user: MEMBER });
+    const told = await ephemeralTo(h, MEMBER, seen, /so I ignored/);
+    expect(textOf(told)).toContain('`2` `extra`');
+    await ephemeralTo(h, MEMBER, seen, /Approvals and guarded actions|No approvals/);
   });
 });

@@ -127,3 +127,37 @@ describe('the frozen payload', () => {
     expect(htmlPreview(`<p>${'a'.repeat(400)}</p>`)).toHaveLength(300);
   });
 });
+
+describe('identical requests', () => {
+  const input = (channel: string, ttlMs = 60_000) => ({
+    action: 'deploy_blog',
+    label: 'Blog deploy',
+    clientId: 'acme',
+    clientLabel: 'Acme',
+    fields,
+    hash,
+    preview: { kind: 'deploy' as const, postId: 'blog_0001' },
+    requestedBy: 'UMEMBER',
+    channel,
+    ttlMs,
+  });
+
+  it('creates one of many concurrent identical requests, and another once it left pending', async () => {
+    const made = await Promise.all(Array.from({ length: 20 }, () => store.createExclusive(input('CIDENT'))));
+    const created = made.flatMap((m) => ('created' in m ? [m.created] : []));
+    expect(created).toHaveLength(1);
+    const first = created[0] as (typeof created)[0];
+    for (const m of made) if ('pending' in m) expect(m.pending.id).toBe(first.id);
+    await store.transition(first.id, 'CIDENT', 'rejected', { actor: 'UADMIN' });
+    expect('created' in (await store.createExclusive(input('CIDENT')))).toBe(true);
+  });
+
+  it('releases an identical request found past its expiry, before its expiry job ran', async () => {
+    const t0 = Date.now();
+    const first = await store.createExclusive(input('CEXPIRY', 1_000), t0);
+    expect('created' in first).toBe(true);
+    expect('pending' in (await store.createExclusive(input('CEXPIRY', 1_000), t0 + 500))).toBe(true);
+    const later = await store.createExclusive(input('CEXPIRY', 1_000), t0 + 2_000);
+    expect('created' in later).toBe(true);
+  });
+});
