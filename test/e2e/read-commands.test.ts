@@ -216,6 +216,17 @@ describe('refusals of what a read cannot do', () => {
     expect(text).toContain('`sentiment=…`');
   });
 
+  it('says which filter to keep when two are given, with a command to copy', async () => {
+    const two = await refusal('tasks status=pending category_id=cat_links');
+    expect(two).toContain(
+      'The gateway filters on one field at a time: keep `status=pending` or `category_id=cat_links`.',
+    );
+    expect(two).toContain('For example `/gateway tasks status=pending`.');
+    const twice = await refusal('reviews sentiment=negative sentiment=positive');
+    expect(twice).toContain('`sentiment` is given twice: the gateway matches one value at a time.');
+    expect(twice).toContain('Keep one, e.g. `/gateway reviews sentiment=negative`');
+  });
+
   it('says a negative offset must be 0 or more, not up to 9007199254740991', async () => {
     const text = await refusal('reviews offset=-5');
     expect(text).toContain('`offset` must be a whole number, 0 or more.');
