@@ -234,6 +234,27 @@ describe('refusals of what a read cannot do', () => {
   });
 });
 
+describe('jobs', () => {
+  it.each([
+    ['jobs foo', '`foo`'],
+    ['jobs all extra', '`extra`'],
+  ])('`%s` says which words it ignored', async (command, ignored) => {
+    const answered = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await h.gateway(command);
+    const note = await h.slack.waitFor(
+      () =>
+        h.slack
+          .ephemerals(CHANNEL, MEMBER)
+          .slice(answered)
+          .find((m) => textOf(m).includes('so I ignored')),
+      { what: `the note after ${command}` },
+    );
+    expect(note.text).toBe(
+      `:information_source: \`/gateway jobs\` takes only \`all\` after its name, so I ignored ${ignored}.`,
+    );
+  });
+});
+
 describe('a read that matches nothing', () => {
   it.each([
     [
