@@ -132,7 +132,8 @@ async function readPage({ services, resource, clientId, query, limit }: Read): P
     offset: query.offset,
   });
   let note = '';
-  if (order && order === natural && !query.order && isTime(order)) {
+  // A time order reads the same whether it is the default or asked for: "Oldest first (`created_at`)".
+  if (order && isTime(order)) {
     note = `${direction === 'asc' ? 'Oldest' : 'Newest'} first (${code(order)})`;
   } else if (order) {
     note = `Order: ${code(order)} ${direction ?? 'desc'}`;

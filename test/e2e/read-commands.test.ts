@@ -138,7 +138,9 @@ describe('reads', () => {
   it('fetches no more rows than a message shows for `limit=1000`, and Next carries on after them', async () => {
     const before = h.sandbox.requests().length;
     await h.gateway('get keywords limit=1000 order=created_at');
-    const page = await h.message((m) => textOf(m).includes('Order: `created_at`') && m.text.includes('1–20'));
+    const page = await h.message(
+      (m) => textOf(m).includes('Newest first (`created_at`)') && m.text.includes('1–20'),
+    );
     const reads = h.sandbox
       .requests()
       .slice(before)

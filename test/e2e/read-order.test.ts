@@ -67,6 +67,12 @@ describe('newest first', () => {
     expect(textOf(m)).toContain('Newest first (`created_at`)');
   });
 
+  it('words an asked-for time order as the default is worded: oldest first', async () => {
+    const m = await page('reviews order=created_at asc limit=3');
+    expect(textOf(m)).toContain('Oldest first (`created_at`)');
+    expect(textOf(m)).not.toContain('Order: `created_at`');
+  });
+
   it('applies a bare `asc` to the default order instead of ignoring it', async () => {
     const from = h.sandbox.requests().length;
     const m = await page('reviews asc limit=3');
