@@ -97,7 +97,9 @@ export const readCommands: CommandSpec[] = [
       run: (ctx) =>
         showResource(
           ctx,
-          name === 'keywords' ? { resource, view: 'rankings', command: name } : { resource, command: name },
+          name === 'keywords'
+            ? { resource, view: 'rankings', command: name, name }
+            : { resource, command: name, name },
           `/gateway ${name} ${READ_OPTIONS}`,
         ),
     }),

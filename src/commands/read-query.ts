@@ -13,6 +13,8 @@ export interface ReadQuery {
   offset: number;
   /** `keywords`: each keyword once, at its latest observation (keyword-rankings.ts). */
   view?: 'rankings';
+  /** What the page's heading calls the resource, when the command has another name (`tasks` for seo_tasks). */
+  name?: string;
 }
 
 /** What is read, and how it may be filtered and sorted: the hints name these, not every field there is. */
@@ -21,6 +23,8 @@ export interface ReadTarget {
   view?: 'rankings';
   /** The words after `/gateway` that name this read (`tasks`, `get seo_tasks`), for examples to copy. */
   command?: string;
+  /** The shortcut's name when it is not the resource's (`tasks`): the page's heading shows what was typed. */
+  name?: string;
 }
 
 /**
@@ -101,7 +105,12 @@ export function parseReadQuery(
   defaultLimit: number,
   target: ReadTarget,
 ): ReadQuery {
-  const query: ReadQuery = { limit: defaultLimit, offset: 0, ...(target.view ? { view: target.view } : {}) };
+  const query: ReadQuery = {
+    limit: defaultLimit,
+    offset: 0,
+    ...(target.view ? { view: target.view } : {}),
+    ...(target.name && target.name !== target.resource ? { name: target.name } : {}),
+  };
   let filterField: string | undefined;
   let filterValue: string | undefined;
   for (const token of args) {

@@ -37,6 +37,7 @@ const pageQuerySchema = z
     limit: z.number().int().min(1).max(1000),
     offset: z.number().int().min(0).max(100_000_000),
     view: z.literal('rankings').optional(),
+    name: name.optional(),
   })
   .strict();
 export type PageQuery = z.infer<typeof pageQuerySchema>;
@@ -62,6 +63,7 @@ export function encodePageQuery(q: PageQuery): string {
   if (q.order) compact.s = q.order;
   if (q.direction) compact.d = q.direction;
   if (q.view) compact.v = q.view;
+  if (q.name) compact.n = q.name;
   return JSON.stringify(compact);
 }
 
@@ -74,7 +76,7 @@ export function decodePageQuery(value: string): PageQuery | undefined {
     return undefined;
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
-  const { r, c, l, o, f, s, d, v, ...extra } = raw as Record<string, unknown>;
+  const { r, c, l, o, f, s, d, v, n, ...extra } = raw as Record<string, unknown>;
   if (Object.keys(extra).length > 0) return undefined;
   const filter = Array.isArray(f) && f.length === 2 ? { field: f[0], value: f[1] } : f;
   const parsed = pageQuerySchema.safeParse({
@@ -86,6 +88,7 @@ export function decodePageQuery(value: string): PageQuery | undefined {
     ...(s === undefined ? {} : { order: s }),
     ...(d === undefined ? {} : { direction: d }),
     ...(v === undefined ? {} : { view: v }),
+    ...(n === undefined ? {} : { name: n }),
   });
   return parsed.success ? parsed.data : undefined;
 }
@@ -135,12 +138,17 @@ const ROSTER_HEADING = 'Clients the agency key reaches';
 /** "`reviews` for *Acme*": what was read, for whom. */
 function headingOf(input: ResourcePageInput): string {
   if (input.resource === 'clients') return `*${ROSTER_HEADING}*`;
-  return `${code(input.resource)} for *${escapeMrkdwn(input.clientLabel)}*`;
+  return `${code(shownName(input))} for *${escapeMrkdwn(input.clientLabel)}*`;
 }
 
 /** The heading as the notification's plain text (escaped by the caller). */
 function plainHeading(input: ResourcePageInput): string {
-  return input.resource === 'clients' ? ROSTER_HEADING : `${input.resource} for ${input.clientLabel}`;
+  return input.resource === 'clients' ? ROSTER_HEADING : `${shownName(input)} for ${input.clientLabel}`;
+}
+
+/** The resource as the person named it: `tasks`, not the gateway's `seo_tasks`. */
+function shownName(input: ResourcePageInput): string {
+  return input.query.name ?? input.resource;
 }
 
 /**

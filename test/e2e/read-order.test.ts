@@ -67,6 +67,24 @@ describe('newest first', () => {
     expect(textOf(m)).toContain('Newest first (`created_at`)');
   });
 
+  it.each([
+    ['tasks', 'seo_tasks'],
+    ['calls', 'call_tracking_calls'],
+    ['reports', 'seo_reports'],
+  ])('heads a `%s` page with the command’s name, not `%s`, on Next too', async (name, resource) => {
+    const m = await page(`${name} limit=2`);
+    expect(sectionTexts(m)[0]).toMatch(new RegExp(`^\`${name}\` for \\*Acme`));
+    expect(m.text.startsWith(`${name} for Acme`)).toBe(true);
+    expect(`${m.text}\n${sectionTexts(m).join('\n')}`).not.toContain(resource);
+    await h.driver.click(m, { actionId: 'page_next' }, { user: MEMBER });
+    const next = await h.slack.waitFor(
+      () => h.slack.messages(CHANNEL).find((x) => x.ts === m.ts && x.text.includes('3–4')),
+      { what: `page 2 of ${name}` },
+    );
+    expect(next.text.startsWith(`${name} for Acme`)).toBe(true);
+    expect(await page(`get ${resource} limit=1`).then((x) => x.text)).toMatch(new RegExp(`^${resource} for`));
+  });
+
   it('words an asked-for time order as the default is worded: oldest first', async () => {
     const m = await page('reviews order=created_at asc limit=3');
     expect(textOf(m)).toContain('Oldest first (`created_at`)');
