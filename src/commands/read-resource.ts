@@ -107,6 +107,7 @@ async function readResource(
     maxRows: DEFAULT_PAGE_ROWS,
     orderNote: outcome.note,
     ...(emptyNote ? { emptyNote } : {}),
+    ...(query.limit > limit ? { askedLimit: query.limit } : {}),
   };
 }
 

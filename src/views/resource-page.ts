@@ -54,6 +54,8 @@ export interface ResourcePageInput {
   orderNote?: string;
   /** Said under an empty page instead of the generic hint (mrkdwn, escaped by the caller). */
   emptyNote?: string;
+  /** The `limit` the person typed, when more than a page shows: the page says it pages instead. */
+  askedLimit?: number;
 }
 
 /** Compact JSON for a button value; short keys keep a long filter under Slack's 2,000 characters. */
@@ -110,7 +112,11 @@ export function buildResourcePage(input: ResourcePageInput): SlackMessage {
     const range = `${fmt(offset + 1)}–${fmt(offset + shown.length)} of ${fmt(total)}`;
     summary = `${heading} · ${range}`;
     blocks.push(section(summary));
-    const line = queryLine(query, input.orderNote);
+    const paged =
+      input.askedLimit !== undefined && input.askedLimit > maxRows && pagination.has_more
+        ? `${code(`limit=${input.askedLimit}`)}: ${maxRows} a page; Next for more`
+        : '';
+    const line = [queryLine(query, input.orderNote), paged].filter(Boolean).join(' · ');
     if (line) blocks.push(context(line));
     for (const text of packRows(shown.map((row, i) => formatRow(resource, row, offset + i + 1)))) {
       blocks.push(section(text));

@@ -85,6 +85,13 @@ describe('newest first', () => {
     expect(await page(`get ${resource} limit=1`).then((x) => x.text)).toMatch(new RegExp(`^${resource} for`));
   });
 
+  it('says a `limit` above the page size pages 20 at a time', async () => {
+    const m = await page('reviews limit=45');
+    expect(m.text).toContain('1–20 of 3,200');
+    expect(textOf(m)).toContain('`limit=45`: 20 a page; Next for more');
+    expect(textOf(await page('reviews limit=20'))).not.toContain('a page; Next for more');
+  });
+
   it('words an asked-for time order as the default is worded: oldest first', async () => {
     const m = await page('reviews order=created_at asc limit=3');
     expect(textOf(m)).toContain('Oldest first (`created_at`)');
