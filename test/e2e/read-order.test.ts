@@ -92,6 +92,20 @@ describe('newest first', () => {
     expect(textOf(await page('reviews limit=20'))).not.toContain('a page; Next for more');
   });
 
+  it('labels and formats backlink counts, and titles domain metrics and LLM reports by what they are about', async () => {
+    const links = rowLines(await page('backlinks limit=3'))[0] ?? '';
+    expect(links).toMatch(/ · [\d,]+ external pages · [\d,]+ linking domains/);
+    const rows = sectionTexts(await page('backlinks limit=3')).join('\n');
+    expect(rows).not.toMatch(/external_pages:|linking_domains:|\d{4,} external/);
+    const metrics = rowLines(await page('get domain_metrics limit=2'))[0] ?? '';
+    expect(metrics).toMatch(/^1\. \*acmeplumbing\.example\* · DA \d+ · PA \d+ · spam score \d+/);
+    const reports = rowLines(await page('get llm_reports limit=2'))[0] ?? '';
+    expect(reports).toMatch(
+      /^1\. \*Who is the best .*\?\* · Acme Plumbing &amp; Heating · \w+ · visibility \d+/,
+    );
+    expect(reports).not.toContain('llm_0');
+  });
+
   it('words an asked-for time order as the default is worded: oldest first', async () => {
     const m = await page('reviews order=created_at asc limit=3');
     expect(textOf(m)).toContain('Oldest first (`created_at`)');
