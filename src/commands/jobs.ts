@@ -1,6 +1,9 @@
 import { failureCode } from '../jobs/job-errors.js';
 import { actionTitle } from '../views/action-title.js';
+import { section } from '../views/blocks.js';
+import { code } from '../views/escape.js';
 import { buildJobList } from '../views/job-list.js';
+import { fitMessage, truncate } from '../views/limits.js';
 import type { CommandSpec } from './command-context.js';
 
 /** How many jobs `jobs` lists, and `jobs all` (the channel index keeps the newest 100). */
@@ -14,7 +17,9 @@ export const jobsCommand: CommandSpec = {
   example: '/gateway jobs',
   group: 'Jobs & approvals',
   async run(ctx) {
-    const all = ctx.args.some((t) => t.kind === 'word' && t.value.toLowerCase() === 'all');
+    const allAt = ctx.args.findIndex((t) => t.kind === 'word' && t.value.toLowerCase() === 'all');
+    const all = allAt >= 0;
+    const ignored = ctx.args.filter((_, i) => i !== allAt);
     const { jobs, total } = await ctx.services.queue.channelJobs(ctx.channel, all ? ALL : SHORT);
     const catalogue = await ctx.services.catalogue();
     await ctx.reply(
@@ -37,5 +42,11 @@ export const jobsCommand: CommandSpec = {
         }),
       }),
     );
+    // Nothing typed is dropped unsaid, as with `status extra words`.
+    if (ignored.length > 0) {
+      const typed = ignored.map((t) => code(t.kind === 'word' ? t.value : `${t.name}=${t.value}`)).join(' ');
+      const text = `:information_source: ${code('/gateway jobs')} takes only ${code('all')} after its name, so I ignored ${truncate(typed, 1_000)}.`;
+      await ctx.reply(fitMessage({ text, blocks: [section(text)] }));
+    }
   },
 };

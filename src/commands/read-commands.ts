@@ -26,7 +26,10 @@ async function showResource(ctx: CommandContext, target: ReadTarget, usage: stri
  * a client, who must not see the others), in a channel bound or not.
  */
 async function showClients(ctx: CommandContext, usage: string): Promise<void> {
-  const query = parseReadQuery(ctx.args, usage, DEFAULT_PAGE_ROWS, { resource: 'clients' });
+  const query = parseReadQuery(ctx.args, usage, DEFAULT_PAGE_ROWS, {
+    resource: 'clients',
+    command: 'get clients',
+  });
   const binding = (await ctx.services.bindings.get(ctx.channel)) ?? {
     clientId: '',
     clientLabel: 'this agency',
@@ -52,7 +55,7 @@ const getCommand: CommandSpec = {
       await showClients({ ...ctx, args: rest }, this.usage);
       return;
     }
-    await showResource({ ...ctx, args: rest }, { resource }, this.usage);
+    await showResource({ ...ctx, args: rest }, { resource, command: `get ${resource}` }, this.usage);
   },
 };
 
@@ -94,7 +97,9 @@ export const readCommands: CommandSpec[] = [
       run: (ctx) =>
         showResource(
           ctx,
-          name === 'keywords' ? { resource, view: 'rankings' } : { resource },
+          name === 'keywords'
+            ? { resource, view: 'rankings', command: name, name }
+            : { resource, command: name, name },
           `/gateway ${name} ${READ_OPTIONS}`,
         ),
     }),

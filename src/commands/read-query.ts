@@ -13,12 +13,18 @@ export interface ReadQuery {
   offset: number;
   /** `keywords`: each keyword once, at its latest observation (keyword-rankings.ts). */
   view?: 'rankings';
+  /** What the page's heading calls the resource, when the command has another name (`tasks` for seo_tasks). */
+  name?: string;
 }
 
 /** What is read, and how it may be filtered and sorted: the hints name these, not every field there is. */
 export interface ReadTarget {
   resource: string;
   view?: 'rankings';
+  /** The words after `/gateway` that name this read (`tasks`, `get seo_tasks`), for examples to copy. */
+  command?: string;
+  /** The shortcut's name when it is not the resource's (`tasks`): the page's heading shows what was typed. */
+  name?: string;
 }
 
 /**
@@ -46,6 +52,31 @@ function orderHint(target: ReadTarget): string {
 }
 
 /** A whole number from `min` to `max`; without a `max` that anyone would type, the refusal says "0 or more". */
+/** Two filters: the gateway takes one, so the refusal says which to keep, with a command to copy. */
+function oneFilter(
+  target: ReadTarget,
+  field: string,
+  value: string | undefined,
+  field2: string,
+  value2: string,
+  usage: string,
+): UserError {
+  const first = `${field}=${value ?? '…'}`;
+  const command = `/gateway ${target.command ?? `get ${target.resource}`}`;
+  if (field === field2) {
+    return new UserError(
+      UserErrorCode.BadArguments,
+      `\`${field}\` is given twice: the gateway matches one value at a time.`,
+      { hint: `Keep one, e.g. \`${command} ${first}\`, then read \`${field2}=${value2}\` after it.`, usage },
+    );
+  }
+  return new UserError(
+    UserErrorCode.BadArguments,
+    `The gateway filters on one field at a time: keep \`${first}\` or \`${field2}=${value2}\`.`,
+    { hint: `For example \`${command} ${first}\`.`, usage },
+  );
+}
+
 /** Whether `order=<name>` would be taken for this read. */
 function sortable(target: ReadTarget, name: string): boolean {
   const local = localSort(target.resource, name);
@@ -74,7 +105,12 @@ export function parseReadQuery(
   defaultLimit: number,
   target: ReadTarget,
 ): ReadQuery {
-  const query: ReadQuery = { limit: defaultLimit, offset: 0, ...(target.view ? { view: target.view } : {}) };
+  const query: ReadQuery = {
+    limit: defaultLimit,
+    offset: 0,
+    ...(target.view ? { view: target.view } : {}),
+    ...(target.name && target.name !== target.resource ? { name: target.name } : {}),
+  };
   let filterField: string | undefined;
   let filterValue: string | undefined;
   for (const token of args) {
@@ -117,11 +153,8 @@ export function parseReadQuery(
     } else if (name === 'filter_value') {
       filterValue = token.value;
     } else if ((FILTER_FIELDS as readonly string[]).includes(name)) {
-      if (filterField !== undefined) {
-        throw new UserError(UserErrorCode.BadArguments, 'The gateway filters on one field at a time.', {
-          usage,
-        });
-      }
+      if (filterField !== undefined)
+        throw oneFilter(target, filterField, filterValue, name, token.value, usage);
       filterField = name;
       filterValue = token.value;
     } else if (sortable(target, name)) {

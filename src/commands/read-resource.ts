@@ -107,6 +107,7 @@ async function readResource(
     maxRows: DEFAULT_PAGE_ROWS,
     orderNote: outcome.note,
     ...(emptyNote ? { emptyNote } : {}),
+    ...(query.limit > limit ? { askedLimit: query.limit } : {}),
   };
 }
 
@@ -132,7 +133,8 @@ async function readPage({ services, resource, clientId, query, limit }: Read): P
     offset: query.offset,
   });
   let note = '';
-  if (order && order === natural && !query.order && isTime(order)) {
+  // A time order reads the same whether it is the default or asked for: "Oldest first (`created_at`)".
+  if (order && isTime(order)) {
     note = `${direction === 'asc' ? 'Oldest' : 'Newest'} first (${code(order)})`;
   } else if (order) {
     note = `Order: ${code(order)} ${direction ?? 'desc'}`;

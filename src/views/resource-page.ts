@@ -37,6 +37,7 @@ const pageQuerySchema = z
     limit: z.number().int().min(1).max(1000),
     offset: z.number().int().min(0).max(100_000_000),
     view: z.literal('rankings').optional(),
+    name: name.optional(),
   })
   .strict();
 export type PageQuery = z.infer<typeof pageQuerySchema>;
@@ -53,6 +54,8 @@ export interface ResourcePageInput {
   orderNote?: string;
   /** Said under an empty page instead of the generic hint (mrkdwn, escaped by the caller). */
   emptyNote?: string;
+  /** The `limit` the person typed, when more than a page shows: the page says it pages instead. */
+  askedLimit?: number;
 }
 
 /** Compact JSON for a button value; short keys keep a long filter under Slack's 2,000 characters. */
@@ -62,6 +65,7 @@ export function encodePageQuery(q: PageQuery): string {
   if (q.order) compact.s = q.order;
   if (q.direction) compact.d = q.direction;
   if (q.view) compact.v = q.view;
+  if (q.name) compact.n = q.name;
   return JSON.stringify(compact);
 }
 
@@ -74,7 +78,7 @@ export function decodePageQuery(value: string): PageQuery | undefined {
     return undefined;
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
-  const { r, c, l, o, f, s, d, v, ...extra } = raw as Record<string, unknown>;
+  const { r, c, l, o, f, s, d, v, n, ...extra } = raw as Record<string, unknown>;
   if (Object.keys(extra).length > 0) return undefined;
   const filter = Array.isArray(f) && f.length === 2 ? { field: f[0], value: f[1] } : f;
   const parsed = pageQuerySchema.safeParse({
@@ -86,6 +90,7 @@ export function decodePageQuery(value: string): PageQuery | undefined {
     ...(s === undefined ? {} : { order: s }),
     ...(d === undefined ? {} : { direction: d }),
     ...(v === undefined ? {} : { view: v }),
+    ...(n === undefined ? {} : { name: n }),
   });
   return parsed.success ? parsed.data : undefined;
 }
@@ -107,7 +112,11 @@ export function buildResourcePage(input: ResourcePageInput): SlackMessage {
     const range = `${fmt(offset + 1)}–${fmt(offset + shown.length)} of ${fmt(total)}`;
     summary = `${heading} · ${range}`;
     blocks.push(section(summary));
-    const line = queryLine(query, input.orderNote);
+    const paged =
+      input.askedLimit !== undefined && input.askedLimit > maxRows && pagination.has_more
+        ? `${code(`limit=${input.askedLimit}`)}: ${maxRows} a page; Next for more`
+        : '';
+    const line = [queryLine(query, input.orderNote), paged].filter(Boolean).join(' · ');
     if (line) blocks.push(context(line));
     for (const text of packRows(shown.map((row, i) => formatRow(resource, row, offset + i + 1)))) {
       blocks.push(section(text));
@@ -135,12 +144,17 @@ const ROSTER_HEADING = 'Clients the agency key reaches';
 /** "`reviews` for *Acme*": what was read, for whom. */
 function headingOf(input: ResourcePageInput): string {
   if (input.resource === 'clients') return `*${ROSTER_HEADING}*`;
-  return `${code(input.resource)} for *${escapeMrkdwn(input.clientLabel)}*`;
+  return `${code(shownName(input))} for *${escapeMrkdwn(input.clientLabel)}*`;
 }
 
 /** The heading as the notification's plain text (escaped by the caller). */
 function plainHeading(input: ResourcePageInput): string {
-  return input.resource === 'clients' ? ROSTER_HEADING : `${input.resource} for ${input.clientLabel}`;
+  return input.resource === 'clients' ? ROSTER_HEADING : `${shownName(input)} for ${input.clientLabel}`;
+}
+
+/** The resource as the person named it: `tasks`, not the gateway's `seo_tasks`. */
+function shownName(input: ResourcePageInput): string {
+  return input.query.name ?? input.resource;
 }
 
 /**

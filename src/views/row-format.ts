@@ -34,6 +34,13 @@ const labelled =
     const s = f(v) ?? plainValue(v);
     return s === undefined ? undefined : `${label} ${s}`;
   };
+/** A count followed by what it counts: `3,578 external pages`. */
+const counted =
+  (what: string): Format =>
+  (v) => {
+    const s = num(v) ?? plainValue(v);
+    return s === undefined ? undefined : `${s} ${what}`;
+  };
 const asIs: Format = (v) => plainValue(v);
 const position: Format = (v) => (typeof v === 'number' ? `#${v}` : plainValue(v));
 const link: Format = (v) => (typeof v === 'string' ? linkValue(v) : plainValue(v));
@@ -96,6 +103,27 @@ const PROFILES: Record<string, Profile> = {
     fields: [
       ['anchor', labelled('anchor', (v) => (typeof v === 'string' ? `“${escapeMrkdwn(v)}”` : undefined))],
       ['domain_authority', labelled('DA')],
+      ['external_pages', counted('external pages')],
+      ['linking_domains', counted('linking domains')],
+    ],
+  },
+  domain_metrics: {
+    title: ['domain'],
+    fields: [
+      ['domain_authority', labelled('DA')],
+      ['page_authority', labelled('PA')],
+      ['spam_score', labelled('spam score')],
+      ['fetched_at', dated('fetched')],
+    ],
+  },
+  llm_reports: {
+    title: ['prompt', 'brand_name'],
+    fields: [
+      ['brand_name', asIs],
+      ['engine', asIs],
+      ['visibility_score', labelled('visibility')],
+      ['mentions', counted('mentions')],
+      ['scored_at', dated('scored')],
     ],
   },
   blogs: {

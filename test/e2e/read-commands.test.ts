@@ -138,7 +138,9 @@ describe('reads', () => {
   it('fetches no more rows than a message shows for `limit=1000`, and Next carries on after them', async () => {
     const before = h.sandbox.requests().length;
     await h.gateway('get keywords limit=1000 order=created_at');
-    const page = await h.message((m) => textOf(m).includes('Order: `created_at`') && m.text.includes('1–20'));
+    const page = await h.message(
+      (m) => textOf(m).includes('Newest first (`created_at`)') && m.text.includes('1–20'),
+    );
     const reads = h.sandbox
       .requests()
       .slice(before)
@@ -216,10 +218,42 @@ describe('refusals of what a read cannot do', () => {
     expect(text).toContain('`sentiment=…`');
   });
 
+  it('says which filter to keep when two are given, with a command to copy', async () => {
+    const two = await refusal('tasks status=pending category_id=cat_links');
+    expect(two).toContain(
+      'The gateway filters on one field at a time: keep `status=pending` or `category_id=cat_links`.',
+    );
+    expect(two).toContain('For example `/gateway tasks status=pending`.');
+    const twice = await refusal('reviews sentiment=negative sentiment=positive');
+    expect(twice).toContain('`sentiment` is given twice: the gateway matches one value at a time.');
+    expect(twice).toContain('Keep one, e.g. `/gateway reviews sentiment=negative`');
+  });
+
   it('says a negative offset must be 0 or more, not up to 9007199254740991', async () => {
     const text = await refusal('reviews offset=-5');
     expect(text).toContain('`offset` must be a whole number, 0 or more.');
     expect(text).not.toContain('9007199254740991');
+  });
+});
+
+describe('jobs', () => {
+  it.each([
+    ['jobs foo', '`foo`'],
+    ['jobs all extra', '`extra`'],
+  ])('`%s` says which words it ignored', async (command, ignored) => {
+    const answered = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await h.gateway(command);
+    const note = await h.slack.waitFor(
+      () =>
+        h.slack
+          .ephemerals(CHANNEL, MEMBER)
+          .slice(answered)
+          .find((m) => textOf(m).includes('so I ignored')),
+      { what: `the note after ${command}` },
+    );
+    expect(note.text).toBe(
+      `:information_source: \`/gateway jobs\` takes only \`all\` after its name, so I ignored ${ignored}.`,
+    );
   });
 });
 

@@ -67,6 +67,51 @@ describe('newest first', () => {
     expect(textOf(m)).toContain('Newest first (`created_at`)');
   });
 
+  it.each([
+    ['tasks', 'seo_tasks'],
+    ['calls', 'call_tracking_calls'],
+    ['reports', 'seo_reports'],
+  ])('heads a `%s` page with the command’s name, not `%s`, on Next too', async (name, resource) => {
+    const m = await page(`${name} limit=2`);
+    expect(sectionTexts(m)[0]).toMatch(new RegExp(`^\`${name}\` for \\*Acme`));
+    expect(m.text.startsWith(`${name} for Acme`)).toBe(true);
+    expect(`${m.text}\n${sectionTexts(m).join('\n')}`).not.toContain(resource);
+    await h.driver.click(m, { actionId: 'page_next' }, { user: MEMBER });
+    const next = await h.slack.waitFor(
+      () => h.slack.messages(CHANNEL).find((x) => x.ts === m.ts && x.text.includes('3–4')),
+      { what: `page 2 of ${name}` },
+    );
+    expect(next.text.startsWith(`${name} for Acme`)).toBe(true);
+    expect(await page(`get ${resource} limit=1`).then((x) => x.text)).toMatch(new RegExp(`^${resource} for`));
+  });
+
+  it('says a `limit` above the page size pages 20 at a time', async () => {
+    const m = await page('reviews limit=45');
+    expect(m.text).toContain('1–20 of 3,200');
+    expect(textOf(m)).toContain('`limit=45`: 20 a page; Next for more');
+    expect(textOf(await page('reviews limit=20'))).not.toContain('a page; Next for more');
+  });
+
+  it('labels and formats backlink counts, and titles domain metrics and LLM reports by what they are about', async () => {
+    const links = rowLines(await page('backlinks limit=3'))[0] ?? '';
+    expect(links).toMatch(/ · [\d,]+ external pages · [\d,]+ linking domains/);
+    const rows = sectionTexts(await page('backlinks limit=3')).join('\n');
+    expect(rows).not.toMatch(/external_pages:|linking_domains:|\d{4,} external/);
+    const metrics = rowLines(await page('get domain_metrics limit=2'))[0] ?? '';
+    expect(metrics).toMatch(/^1\. \*acmeplumbing\.example\* · DA \d+ · PA \d+ · spam score \d+/);
+    const reports = rowLines(await page('get llm_reports limit=2'))[0] ?? '';
+    expect(reports).toMatch(
+      /^1\. \*Who is the best .*\?\* · Acme Plumbing &amp; Heating · \w+ · visibility \d+/,
+    );
+    expect(reports).not.toContain('llm_0');
+  });
+
+  it('words an asked-for time order as the default is worded: oldest first', async () => {
+    const m = await page('reviews order=created_at asc limit=3');
+    expect(textOf(m)).toContain('Oldest first (`created_at`)');
+    expect(textOf(m)).not.toContain('Order: `created_at`');
+  });
+
   it('applies a bare `asc` to the default order instead of ignoring it', async () => {
     const from = h.sandbox.requests().length;
     const m = await page('reviews asc limit=3');
