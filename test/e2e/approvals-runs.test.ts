@@ -48,7 +48,9 @@ describe('an approval with a short expiry, self-approval allowed', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness('e2e-approvals-ttl', {
-      GATEWAY_APPROVAL_TTL: '1500ms',
+      // Short enough to watch a card expire, long enough that the self-approval test's click (within the same
+      // expiry) is safe on a loaded machine.
+      GATEWAY_APPROVAL_TTL: '4000ms',
       GATEWAY_ALLOW_SELF_APPROVAL: 'true',
     });
     await bind(h, 'harbor-law');
@@ -67,7 +69,7 @@ describe('an approval with a short expiry, self-approval allowed', () => {
   it('expires: the card says so without a click, and a late Approve runs nothing', async () => {
     const card = await askDeploy(h);
     const stale = structuredClone(card);
-    const expired = await cardSays(h, card, /Expired at/);
+    const expired = await cardSays(h, card, /Expired at/, 15_000);
     expect(JSON.stringify(expired.blocks)).not.toContain('approval_approve');
     const seen = h.slack.ephemerals(CHANNEL, ADMIN).length;
     await h.driver.click(stale, { actionId: 'approval_approve' }, { user: ADMIN });
