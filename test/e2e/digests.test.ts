@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage } from '../../src/local/fake-slack/index.js';
-import { ADMIN, bind, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
+import { ADMIN, bind, type Harness, MEMBER, textOf } from '../helpers/bot-harness.js';
+import { digestReads, startDigestHarness } from '../helpers/digest-harness.js';
 
 /**
  * Channel digests end to end (issue 10): commands through the signed driver, runs on the real digests
@@ -9,50 +10,16 @@ import { ADMIN, bind, type Harness, MEMBER, startHarness, textOf } from '../help
  */
 
 let h: Harness;
+const { digestsIn, nthDigest, ephemeralTo } = digestReads(() => h);
 
 beforeAll(async () => {
-  h = await startHarness(
-    'e2e-digests',
-    {},
-    {
-      digests: { jobOptions: { backoff: { type: 'fixed', delay: 50 } }, pollMs: 100 },
-      gatewayRetry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
-    },
-  );
+  h = await startDigestHarness('e2e-digests', 100);
 });
 afterAll(async () => {
   await h?.close();
 });
 
-const digestsIn = (channel: string) =>
-  h.slack
-    .messages(channel)
-    .filter((m) => (m.metadata as { event_type?: string })?.event_type === 'gateway_digest');
-
 const runOf = (m: FakeMessage) => (m.metadata as { event_payload: { run: string } }).event_payload.run;
-
-/** Waits for the n-th digest message in a channel (and for its thread when it has details). */
-async function nthDigest(channel: string, n: number, threadReplies = 0) {
-  const summary = await h.slack.waitFor(() => digestsIn(channel)[n - 1], {
-    what: `digest #${n} in ${channel}`,
-    timeoutMs: 15_000,
-  });
-  const thread = threadReplies
-    ? await h.slack.waitFor(
-        () => {
-          const replies = h.slack.thread(channel, summary.ts);
-          return replies.length >= threadReplies ? replies : undefined;
-        },
-        { what: 'the digest thread' },
-      )
-    : [];
-  return { summary, thread, all: [summary, ...thread].map(textOf).join('\n') };
-}
-
-async function ephemeralTo(user: string, channel: string, match: RegExp): Promise<string> {
-  const m = await h.ephemeral((e) => match.test(textOf(e)), { user, channel });
-  return textOf(m);
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
