@@ -3,7 +3,9 @@
  * the real bot) to the approved deploy's POST reaching the sandbox gateway, p50 and p99, beside the plain
  * enqueue → POST latency of bench/queue.ts measured in the same run. Goal: at most 10 ms more at p50.
  * The approval path adds the click's HTTP and ack, the person and approver checks, the transition script,
- * the card update, the request layer's status message and the worker's approved → running check.
+ * the request layer's checks and the worker's approved → running check (taken with its lease). An approved
+ * run that starts at once posts no "queued" message before its POST: the card says it, and the worker posts
+ * the run's message beside the POST. Both figures are taken on an idle bot (see SETTLE_MS).
  * Everything real and in one process: the bot (runtime.ts, HTTP mode), Redis, the Slack stand-in and the
  * sandbox; the POST is stamped as the sandbox's server receives it (`http.server.request.start`).
  */
@@ -22,6 +24,8 @@ import { runIfMain } from './run-if-main.js';
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A pause before each sample, so trailing work of the one before cannot land in it. */
+const SETTLE_MS = 30;
 const SECRET = 'bench-signing-secret';
 const ADMIN = 'UADMIN';
 const MEMBER = 'UMEMBER';
@@ -89,6 +93,9 @@ async function approvalLatencies(samples: number): Promise<{ approval: number[];
       const posted = new Promise<number>((resolve) => {
         onPost = resolve;
       });
+      // Trailing work of the previous sample (the web side's card updates after a click) settles first: both
+      // figures are taken on an idle bot.
+      await sleep(SETTLE_MS);
       const enqueued = now();
       await queue.enqueue({
         jobKey,
@@ -123,14 +130,19 @@ async function approvalLatencies(samples: number): Promise<{ approval: number[];
       const arrived = new Promise<number>((resolve) => {
         onPost = resolve;
       });
+      await sleep(SETTLE_MS);
       const sent = now();
       await driver.click(card, { actionId: 'approval_approve' }, { user: ADMIN });
       const at = await arrived;
       if (i >= warmUp) latencies.push(at - sent);
-      // The run ends (card updated, thread posted) before the next request, so each click meets an idle bot.
+      // The run ends before the next request (the approval done, and its job finished: card updated, thread
+      // posted), so each click, and the next plain enqueue, meets an idle bot.
       for (;;) {
-        const state = (await runtime.services.approvals.get(id))?.state;
-        if (state === 'done' || state === 'failed') break;
+        const record = await runtime.services.approvals.get(id);
+        const ended = record?.state === 'done' || record?.state === 'failed';
+        const job = ended && record.jobKey ? await queue.findJob(record.jobKey) : undefined;
+        const jobState = await job?.getState();
+        if (ended && (jobState === 'completed' || jobState === 'failed')) break;
         await sleep(2);
       }
     }
