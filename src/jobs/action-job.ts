@@ -47,10 +47,16 @@ export async function processActionJob(
       `${JobErrorCode.UnknownAction}: the gateway offers no action "${job.data.action}"`,
     );
   }
-  if (entry.guarded && !(await approvalAllowsRun(deps, job.data))) {
+  // The approval gate and the lease are independent Redis round trips, taken together (the gate's
+  // approved → running is idempotent for this job, so an overlap that finds the lease held loses nothing).
+  const [allowed, taken] = await Promise.all([
+    entry.guarded ? approvalAllowsRun(deps, job.data) : true,
+    acquireLease(deps.redis, leaseKey(deps.prefix, job.data.jobKey), deps.leaseMs),
+  ]);
+  if (!allowed) {
+    if ('lease' in taken) await taken.lease.release().catch((e) => log.warn('lease release failed', e));
     return refuseUnapproved(createRun(job, token, entry, deps, log));
   }
-  const taken = await acquireLease(deps.redis, leaseKey(deps.prefix, job.data.jobKey), deps.leaseMs);
   if (!('lease' in taken)) {
     // Another run of this job holds the lease (an overlap): come back when it has had its say.
     log.warn(`lease held by another run; delaying ${taken.heldForMs} ms`);

@@ -89,6 +89,10 @@ export class ActionRequests {
         deps.logger.warn('could not estimate the wait', error);
         return { ahead };
       });
+      // An approved run that starts at once needs no "queued" message: its card already says it was approved
+      // and is queued, and the worker posts the run's own message as it starts, beside its POST instead of a
+      // Slack round trip before it. One that waits says why and for how long, with Cancel, as any job does.
+      if (request.approval && wait.ahead === 0 && !wait.ms && !wait.slowed) return undefined;
       const queued = buildJobStatus({ ...status, state: 'queued', wait, cancelKey: request.requestKey });
       statusTs = await deps.reporter.post(target, queued);
       return statusTs;
