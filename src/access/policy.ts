@@ -44,6 +44,11 @@ export class AccessPolicy {
     return [...this.#admins];
   }
 
+  /** The approvers who could decide a request of `requester`'s: everyone named but them, groups included. */
+  otherApprovers(requester: string): Promise<string[]> {
+    return this.groups.besides(this.config.approvers, requester);
+  }
+
   async isApprover(user: string): Promise<boolean> {
     return this.#checked(() => this.groups.includes(this.config.approvers, user));
   }

@@ -25,6 +25,24 @@ export class UserGroups {
     });
   }
 
+  /**
+   * The ids among `ids` that name someone besides `userId`: people, and user groups with another member. A
+   * group Slack cannot list counts as having someone (better named than called empty).
+   */
+  async besides(ids: readonly string[], userId: string): Promise<string[]> {
+    const others: string[] = [];
+    for (const id of ids) {
+      if (id === userId) continue;
+      if (!isUserGroupId(id)) {
+        others.push(id);
+        continue;
+      }
+      const members = await this.members(id).catch(() => undefined);
+      if (!members || [...members].some((u) => u !== userId)) others.push(id);
+    }
+    return others;
+  }
+
   /** True when `userId` is one of `ids`, directly or through a user group among them. */
   async includes(ids: readonly string[], userId: string): Promise<boolean> {
     if (ids.includes(userId)) return true;

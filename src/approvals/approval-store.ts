@@ -62,13 +62,6 @@ export class ApprovalStore {
     return `${this.prefix}:approval-index:${channel}`;
   }
 
-  /** A new request, whether or not an identical one is pending (no claim on the channel's index). */
-  async create(input: NewApproval, now = Date.now()): Promise<ApprovalRecord> {
-    const made = await this.#create(input, now, false);
-    if ('pending' in made) throw new Error('an approval created without its claim was refused');
-    return made.created;
-  }
-
   /**
    * A new request unless an identical one (same channel, same payload hash) is pending, approved or running:
    * then that one, and nothing is created. Atomic: of concurrent identical requests, exactly one is created.
@@ -78,7 +71,7 @@ export class ApprovalStore {
     now = Date.now(),
   ): Promise<{ created: ApprovalRecord } | { pending: ApprovalRecord }> {
     for (let attempt = 0; ; attempt++) {
-      const made = await this.#create(input, now, true);
+      const made = await this.#create(input, now);
       if ('created' in made || attempt > 0) return made;
       const holder = made.pending;
       // An entry whose request is past its expiry with the expiry job not run yet, or is stale, is released here.
@@ -101,7 +94,6 @@ export class ApprovalStore {
   async #create(
     input: NewApproval,
     now: number,
-    exclusive: boolean,
   ): Promise<{ created: ApprovalRecord } | { pending: ApprovalRecord }> {
     const id = `a${now.toString(36)}${randomBytes(4).toString('hex')}`;
     const { ttlMs, preview, fields, threadTs, ranBefore, ...rest } = input;
@@ -123,7 +115,6 @@ export class ApprovalStore {
       approvalCreate,
       [this.#key(id), auditKey(this.prefix, input.channel), this.#indexKey(input.channel)],
       [
-        exclusive ? '1' : '0',
         id,
         input.hash,
         ttlMs + RECORD_TTL_MS,

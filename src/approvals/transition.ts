@@ -105,34 +105,32 @@ return answer('ok', state)
 );
 
 /**
- * A new approval: its hash, its first audit entry and, when `exclusive`, its claim on the channel's index entry
+ * A new approval: its hash, its first audit entry and its claim on the channel's index entry
  * `pending:<payload hash>`, all at once. An identical request holding the entry is answered instead, so of any
  * number of concurrent identical requests exactly one is created.
  *
  * KEYS: the approval's hash, the channel's audit stream, the channel's index.
- * ARGV: exclusive ('1' | '0'), id, payload hash, record ttl (ms), audit min id, n, the record's n field/value
- * strings, then the audit entry's field/value strings.
+ * ARGV: id, payload hash, record ttl (ms), audit min id, n, the record's n field/value strings, then the audit
+ * entry's field/value strings.
  * Answer: { 'ok' } or { 'held', the id of the approval holding the entry }.
  */
 export const approvalCreate = defineScript(
   'gwApprovalCreate',
   3,
   `
-local ttl = tonumber(ARGV[4])
-if ARGV[1] == '1' then
-  local field = 'pending:' .. ARGV[3]
-  local held = redis.call('HGET', KEYS[3], field)
-  if held then return { 'held', held } end
-  redis.call('HSET', KEYS[3], field, ARGV[2])
-  if redis.call('PTTL', KEYS[3]) < ttl then redis.call('PEXPIRE', KEYS[3], ttl) end
-end
-local n = tonumber(ARGV[6])
+local ttl = tonumber(ARGV[3])
+local field = 'pending:' .. ARGV[2]
+local held = redis.call('HGET', KEYS[3], field)
+if held then return { 'held', held } end
+redis.call('HSET', KEYS[3], field, ARGV[1])
+if redis.call('PTTL', KEYS[3]) < ttl then redis.call('PEXPIRE', KEYS[3], ttl) end
+local n = tonumber(ARGV[5])
 local record = {}
-for i = 7, 6 + n do record[#record + 1] = ARGV[i] end
+for i = 6, 5 + n do record[#record + 1] = ARGV[i] end
 redis.call('HSET', KEYS[1], unpack(record))
 redis.call('PEXPIRE', KEYS[1], ttl)
-local entry = { 'XADD', KEYS[2], 'MINID', '~', ARGV[5], '*' }
-for i = 7 + n, #ARGV do entry[#entry + 1] = ARGV[i] end
+local entry = { 'XADD', KEYS[2], 'MINID', '~', ARGV[4], '*' }
+for i = 6 + n, #ARGV do entry[#entry + 1] = ARGV[i] end
 redis.call(unpack(entry))
 return { 'ok' }
 `,

@@ -40,32 +40,6 @@ async function load(services: BotServices, value: string | undefined, fromChanne
 const channelOf = (body: { channel?: { id: string }; container?: { channel_id?: string } }) =>
   body.channel?.id ?? body.container?.channel_id;
 
-/**
- * The approvers besides `requester`: people named directly, and user groups with someone else in them. A group
- * Slack cannot list counts as having someone (the refusal then names it rather than call it a dead end).
- */
-async function otherApprovers(
-  services: BotServices,
-  client: WebClient,
-  requester: string,
-): Promise<string[]> {
-  const others: string[] = [];
-  for (const id of services.config.approvers) {
-    if (id === requester) continue;
-    if (!id.startsWith('S')) {
-      others.push(id);
-      continue;
-    }
-    try {
-      const group = await client.usergroups.users.list({ usergroup: id });
-      if ((group.users ?? []).some((u) => u !== requester)) others.push(id);
-    } catch {
-      others.push(id);
-    }
-  }
-  return others;
-}
-
 /** Queues the approved run once (the winner of the transition only) and shows it; a refusal fails the run. */
 async function runApproved(
   services: BotServices,
@@ -125,7 +99,7 @@ export function approvalDecision(services: BotServices, to: 'approved' | 'reject
         return interaction.reply(
           buildApprovalRefusal({
             kind: 'self',
-            others: await otherApprovers(services, client, body.user.id),
+            others: await services.access.otherApprovers(body.user.id),
             admin: services.access.isAdmin(body.user.id),
           }),
         );
