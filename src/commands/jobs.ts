@@ -1,9 +1,7 @@
 import { failureCode } from '../jobs/job-errors.js';
 import { actionTitle } from '../views/action-title.js';
-import { section } from '../views/blocks.js';
-import { code } from '../views/escape.js';
+import { buildIgnoredWords } from '../views/error-message.js';
 import { buildJobList } from '../views/job-list.js';
-import { fitMessage, truncate } from '../views/limits.js';
 import type { CommandSpec } from './command-context.js';
 
 /** How many jobs `jobs` lists, and `jobs all` (the channel index keeps the newest 100). */
@@ -43,10 +41,6 @@ export const jobsCommand: CommandSpec = {
       }),
     );
     // Nothing typed is dropped unsaid, as with `status extra words`.
-    if (ignored.length > 0) {
-      const typed = ignored.map((t) => code(t.kind === 'word' ? t.value : `${t.name}=${t.value}`)).join(' ');
-      const text = `:information_source: ${code('/gateway jobs')} takes only ${code('all')} after its name, so I ignored ${truncate(typed, 1_000)}.`;
-      await ctx.reply(fitMessage({ text, blocks: [section(text)] }));
-    }
+    if (ignored.length > 0) await ctx.reply(buildIgnoredWords('jobs', ignored, ['all']));
   },
 };

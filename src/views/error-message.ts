@@ -52,8 +52,11 @@ function oneLine(s: string): string {
 export function buildIgnoredWords(
   command: string,
   words: ReadonlyArray<{ kind: 'word'; value: string } | { kind: 'pair'; name: string; value: string }>,
+  /** The words it does take (`jobs`: `all`); none: it takes nothing after its name. */
+  takes: readonly string[] = [],
 ): SlackMessage {
   const typed = words.map((w) => code(w.kind === 'word' ? w.value : `${w.name}=${w.value}`)).join(' ');
-  const text = `:information_source: ${code(`/gateway ${command}`)} takes nothing after its name, so I ignored ${truncate(typed, 1_000)}.`;
+  const what = takes.length ? `only ${takes.map((t) => code(t)).join(' or ')}` : 'nothing';
+  const text = `:information_source: ${code(`/gateway ${command}`)} takes ${what} after its name, so I ignored ${truncate(typed, 1_000)}.`;
   return fitMessage({ text, blocks: [section(text)] });
 }
