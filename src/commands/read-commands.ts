@@ -3,7 +3,7 @@ import { DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
 import { requireBinding } from './command-context.js';
 import { parseReadQuery, type ReadTarget } from './read-query.js';
-import { checkResource, readResourceAnswer, readResourcePage } from './read-resource.js';
+import { checkResource, readResourceAnswer, replyClientRoster } from './read-resource.js';
 
 const READ_OPTIONS = '[field=value] [order=field] [asc|desc] [limit=N] [offset=N]';
 
@@ -21,20 +21,13 @@ async function showResource(ctx: CommandContext, target: ReadTarget, usage: stri
   else await ctx.post(message);
 }
 
-/**
- * The agency's client roster, as `/gateway clients` shows it: to the person alone (a channel may be shared with
- * a client, who must not see the others), in a channel bound or not.
- */
+/** `get clients`: the roster as `/gateway clients` shows it, with the read options. */
 async function showClients(ctx: CommandContext, usage: string): Promise<void> {
   const query = parseReadQuery(ctx.args, usage, DEFAULT_PAGE_ROWS, {
     resource: 'clients',
     command: 'get clients',
   });
-  const binding = (await ctx.services.bindings.get(ctx.channel)) ?? {
-    clientId: '',
-    clientLabel: 'this agency',
-  };
-  await ctx.reply(await readResourcePage(ctx.services, ctx.user, binding, 'clients', query));
+  await replyClientRoster(ctx, query);
 }
 
 const getCommand: CommandSpec = {

@@ -11,6 +11,7 @@ import {
   DEFAULT_PAGE_ROWS,
   type ResourcePageInput,
 } from '../views/resource-page.js';
+import type { CommandContext } from './command-context.js';
 import { latestRankings } from './keyword-rankings.js';
 import { LOCAL_SORT_ROWS, type LocalSort, localSort, sortRows } from './local-sorts.js';
 import type { ReadQuery } from './read-query.js';
@@ -48,6 +49,18 @@ export async function readResourcePage(
   query: ReadQuery,
 ): Promise<SlackMessage> {
   return buildResourcePage(await readResource(services, user, binding, resource, query));
+}
+
+/**
+ * The agency's client roster, to the person alone (a channel may be shared with a client, who must not see the
+ * others), in a channel bound or not: `/gateway clients` and `/gateway get clients` alike.
+ */
+export async function replyClientRoster(ctx: CommandContext, query: ReadQuery): Promise<void> {
+  const binding = (await ctx.services.bindings.get(ctx.channel)) ?? {
+    clientId: '',
+    clientLabel: 'this agency',
+  };
+  await ctx.reply(await readResourcePage(ctx.services, ctx.user, binding, 'clients', query));
 }
 
 /**

@@ -5,7 +5,7 @@ import { buildAlreadyBound, buildRebindQuestion, buildStatus } from '../views/st
 import { bindChannel, findClient } from './binding.js';
 import type { CommandSpec } from './command-context.js';
 import { channelDigests } from './digest.js';
-import { readResourcePage } from './read-resource.js';
+import { replyClientRoster } from './read-resource.js';
 
 const clientsCommand: CommandSpec = {
   name: 'clients',
@@ -16,15 +16,7 @@ const clientsCommand: CommandSpec = {
   adminOnly: 'list the agency’s clients',
   takesNoArguments: true,
   async run(ctx) {
-    const binding = (await ctx.services.bindings.get(ctx.channel)) ?? {
-      clientId: '',
-      clientLabel: 'this agency',
-    };
-    const message = await readResourcePage(ctx.services, ctx.user, binding, 'clients', {
-      limit: 20,
-      offset: 0,
-    });
-    await ctx.reply(message);
+    await replyClientRoster(ctx, { limit: 20, offset: 0 });
   },
 };
 
