@@ -1,3 +1,4 @@
+import { CronExpressionParser } from 'cron-parser';
 /**
  * Digest schedules: `daily [HH:MM]`, `weekly <day> [HH:MM]`, in a time zone; `every` (a fixed
  * interval) exists for tests and demos and is not offered by the command. Pure: no clock, no Redis.
@@ -87,46 +88,16 @@ function formatInterval(ms: number): string {
   return `${ms} ms`;
 }
 
-/** The wall clock of an instant in a zone: date, time and weekday. */
-function wallClock(ms: number, tz: string) {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: tz,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    hourCycle: 'h23',
-  }).formatToParts(ms);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return { y: get('year'), mo: get('month'), d: get('day'), h: get('hour'), mi: get('minute') };
-}
-
-/** The instant a wall-clock time in a zone falls on (the zone's offset found in two steps, for DST). */
-function instantOf(y: number, mo: number, d: number, h: number, mi: number, tz: string): number {
-  const wanted = Date.UTC(y, mo - 1, d, h, mi);
-  const offsetAt = (ms: number) => {
-    const w = wallClock(ms, tz);
-    return Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi) - Math.floor(ms / 60_000) * 60_000;
-  };
-  const guess = wanted - offsetAt(wanted);
-  return wanted - offsetAt(guess);
-}
-
 /**
  * When a daily or weekly schedule next runs after `now`, from the schedule itself (so right after a change it is
- * the new schedule's run, before the scheduler role has re-registered it). Undefined for `every`, whose runs
- * count from when the scheduler registered it.
+ * the new schedule's run, before the scheduler role has re-registered it): its cron pattern read by cron-parser,
+ * the library BullMQ's job schedulers run it with, so both agree across time zones and DST. Undefined for
+ * `every`, whose runs count from when the scheduler registered it.
  */
 export function nextRunAt(schedule: Schedule, tz: string, now: number): number | undefined {
-  if (schedule.kind === 'every') return undefined;
-  const [hh, mm] = schedule.at.split(':').map(Number) as [number, number];
-  const today = wallClock(now, tz);
-  for (let i = 0; i <= 8; i++) {
-    const day = new Date(Date.UTC(today.y, today.mo - 1, today.d + i));
-    if (schedule.kind === 'weekly' && WEEKDAYS[day.getUTCDay()] !== schedule.day) continue;
-    const at = instantOf(day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate(), hh, mm, tz);
-    if (at > now) return at;
-  }
-  return undefined;
+  const repeat = repeatOptions(schedule, tz);
+  if (!('pattern' in repeat)) return undefined;
+  return CronExpressionParser.parse(repeat.pattern, { currentDate: new Date(now), tz: repeat.tz })
+    .next()
+    .getTime();
 }
