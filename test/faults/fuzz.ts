@@ -143,8 +143,15 @@ export async function fuzzRow(redis: PrivateRedis, cases: number, seed: number):
         else noModal += 1;
       }
       // The jobs the fuzz queued must end too (they are audited like any other: unescaped text in their results).
-      for (let waited = 0; waited < 60_000 && (await openJobs(fleet)) > 0; waited += 500)
-        await new Promise((r) => setTimeout(r, 500));
+      // A form's job is queued just after its submission is acked, so no open job counts only once it has held
+      // for a second; a first empty look could come before the last submission's job was added.
+      const deadline = Date.now() + 60_000;
+      let quietSince: number | undefined;
+      while (Date.now() < deadline) {
+        if ((await openJobs(fleet)) > 0) quietSince = undefined;
+        else if (Date.now() - (quietSince ??= Date.now()) >= 1_000) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
       const open = await openJobs(fleet);
       unfinished = open ? await describeOpenJobs(fleet) : [];
       const non200 = sent.filter((s) => s.status !== 200).length;
