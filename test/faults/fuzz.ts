@@ -149,7 +149,10 @@ export async function fuzzRow(redis: PrivateRedis, cases: number, seed: number):
       let quietSince: number | undefined;
       while (Date.now() < deadline) {
         if ((await openJobs(fleet)) > 0) quietSince = undefined;
-        else if (Date.now() - (quietSince ??= Date.now()) >= 1_000) break;
+        else {
+          quietSince ??= Date.now();
+          if (Date.now() - quietSince >= 1_000) break;
+        }
         await new Promise((r) => setTimeout(r, 250));
       }
       const open = await openJobs(fleet);
