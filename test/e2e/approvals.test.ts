@@ -354,4 +354,39 @@ describe('approvals', () => {
     expect(textOf(told)).toContain('`2` `extra`');
     await ephemeralTo(h, MEMBER, seen, /Approvals and guarded actions|No approvals/);
   });
+
+  it('runs one Retry per signed click: the same Retry click replayed after the retried run failed starts nothing', async () => {
+    h.sandbox.insertRows('harbor-law', 'blogs', [
+      {
+        id: 'blog_replay',
+        post_title: 'Replayed clicks',
+        keyword: 'replayed clicks',
+        status: 'draft',
+        published: false,
+        created_at: '2099-01-01T00:00:00Z',
+      },
+    ]);
+    const card = await askDeploy(h, 'blog_replay');
+    h.sandbox.failNext('status_error', { action: 'deploy_blog' });
+    const posts = h.posts('deploy_blog').length;
+    await click(h, card, 'approval_approve', ADMIN);
+    await cardSays(h, card, /Approved, failed/);
+    // The approver's Retry fails too, so the card offers Retry again.
+    h.sandbox.failNext('status_error', { action: 'deploy_blog' });
+    await click(h, card, 'approval_retry', ADMIN);
+    await h.slack.waitFor(() => (h.posts('deploy_blog').length === posts + 2 ? true : undefined), {
+      what: 'the retried POST',
+    });
+    await cardSays(h, card, /Approved, failed/);
+    // Someone who captured that click sends it again, signature and all, well within Slack's five minutes.
+    const replayed = await h.driver.replayLast();
+    expect(replayed.status).toBe(200);
+    await quiet(800);
+    expect(h.posts('deploy_blog')).toHaveLength(posts + 2);
+    expect(textOf(current(h, card))).toMatch(/Approved, failed/);
+    // A new click by an approver is a new decision, and runs.
+    await click(h, card, 'approval_retry', ADMIN);
+    await cardSays(h, card, /done/);
+    expect(h.posts('deploy_blog')).toHaveLength(posts + 3);
+  });
 });
