@@ -7,6 +7,7 @@ import { defineScript } from '../redis-scripts.js';
  *   pending  → approved | rejected | cancelled | expired
  *   approved → running            (the worker, for the approved job only, with the approved payload's hash)
  *   approved → failed             (the approved job could not be queued)
+ *   approved → cancelled          (the approved job was cancelled before it started; that job only)
  *   running  → done | failed      (the approved job only)
  *   failed   → approved           (Retry: an approver's click is a new decision, and a new job)
  *
@@ -31,7 +32,7 @@ export const approvalTransition = defineScript(
   `
 local NEXT = {
   pending = { approved = true, rejected = true, cancelled = true, expired = true },
-  approved = { running = true, failed = true },
+  approved = { running = true, failed = true, cancelled = true },
   running = { done = true, failed = true },
   failed = { approved = true },
 }
@@ -90,6 +91,10 @@ if to == 'running' then
     return answer('refused', state)
   end
   redis.call('HSET', KEYS[1], 'state', 'running', 'startedAt', ARGV[2])
+elseif to == 'cancelled' and state == 'approved' then
+  -- The approver's decision stays on the record; who cancelled the waiting run is kept beside it.
+  if redis.call('HGET', KEYS[1], 'jobKey') ~= jobKey then return answer('refused', state) end
+  redis.call('HSET', KEYS[1], 'state', 'cancelled', 'cancelledBy', actor, 'cancelledAt', ARGV[2])
 elseif to == 'done' or to == 'failed' then
   if redis.call('HGET', KEYS[1], 'jobKey') ~= jobKey then return answer('refused', state) end
   redis.call('HSET', KEYS[1], 'state', to, 'finishedAt', ARGV[2], 'outcome', note, 'recordId', recordId)
