@@ -137,7 +137,11 @@ const envSchema = z
         message: 'ROLE must be one of web, worker, scheduler, all',
       })
       .default('all'),
-    GATEWAY_ADMINS: idList('GATEWAY_ADMINS'),
+    // Admin checks are by user id only, so a user group here would silently make nobody an admin.
+    GATEWAY_ADMINS: idList('GATEWAY_ADMINS').refine((ids) => !ids.some((id) => id.startsWith('S')), {
+      message:
+        'GATEWAY_ADMINS: takes user ids only (U0123ABCD), not user groups (S…): name the admins one by one; a group can go in GATEWAY_APPROVERS or GATEWAY_MEMBERS',
+    }),
     GATEWAY_APPROVERS: idList('GATEWAY_APPROVERS'),
     GATEWAY_MEMBERS: idList('GATEWAY_MEMBERS'),
     GATEWAY_ALLOWED_ACTIONS: z
