@@ -211,6 +211,7 @@ const envSchema = z
         },
         { message: 'DIGEST_TZ must be an IANA time zone such as UTC or Europe/Berlin' },
       ),
+    DIGEST_NOW_COOLDOWN: duration('DIGEST_NOW_COOLDOWN', '5m'),
     SANDBOX_PORT: port('SANDBOX_PORT', 4010, true),
     SANDBOX_SEED: z.coerce.number({ message: 'SANDBOX_SEED must be a number' }).int().default(42),
     SANDBOX_LATENCY_MS: z.coerce
@@ -269,6 +270,8 @@ export interface Config {
   allowSelfApproval: boolean;
   approvalTtlMs: number;
   digestTz: string;
+  /** How long a non-admin waits between two `digest now` requests. */
+  digestNowCooldownMs: number;
   sandboxPort: number;
   /** Knobs of the built-in sandbox gateway (`npm run sandbox`, the demo): fault rates are fractions 0–1. */
   sandbox: {
@@ -340,6 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowSelfApproval: e.GATEWAY_ALLOW_SELF_APPROVAL,
     approvalTtlMs: e.GATEWAY_APPROVAL_TTL,
     digestTz: e.DIGEST_TZ,
+    digestNowCooldownMs: e.DIGEST_NOW_COOLDOWN,
     sandboxPort: e.SANDBOX_PORT,
     sandbox: {
       seed: e.SANDBOX_SEED,

@@ -60,6 +60,16 @@ export class DigestQueue {
   }
 
   /** `digest now`: one job per request (the command's trigger id), so a redelivery is one digest. */
+  static nowJobId(requestKey: string): string {
+    return `now-${requestKey}`;
+  }
+
+  /** True while a job is waiting, delayed (a retry's backoff included) or running. */
+  async onItsWay(jobId: string): Promise<boolean> {
+    const state = await this.queue.getJobState(jobId);
+    return !['completed', 'failed', 'unknown'].includes(state);
+  }
+
   async enqueueNow(
     channel: string,
     kind: DigestKind,
@@ -69,7 +79,7 @@ export class DigestQueue {
     await this.queue.add(
       DIGEST_JOB_NAME,
       { channel, kind, trigger: 'now', requestedBy },
-      { jobId: `now-${requestKey}` },
+      { jobId: DigestQueue.nowJobId(requestKey) },
     );
   }
 
