@@ -1,4 +1,6 @@
+import { analyseEmail } from '../approvals/email-content.js';
 import type { ApprovalRecord } from '../approvals/record.js';
+import { emailCardBlocks } from './approval-email.js';
 import type { Button, KnownBlock, SlackMessage } from './blocks.js';
 import { actions, button, context, plain, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
@@ -41,6 +43,13 @@ function payloadLines(record: ApprovalRecord): string[] {
     return [`*To:* ${escapeMrkdwn(p.to)}`, `*Subject:* ${escapeMrkdwn(p.subject)}${preview}`];
   }
   return p.lines.map(escapeMrkdwn);
+}
+
+/** An email's links and what it loads, read from the frozen html itself: what the approver sees is what is sent. */
+function emailBlocks(record: ApprovalRecord): KnownBlock[] {
+  if (record.preview.kind !== 'email') return [];
+  const html = typeof record.fields.html === 'string' ? record.fields.html : '';
+  return emailCardBlocks(analyseEmail(html), record.preview.text);
 }
 
 /** The warning a card carries when this exact payload already ran in the channel. */
@@ -127,6 +136,7 @@ export function buildApprovalCard(record: ApprovalRecord): SlackMessage {
   const blocks: KnownBlock[] = [
     section(`*${HEADING[record.state]}:* ${what}`),
     section([...payloadLines(record), ...ranBeforeLine(record)].join('\n')),
+    ...emailBlocks(record),
     context(
       `Payload hash ${code(record.hash.slice(0, 12))} · requested ${cardTime(record.createdAt)} · approval ${code(record.id)}`,
     ),
