@@ -365,6 +365,37 @@ describe('digests', () => {
     expect(all).toContain(`Reviews for Harbor ${ESCAPED_CHANNEL}`);
     expect(all).toContain('exe.fdp');
   });
+
+  it('a rankings baseline and a rankings digest with a hostile new keyword show it as text', async () => {
+    const rankings = () =>
+      digestsIn().filter(
+        (m) => (m.metadata as { event_payload?: { kind?: string } }).event_payload?.kind === 'rankings',
+      );
+    const from = h.slack.calls.length;
+    await h.gateway('digest now rankings', { user: ADMIN, channel });
+    await h.slack.waitFor(() => rankings()[0], { what: 'the rankings baseline', timeoutMs: 20_000 });
+    h.sandbox.insertRows('harbor-law', 'keywords', [
+      {
+        id: 'kw_evil_new',
+        keyword: `${PING} ${BIDI}`,
+        position: 2,
+        url: 'javascript:alert(1)',
+        created_at: '2099-01-02T00:00:00Z',
+      },
+    ]);
+    await h.gateway('digest now rankings', { user: ADMIN, channel });
+    const digest = await h.slack.waitFor(() => rankings()[1], {
+      what: 'the rankings digest',
+      timeoutMs: 20_000,
+    });
+    const thread = await h.slack.waitFor(
+      () => (h.slack.thread(channel, digest.ts).length ? h.slack.thread(channel, digest.ts) : undefined),
+      { what: 'the rankings thread' },
+    );
+    expect(thread.map(textOf).join('\n')).toContain(ESCAPED_CHANNEL);
+    const all = joined(expectInert(from));
+    expect(all).toContain(`Rankings for Harbor ${ESCAPED_CHANNEL}`);
+  });
 });
 
 describe('approvals', () => {
