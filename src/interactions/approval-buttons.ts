@@ -105,7 +105,8 @@ export function approvalDecision(services: BotServices, to: 'approved' | 'reject
     // Each click decides once. A Retry is legal again whenever the retried run fails, so without this claim a
     // captured signed click replayed within Slack's five minutes would start another run (Approve is guarded
     // by its state alone, but shares the claim: it costs one SET).
-    if (to === 'approved' && !(await claimClick(services, id, body.trigger_id ?? action.action_ts))) {
+    const click = body.trigger_id || action.action_ts;
+    if (to === 'approved' && click && !(await claimClick(services, id, click))) {
       interaction.log.info(`approval ${id}: a click that was already handled, ignored`);
       return;
     }
