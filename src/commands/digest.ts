@@ -142,8 +142,8 @@ async function now(ctx: CommandContext, kind: DigestKind): Promise<void> {
 async function limitNow(ctx: CommandContext, kind: DigestKind): Promise<boolean> {
   const { services } = ctx;
   const guard = new DigestNowGuard(services.redis, services.digests.prefix);
-  const holder = { user: ctx.user, jobId: DigestQueue.nowJobId(ctx.triggerId) };
-  const claim = await guard.claim(ctx.channel, kind, holder, (id) => services.digestQueue.onItsWay(id));
+  const holder = { user: ctx.user, jobId: DigestQueue.nowJobId(ctx.triggerId), at: Date.now() };
+  const claim = await guard.claim(ctx.channel, kind, holder, (id) => services.digestQueue.stateOf(id));
   if (!claim.claimed) {
     const who = claim.holder.user ? `, asked for by <@${claim.holder.user}>` : '';
     await ctx.reply(
@@ -175,7 +175,7 @@ async function limitNow(ctx: CommandContext, kind: DigestKind): Promise<boolean>
       throw error;
     }
   } catch (error) {
-    await guard.release(ctx.channel, kind, holder);
+    await guard.release(ctx.channel, kind, holder.jobId);
     throw error;
   }
   return true;

@@ -28,26 +28,37 @@ return false
 `,
 );
 
+/** KEYS: the claim. ARGV: the job id whose claim it must still be. */
 const RELEASE = defineScript(
   'gwDigestNowRelease',
   1,
   `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+local held = redis.call('GET', KEYS[1])
+if held and cjson.decode(held).jobId == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `,
 );
 
-/** Who asked for the `now` that holds a (channel, kind), and its job. */
+/** Who asked for the `now` that holds a (channel, kind), its job, and when it was claimed (ms). */
 export interface NowHolder {
   user: string;
   jobId: string;
+  at: number;
 }
 
-const encode = (h: NowHolder) => `${h.user} ${h.jobId}`;
+/**
+ * A claim is taken just before its job is queued: for this long a holder whose job is not known yet is
+ * still on its way (it is being queued), not gone.
+ */
+const QUEUEING_MS = 30_000;
 
 function decode(value: string): NowHolder {
-  const at = value.indexOf(' ');
-  return at < 0 ? { user: '', jobId: value } : { user: value.slice(0, at), jobId: value.slice(at + 1) };
+  try {
+    const h = JSON.parse(value) as Partial<NowHolder>;
+    return { user: String(h.user ?? ''), jobId: String(h.jobId ?? ''), at: Number(h.at ?? 0) };
+  } catch {
+    return { user: '', jobId: '', at: 0 };
+  }
 }
 
 export class DigestNowGuard {
@@ -58,29 +69,34 @@ export class DigestNowGuard {
 
   /**
    * Claims (channel, kind) for a new `now` job, or answers the holder while that one is still on its way
-   * (`alive`: the job is waiting, delayed or running). Of concurrent requests exactly one gets the claim.
+   * (`alive`: the job is waiting, delayed or running; `unknown`: not known to the queue). Of concurrent
+   * requests exactly one gets the claim.
    */
   async claim(
     channel: string,
     kind: DigestKind,
     holder: NowHolder,
-    alive: (jobId: string) => Promise<boolean>,
+    state: (jobId: string) => Promise<'alive' | 'ended' | 'unknown'>,
   ): Promise<{ claimed: true } | { claimed: false; holder: NowHolder }> {
     const key = `${this.prefix}:digest-now:${channel}:${kind}`;
     const take = async (replace: string) =>
-      (await runScript(this.redis, CLAIM, [key], [encode(holder), CLAIM_TTL_MS, replace])) as string | null;
+      (await runScript(this.redis, CLAIM, [key], [JSON.stringify(holder), CLAIM_TTL_MS, replace])) as
+        | string
+        | null;
     const held = await take('');
     if (held === null) return { claimed: true };
     const current = decode(held);
-    if (await alive(current.jobId)) return { claimed: false, holder: current };
+    const now = await state(current.jobId);
+    if (now === 'alive' || (now === 'unknown' && Date.now() - current.at < QUEUEING_MS))
+      return { claimed: false, holder: current };
     // The holder has ended: take the claim over, unless another request did so since the look (it is fresh).
     const after = await take(held);
     return after === null ? { claimed: true } : { claimed: false, holder: decode(after) };
   }
 
-  /** Gives the claim back (the job could not be queued), if it is still this holder's. */
-  async release(channel: string, kind: DigestKind, holder: NowHolder): Promise<void> {
-    await runScript(this.redis, RELEASE, [`${this.prefix}:digest-now:${channel}:${kind}`], [encode(holder)]);
+  /** Gives the claim back (its job could not be queued, or has read everything), if it is still that job's. */
+  async release(channel: string, kind: DigestKind, jobId: string): Promise<void> {
+    await runScript(this.redis, RELEASE, [`${this.prefix}:digest-now:${channel}:${kind}`], [jobId]);
   }
 
   /** Starts a person's cooldown, or answers how many ms are left of the running one. */

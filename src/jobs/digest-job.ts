@@ -183,9 +183,8 @@ export async function processDigestJob(
 }
 
 async function releaseNow(deps: DigestJobDeps, job: DigestJob): Promise<void> {
-  const holder = { user: job.data.requestedBy ?? '', jobId: String(job.id) };
   await new DigestNowGuard(deps.redis, deps.store.prefix)
-    .release(job.data.channel, job.data.kind, holder)
+    .release(job.data.channel, job.data.kind, String(job.id))
     .catch((e: unknown) => deps.logger.warn('could not release a digest-now claim', e));
 }
 

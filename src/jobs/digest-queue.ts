@@ -64,10 +64,11 @@ export class DigestQueue {
     return `now-${requestKey}`;
   }
 
-  /** True while a job is waiting, delayed (a retry's backoff included) or running. */
-  async onItsWay(jobId: string): Promise<boolean> {
+  /** Whether a job is still waiting, delayed (a retry's backoff included) or running, has ended, or is unknown. */
+  async stateOf(jobId: string): Promise<'alive' | 'ended' | 'unknown'> {
     const state = await this.queue.getJobState(jobId);
-    return !['completed', 'failed', 'unknown'].includes(state);
+    if (state === 'unknown') return 'unknown';
+    return state === 'completed' || state === 'failed' ? 'ended' : 'alive';
   }
 
   async enqueueNow(
