@@ -137,7 +137,11 @@ const envSchema = z
         message: 'ROLE must be one of web, worker, scheduler, all',
       })
       .default('all'),
-    GATEWAY_ADMINS: idList('GATEWAY_ADMINS'),
+    // Admin checks are by user id only, so a user group here would silently make nobody an admin.
+    GATEWAY_ADMINS: idList('GATEWAY_ADMINS').refine((ids) => !ids.some((id) => id.startsWith('S')), {
+      message:
+        'GATEWAY_ADMINS: takes user ids only (U0123ABCD), not user groups (S…): name the admins one by one; a group can go in GATEWAY_APPROVERS or GATEWAY_MEMBERS',
+    }),
     GATEWAY_APPROVERS: idList('GATEWAY_APPROVERS'),
     GATEWAY_MEMBERS: idList('GATEWAY_MEMBERS'),
     GATEWAY_ALLOWED_ACTIONS: z
@@ -207,6 +211,7 @@ const envSchema = z
         },
         { message: 'DIGEST_TZ must be an IANA time zone such as UTC or Europe/Berlin' },
       ),
+    DIGEST_NOW_COOLDOWN: duration('DIGEST_NOW_COOLDOWN', '5m'),
     SANDBOX_PORT: port('SANDBOX_PORT', 4010, true),
     SANDBOX_SEED: z.coerce.number({ message: 'SANDBOX_SEED must be a number' }).int().default(42),
     SANDBOX_LATENCY_MS: z.coerce
@@ -265,6 +270,8 @@ export interface Config {
   allowSelfApproval: boolean;
   approvalTtlMs: number;
   digestTz: string;
+  /** How long a non-admin waits between two `digest now` requests. */
+  digestNowCooldownMs: number;
   sandboxPort: number;
   /** Knobs of the built-in sandbox gateway (`npm run sandbox`, the demo): fault rates are fractions 0–1. */
   sandbox: {
@@ -336,6 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowSelfApproval: e.GATEWAY_ALLOW_SELF_APPROVAL,
     approvalTtlMs: e.GATEWAY_APPROVAL_TTL,
     digestTz: e.DIGEST_TZ,
+    digestNowCooldownMs: e.DIGEST_NOW_COOLDOWN,
     sandboxPort: e.SANDBOX_PORT,
     sandbox: {
       seed: e.SANDBOX_SEED,

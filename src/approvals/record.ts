@@ -33,6 +33,9 @@ export interface ApprovalRecord {
   /** Who approved, rejected, cancelled or retried last, and when. */
   decidedBy?: string;
   decidedAt?: number;
+  /** Who cancelled the approved run before it started, and when. */
+  cancelledBy?: string;
+  cancelledAt?: number;
   /** The job of the current run (set when approved). */
   jobKey?: string;
   /** How many times it was approved to run (a Retry is another run). */
@@ -72,6 +75,8 @@ export function parseRecord(flat: readonly string[]): ApprovalRecord | undefined
     cardTs: str(h.cardTs),
     decidedBy: str(h.decidedBy),
     decidedAt: num(h.decidedAt),
+    cancelledBy: str(h.cancelledBy),
+    cancelledAt: num(h.cancelledAt),
     jobKey: str(h.jobKey),
     finishedAt: num(h.finishedAt),
     outcome: str(h.outcome),

@@ -7,11 +7,12 @@ import { defineScript } from '../redis-scripts.js';
  *   pending  → approved | rejected | cancelled | expired
  *   approved → running            (the worker, for the approved job only, with the approved payload's hash)
  *   approved → failed             (the approved job could not be queued)
+ *   approved → cancelled          (the approved job was cancelled before it started; that job only)
  *   running  → done | failed      (the approved job only)
  *   failed   → approved           (Retry: an approver's click is a new decision, and a new job)
  *
- * A pending request past its expiry becomes `expired` on any other transition, so it can never be approved
- * even when the delayed expiry job has not run yet. `running → running` for the same job is answered `ok`
+ * A pending request past its expiry (by Redis's clock, `TIME`) becomes `expired` on any other transition, so it
+ * can never be approved even when the delayed expiry job has not run yet, nor by a process whose clock is behind. `running → running` for the same job is answered `ok`
  * without a change (a second attempt of that job). Each change is appended to the channel's audit stream,
  * trimmed by age (XADD MINID), in the same script.
  *
@@ -31,7 +32,7 @@ export const approvalTransition = defineScript(
   `
 local NEXT = {
   pending = { approved = true, rejected = true, cancelled = true, expired = true },
-  approved = { running = true, failed = true },
+  approved = { running = true, failed = true, cancelled = true },
   running = { done = true, failed = true },
   failed = { approved = true },
 }
@@ -66,7 +67,11 @@ local function answer(kind, before)
   return out
 end
 
-if state == 'pending' and to ~= 'expired' and now >= tonumber(redis.call('HGET', KEYS[1], 'expiresAt')) then
+-- Expiry is judged by Redis's clock, not the caller's: a web process whose clock runs behind must not be able
+-- to approve a request that has already expired.
+local clock = redis.call('TIME')
+local redisNow = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+if state == 'pending' and to ~= 'expired' and redisNow >= tonumber(redis.call('HGET', KEYS[1], 'expiresAt')) then
   redis.call('HSET', KEYS[1], 'state', 'expired', 'decidedAt', ARGV[2])
   audit('expired', 'expiry', '')
   release('expired')
@@ -86,6 +91,10 @@ if to == 'running' then
     return answer('refused', state)
   end
   redis.call('HSET', KEYS[1], 'state', 'running', 'startedAt', ARGV[2])
+elseif to == 'cancelled' and state == 'approved' then
+  -- The approver's decision stays on the record; who cancelled the waiting run is kept beside it.
+  if redis.call('HGET', KEYS[1], 'jobKey') ~= jobKey then return answer('refused', state) end
+  redis.call('HSET', KEYS[1], 'state', 'cancelled', 'cancelledBy', actor, 'cancelledAt', ARGV[2])
 elseif to == 'done' or to == 'failed' then
   if redis.call('HGET', KEYS[1], 'jobKey') ~= jobKey then return answer('refused', state) end
   redis.call('HSET', KEYS[1], 'state', to, 'finishedAt', ARGV[2], 'outcome', note, 'recordId', recordId)

@@ -1,7 +1,9 @@
 import type { DigestKind } from '../digests/filters.js';
 import { describeFilters } from '../digests/filters.js';
+import { DigestNowGuard } from '../digests/now-guard.js';
 import { describeSchedule, nextRunAt } from '../digests/schedule.js';
 import type { SubscriptionSettings } from '../digests/store.js';
+import { DigestQueue } from '../jobs/digest-queue.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { isNotInChannel } from '../slack/describe-error.js';
@@ -125,12 +127,58 @@ async function turnOff(ctx: CommandContext, kind: DigestKind): Promise<void> {
 
 async function now(ctx: CommandContext, kind: DigestKind): Promise<void> {
   const binding = await ctx.binding();
-  await ctx.services.digestQueue.enqueueNow(ctx.channel, kind, ctx.user, ctx.triggerId);
+  if (!(await limitNow(ctx, kind))) return;
   await ctx.reply(
     note(
       `:hourglass_flowing_sand: Building the ${kind} digest of ${escapeMrkdwn(binding.clientLabel)}; it posts here in a moment (if nothing is new, I tell only you).`,
     ),
   );
+}
+
+/**
+ * `digest now` is a full scan charged to the agency key: one on its way per (channel, kind), and a cooldown per
+ * person for non-admins. Queues the job and answers true, or tells the person why not and answers false.
+ */
+async function limitNow(ctx: CommandContext, kind: DigestKind): Promise<boolean> {
+  const { services } = ctx;
+  const guard = new DigestNowGuard(services.redis, services.digests.prefix);
+  const holder = { user: ctx.user, jobId: DigestQueue.nowJobId(ctx.triggerId), at: Date.now() };
+  const claim = await guard.claim(ctx.channel, kind, holder, (id) => services.digestQueue.stateOf(id));
+  if (!claim.claimed) {
+    const who = claim.holder.user ? `, asked for by <@${claim.holder.user}>` : '';
+    await ctx.reply(
+      note(
+        `:hourglass_flowing_sand: The ${kind} digest of this channel is already on its way${who}; it posts here in a moment, so I did not start another.`,
+      ),
+    );
+    return false;
+  }
+  const cooled = !ctx.isAdmin();
+  try {
+    if (cooled) {
+      const started = await guard.cooldown(ctx.user, services.config.digestNowCooldownMs);
+      if (!started.started) {
+        const minutes = Math.ceil(started.leftMs / 60_000);
+        throw new UserError(
+          UserErrorCode.TooSoon,
+          `You asked for a digest a moment ago; you can ask again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}.`,
+          {
+            hint: 'Each `digest now` reads all of the client’s data, so a person may ask once every few minutes; scheduled digests are not limited.',
+          },
+        );
+      }
+    }
+    try {
+      await services.digestQueue.enqueueNow(ctx.channel, kind, ctx.user, ctx.triggerId);
+    } catch (error) {
+      if (cooled) await guard.endCooldown(ctx.user);
+      throw error;
+    }
+  } catch (error) {
+    await guard.release(ctx.channel, kind, holder.jobId);
+    throw error;
+  }
+  return true;
 }
 
 export const digestCommand: CommandSpec = {

@@ -4,6 +4,7 @@ import { slackReplyTarget } from '../jobs/reply-target.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { describeError } from '../slack/describe-error.js';
+import { claimOnce } from '../store/dedupe.js';
 import { buildApprovalCard, buildApprovalRefusal } from '../views/approval-card.js';
 import { type ButtonListener, type Interaction, interactionOf } from './pipeline.js';
 
@@ -35,6 +36,19 @@ async function load(services: BotServices, value: string | undefined, fromChanne
   // A card's button names its own channel's approval: a value from elsewhere is not one of its requests.
   if (!record || record.channel !== fromChannel) throw gone();
   return record;
+}
+
+/** Longer than Slack's five-minute window for a signed request's timestamp. */
+const CLICK_CLAIM_SEC = 600;
+
+/** True for the first delivery of one click (its trigger id) on an approval, false for a repeat of it. */
+function claimClick(services: BotServices, id: string, click: string): Promise<boolean> {
+  return claimOnce(
+    services.redis,
+    services.config.redis.prefix,
+    `approval-click:${id}:${click}`,
+    CLICK_CLAIM_SEC,
+  );
 }
 
 const channelOf = (body: { channel?: { id: string }; container?: { channel_id?: string } }) =>
@@ -88,6 +102,14 @@ export function approvalDecision(services: BotServices, to: 'approved' | 'reject
       );
     // Retry is the same button's decision on a failed run: failed → approved, a new job.
     const id = action.value ?? '';
+    // Each click decides once. A Retry is legal again whenever the retried run fails, so without this claim a
+    // captured signed click replayed within Slack's five minutes would start another run (Approve is guarded
+    // by its state alone, but shares the claim: it costs one SET).
+    const click = body.trigger_id || action.action_ts;
+    if (to === 'approved' && click && !(await claimClick(services, id, click))) {
+      interaction.log.info(`approval ${id}: a click that was already handled, ignored`);
+      return;
+    }
     const result = await services.approvals.transition(id, channelOf(body) ?? '', to, {
       actor: body.user.id,
       jobKey: `appr-${id}`,

@@ -3,6 +3,7 @@ import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type DigestKind, describeFilters } from '../digests/filters.js';
 import { type Gathered, gatherDigest } from '../digests/gather.js';
+import { DigestNowGuard } from '../digests/now-guard.js';
 import { rankingsChanged } from '../digests/rankings.js';
 import { periodOf } from '../digests/schedule.js';
 import type { DigestStore, PendingDigest, Subscription } from '../digests/store.js';
@@ -147,6 +148,8 @@ export async function processDigestJob(
         pending = { run, summary: post.summary, details: post.details, repliesPosted: 0 };
       }
       await deps.store.advance(channel, kind, gathered.mark, meta, pending);
+      // The scan is done: a new `digest now` is no longer a second one on its way (commands/digest.ts).
+      if (trigger === 'now') await releaseNow(deps, job);
       if (!pending) {
         // Nothing new: a schedule stays silent; the person who asked is told alone.
         if (trigger === 'now' && job.data.requestedBy) {
@@ -177,6 +180,12 @@ export async function processDigestJob(
   } finally {
     await leased.lease.release().catch(() => {});
   }
+}
+
+async function releaseNow(deps: DigestJobDeps, job: DigestJob): Promise<void> {
+  await new DigestNowGuard(deps.redis, deps.store.prefix)
+    .release(job.data.channel, job.data.kind, String(job.id))
+    .catch((e: unknown) => deps.logger.warn('could not release a digest-now claim', e));
 }
 
 async function stopSubscription(deps: DigestJobDeps, sub: Subscription | undefined, reason: string) {

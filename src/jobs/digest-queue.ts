@@ -60,6 +60,17 @@ export class DigestQueue {
   }
 
   /** `digest now`: one job per request (the command's trigger id), so a redelivery is one digest. */
+  static nowJobId(requestKey: string): string {
+    return `now-${requestKey}`;
+  }
+
+  /** Whether a job is still waiting, delayed (a retry's backoff included) or running, has ended, or is unknown. */
+  async stateOf(jobId: string): Promise<'alive' | 'ended' | 'unknown'> {
+    const state = await this.queue.getJobState(jobId);
+    if (state === 'unknown') return 'unknown';
+    return state === 'completed' || state === 'failed' ? 'ended' : 'alive';
+  }
+
   async enqueueNow(
     channel: string,
     kind: DigestKind,
@@ -69,7 +80,7 @@ export class DigestQueue {
     await this.queue.add(
       DIGEST_JOB_NAME,
       { channel, kind, trigger: 'now', requestedBy },
-      { jobId: `now-${requestKey}` },
+      { jobId: DigestQueue.nowJobId(requestKey) },
     );
   }
 

@@ -60,6 +60,7 @@ export class SlackDriver {
   private readonly slack: FakeSlack;
   private readonly teamId: string;
   private readonly appId: string;
+  private lastSigned: { body: string; headers: Record<string, string> } | undefined;
 
   constructor(private readonly options: DriverOptions) {
     this.slack = options.slack;
@@ -175,6 +176,15 @@ export class SlackDriver {
     return this.interactive(payload);
   }
 
+  /**
+   * Sends the last signed HTTP request again, byte for byte with its signature: what an attacker who captured
+   * a click could replay within Slack's five-minute window.
+   */
+  replayLast(): Promise<SentRequest> {
+    if (!this.lastSigned) throw new Error('driver: nothing was sent over HTTP to replay');
+    return this.post(this.lastSigned.body, this.lastSigned.headers);
+  }
+
   /** Sends a body with exactly the headers given: forged signatures, stale timestamps, odd content types. */
   raw(body: string, headers: Record<string, string>, contentType = FORM): Promise<SentRequest> {
     return this.post(body, { 'content-type': contentType, ...headers });
@@ -206,7 +216,9 @@ export class SlackDriver {
   }
 
   private signedPost(body: string): Promise<SentRequest> {
-    return this.post(body, { 'content-type': FORM, ...signSlackRequest(this.http().signingSecret, body) });
+    const headers = { 'content-type': FORM, ...signSlackRequest(this.http().signingSecret, body) };
+    this.lastSigned = { body, headers };
+    return this.post(body, headers);
   }
 
   private http(): HttpDriverOptions {

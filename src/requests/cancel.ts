@@ -1,4 +1,8 @@
+import { ApprovalStore } from '../approvals/approval-store.js';
+import type { ActionJobData } from '../jobs/queue.js';
+import { slackReplyTarget } from '../jobs/reply-target.js';
 import { actionTitle } from '../views/action-title.js';
+import { buildApprovalCard } from '../views/approval-card.js';
 import { buildJobStatus } from '../views/job-status.js';
 import type { RequestDeps } from './request.js';
 import { UserError, UserErrorCode } from './user-error.js';
@@ -7,6 +11,7 @@ import { UserError, UserErrorCode } from './user-error.js';
  * Cancelling a queued job (its status message's Cancel button): only its requester or an admin, and only
  * while it has not started. Once a worker has taken it, its POST may be on its way, so it is left to finish
  * and the person is told so. The status message then says who cancelled it; nothing was sent to the gateway.
+ * An approved job's approval is cancelled with it, so its card stops saying "queued" and it can be asked again.
  */
 export async function cancelJob(
   deps: RequestDeps,
@@ -42,6 +47,7 @@ export async function cancelJob(
   }
   const { data } = outcome;
   deps.logger.info(`job ${input.jobKey} cancelled by ${input.by}`);
+  if (data.approval) await cancelApproval(deps, data, input.by);
   if (!data.statusTs) return;
   const entry = (await deps.catalogue()).byAction(data.action) ?? { label: data.action };
   const message = buildJobStatus({
@@ -52,4 +58,30 @@ export async function cancelJob(
     summary: `cancelled by <@${input.by}> before it started; nothing was sent to the gateway`,
   });
   await deps.reporter.update(data.replyTo, data.statusTs, message);
+}
+
+/**
+ * The approval of a cancelled approved job: approved → cancelled for this very job (the transition checks its
+ * key), audited, its payload free to be asked for again, and its card saying who cancelled it. The job is
+ * already gone, so a failure here is logged, not shown: the card would only lag behind.
+ */
+async function cancelApproval(deps: RequestDeps, data: ActionJobData, by: string): Promise<void> {
+  const approval = data.approval;
+  if (!approval) return;
+  try {
+    const store = new ApprovalStore(deps.redis, deps.prefix, { metrics: deps.metrics });
+    const result = await store.transition(approval.id, data.replyTo.channel, 'cancelled', {
+      actor: by,
+      jobKey: data.jobKey,
+    });
+    if (!result.ok) {
+      deps.logger.warn(`approval ${approval.id} of cancelled job ${data.jobKey} stays ${result.state}`);
+      return;
+    }
+    const { record } = result;
+    if (record.cardTs)
+      await deps.reporter.update(slackReplyTarget(record.channel), record.cardTs, buildApprovalCard(record));
+  } catch (error) {
+    deps.logger.warn(`could not cancel approval ${approval.id} of cancelled job ${data.jobKey}`, error);
+  }
 }

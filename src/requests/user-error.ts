@@ -16,6 +16,7 @@ export const UserErrorCode = {
   AlreadyQueued: 'already_queued',
   JobStarted: 'job_started',
   NotRequester: 'not_requester',
+  TooSoon: 'too_soon',
 } as const;
 export type UserErrorCode = (typeof UserErrorCode)[keyof typeof UserErrorCode];
 

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { ActionEntry } from '../actions/catalogue.js';
+import { analyseEmail } from '../approvals/email-content.js';
 import { htmlPreview, payloadHash } from '../approvals/payload.js';
 import type { ApprovalPreview, ApprovalRecord } from '../approvals/record.js';
 import { deployPost } from '../requests/references.js';
@@ -8,6 +9,7 @@ import { notBoundError } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { claimOnce } from '../store/dedupe.js';
 import { buildAlreadyPending, buildApprovalCard } from '../views/approval-card.js';
+import { buildEmailDetail } from '../views/approval-email.js';
 
 /**
  * Asks for a guarded action: never the POST, but an approval request with its payload frozen, its
@@ -101,9 +103,32 @@ export async function requestApproval(
   if (posted.ts) {
     await services.approvals.setCardTs(record.id, posted.ts);
     record.cardTs = posted.ts;
+    await postEmailDetail(client, record, ask.threadTs ?? posted.ts).catch((e: unknown) =>
+      services.logger.warn(`approval ${record.id}: could not post the whole email in the card's thread`, e),
+    );
   }
   services.logger.info(`approval ${record.id} requested for ${record.action} by ${ask.requester}`);
   return record;
+}
+
+/** An email's whole text, links and remote resources, under its card, before anyone can approve it unseen. */
+async function postEmailDetail(client: WebClient, record: ApprovalRecord, threadTs: string): Promise<void> {
+  if (record.preview.kind !== 'email') return;
+  const content = analyseEmail(text(record.fields.html));
+  const pages = buildEmailDetail({
+    approvalId: record.id,
+    to: record.preview.to,
+    subject: record.preview.subject,
+    content,
+  });
+  for (const page of pages) {
+    await client.chat.postMessage({
+      channel: record.channel,
+      thread_ts: threadTs,
+      text: page.text,
+      blocks: page.blocks,
+    });
+  }
 }
 
 /** The link to a request's card, when Slack gives one. */

@@ -1,4 +1,6 @@
+import { analyseEmail } from '../approvals/email-content.js';
 import type { ApprovalRecord } from '../approvals/record.js';
+import { emailCardBlocks } from './approval-email.js';
 import type { Button, KnownBlock, SlackMessage } from './blocks.js';
 import { actions, button, context, plain, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
@@ -41,6 +43,13 @@ function payloadLines(record: ApprovalRecord): string[] {
     return [`*To:* ${escapeMrkdwn(p.to)}`, `*Subject:* ${escapeMrkdwn(p.subject)}${preview}`];
   }
   return p.lines.map(escapeMrkdwn);
+}
+
+/** An email's links and what it loads, read from the frozen html itself: what the approver sees is what is sent. */
+function emailBlocks(record: ApprovalRecord): KnownBlock[] {
+  if (record.preview.kind !== 'email') return [];
+  const html = typeof record.fields.html === 'string' ? record.fields.html : '';
+  return emailCardBlocks(analyseEmail(html), record.preview.text);
 }
 
 /** The warning a card carries when this exact payload already ran in the channel. */
@@ -88,6 +97,10 @@ function decision(record: ApprovalRecord): string {
     case 'rejected':
       return `:no_entry: Rejected by ${by}${at}. Nothing was run.`;
     case 'cancelled':
+      if (record.cancelledBy) {
+        const when = record.cancelledAt ? ` at ${cardTime(record.cancelledAt)}` : '';
+        return `:heavy_multiplication_x: Approved by ${by}${at}, then cancelled by <@${record.cancelledBy}>${when} before it started. Nothing was run.`;
+      }
       return `:heavy_multiplication_x: Cancelled by ${by}${at}. Nothing was run.`;
     case 'expired':
       return `:hourglass: Expired at ${cardTime(record.expiresAt)} without a decision. Nothing was run; ask again to run it.`;
@@ -123,6 +136,7 @@ export function buildApprovalCard(record: ApprovalRecord): SlackMessage {
   const blocks: KnownBlock[] = [
     section(`*${HEADING[record.state]}:* ${what}`),
     section([...payloadLines(record), ...ranBeforeLine(record)].join('\n')),
+    ...emailBlocks(record),
     context(
       `Payload hash ${code(record.hash.slice(0, 12))} · requested ${cardTime(record.createdAt)} · approval ${code(record.id)}`,
     ),
@@ -172,7 +186,10 @@ export type ApprovalRefusal =
   /** `others`: the approvers besides the requester (none: nobody can approve it); `admin`: the requester is one. */
   | { kind: 'self'; others: readonly string[]; admin: boolean }
   | { kind: 'not-requester'; requestedBy: string }
-  | { kind: 'decided'; record: Pick<ApprovalRecord, 'state' | 'decidedBy' | 'decidedAt'> };
+  | {
+      kind: 'decided';
+      record: Pick<ApprovalRecord, 'state' | 'decidedBy' | 'decidedAt' | 'cancelledBy' | 'cancelledAt'>;
+    };
 
 /** Why a click on a card did nothing, naming the people who can act (as mentions, so they can be asked). */
 export function buildApprovalRefusal(refusal: ApprovalRefusal): SlackMessage {
@@ -201,8 +218,11 @@ export function buildApprovalRefusal(refusal: ApprovalRefusal): SlackMessage {
       break;
     case 'decided': {
       const { record } = refusal;
-      const by = record.decidedBy && record.state !== 'expired' ? ` by ${mention(record.decidedBy)}` : '';
-      const at = record.decidedAt ? ` at ${cardTime(record.decidedAt)}` : '';
+      // An approved run cancelled before it started: the one who cancelled it, not the approver.
+      const who = record.state === 'cancelled' && record.cancelledBy ? record.cancelledBy : record.decidedBy;
+      const when = record.state === 'cancelled' && record.cancelledBy ? record.cancelledAt : record.decidedAt;
+      const by = who && record.state !== 'expired' ? ` by ${mention(who)}` : '';
+      const at = when ? ` at ${cardTime(when)}` : '';
       line = `This request ${DECIDED[record.state]}${by}${at}.`;
       hint = ['rejected', 'cancelled', 'expired'].includes(record.state)
         ? 'Nothing was run. Ask again with the command to run it.'

@@ -1,9 +1,10 @@
 /**
- * Tiny Block Kit builders. They do NOT escape: a caller passes gateway data through `escapeMrkdwn` (or `code`,
+ * Tiny Block Kit builders. They do NOT escape mrkdwn (plain text only loses bidirectional controls): a caller passes gateway data through `escapeMrkdwn` (or `code`,
  * `mrkdwnLink`) itself, so every place where data enters mrkdwn is visible at the call site. Nor do they
  * enforce limits: the finished message goes through `fitMessage`/`fitModal` (limits.ts), once.
  */
 import type { types } from '@slack/bolt';
+import { stripBidi } from './escape.js';
 
 export type KnownBlock = types.KnownBlock;
 export type Button = types.Button;
@@ -17,8 +18,9 @@ export interface SlackMessage {
   blocks: KnownBlock[];
 }
 
+/** Plain text shows `<!channel>` literally, so it needs no escaping; bidirectional controls are still removed. */
 export function plain(text: string): PlainTextElement {
-  return { type: 'plain_text', text, emoji: true };
+  return { type: 'plain_text', text: stripBidi(text), emoji: true };
 }
 
 function mrkdwn(text: string): MrkdwnElement {

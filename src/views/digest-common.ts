@@ -1,5 +1,6 @@
 import type { KnownBlock } from './blocks.js';
 import { context, section } from './blocks.js';
+import { escapeMrkdwn } from './escape.js';
 import { fitMessage, MAX_BLOCKS_MESSAGE, MAX_SECTION_TEXT } from './limits.js';
 
 /** What every digest view returns: one short message for the channel, the detail for its thread. */
@@ -92,7 +93,7 @@ export function buildDigestBaseline(input: {
       untracked.push(`${count(census.unranked)} ${census.unranked === 1 ? 'has' : 'have'} no position yet`);
     of = ` (of ${count(census.all)}: ${untracked.join(', ')})`;
   }
-  const text = `:bookmark: *${input.kind === 'reviews' ? 'Reviews' : 'Rankings'} digest for ${input.clientLabel}*: tracking ${what} from now on${of}. The next digest lists what changes.`;
+  const text = `:bookmark: *${input.kind === 'reviews' ? 'Reviews' : 'Rankings'} digest for ${escapeMrkdwn(input.clientLabel)}*: tracking ${what} from now on${of}. The next digest lists what changes.`;
   return fitMessage({ text, blocks: [section(text)] });
 }
 

@@ -5,9 +5,23 @@
  * the top-level `text` fallback included (notifications render it as mrkdwn too).
  */
 
-/** `&` → `&amp;`, `<` → `&lt;`, `>` → `&gt;`. Idempotence is not a goal: escape once, where data enters mrkdwn. */
+/**
+ * Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): a name or review carrying
+ * them can reverse or reorder what is shown after it (`invoice\u202Efdp.exe`), so gateway text never keeps them.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/** Gateway text without bidirectional controls: for plain_text (labels, options, buttons) that is not mrkdwn. */
+export function stripBidi(text: string): string {
+  return text.replace(BIDI_CONTROLS, '');
+}
+
+/**
+ * `&` → `&amp;`, `<` → `&lt;`, `>` → `&gt;`, bidirectional controls removed. Idempotence is not a goal:
+ * escape once, where data enters mrkdwn.
+ */
 export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return stripBidi(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /**
@@ -20,7 +34,7 @@ export function mrkdwnLink(url: string, label?: string): string {
   const trimmed = url.trim();
   const shownLabel = label === undefined || label.trim() === '' ? trimmed : label;
   if (!/^https?:\/\/[^\s]+$/i.test(trimmed)) return escapeMrkdwn(shownLabel);
-  const safeUrl = trimmed.replace(/[|>]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const safeUrl = stripBidi(trimmed).replace(/[|>]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;');
   // A `|` in the label is harmless: the label only ends at `>`, which escapeMrkdwn turns into `&gt;`.
   return `<${safeUrl}|${escapeMrkdwn(shownLabel)}>`;
 }

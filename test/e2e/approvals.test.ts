@@ -354,4 +354,109 @@ describe('approvals', () => {
     expect(textOf(told)).toContain('`2` `extra`');
     await ephemeralTo(h, MEMBER, seen, /Approvals and guarded actions|No approvals/);
   });
+
+  it('runs one Retry per signed click: the same Retry click replayed after the retried run failed starts nothing', async () => {
+    h.sandbox.insertRows('harbor-law', 'blogs', [
+      {
+        id: 'blog_replay',
+        post_title: 'Replayed clicks',
+        keyword: 'replayed clicks',
+        status: 'draft',
+        published: false,
+        created_at: '2099-01-01T00:00:00Z',
+      },
+    ]);
+    const card = await askDeploy(h, 'blog_replay');
+    h.sandbox.failNext('status_error', { action: 'deploy_blog' });
+    const posts = h.posts('deploy_blog').length;
+    await click(h, card, 'approval_approve', ADMIN);
+    await cardSays(h, card, /Approved, failed/);
+    // The approver's Retry fails too, so the card offers Retry again.
+    h.sandbox.failNext('status_error', { action: 'deploy_blog' });
+    await click(h, card, 'approval_retry', ADMIN);
+    await h.slack.waitFor(() => (h.posts('deploy_blog').length === posts + 2 ? true : undefined), {
+      what: 'the retried POST',
+    });
+    await cardSays(h, card, /Approved, failed/);
+    // Someone who captured that click sends it again, signature and all, well within Slack's five minutes.
+    const replayed = await h.driver.replayLast();
+    expect(replayed.status).toBe(200);
+    await quiet(800);
+    expect(h.posts('deploy_blog')).toHaveLength(posts + 2);
+    expect(textOf(current(h, card))).toMatch(/Approved, failed/);
+    // A new click by an approver is a new decision, and runs.
+    await click(h, card, 'approval_retry', ADMIN);
+    await cardSays(h, card, /done/);
+    expect(h.posts('deploy_blog')).toHaveLength(posts + 3);
+  });
+});
+
+describe('an email approval', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness('e2e-approvals-email');
+    await bind(h, 'harbor-law');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const filler = 'We would love to feature your guide on our readers’ page. '.repeat(30);
+  const HTML = [
+    '<p>Hello &lt;!channel&gt; \u202Eteam\u202C,</p>',
+    '<p>Please <a href="https://evil.example/login?next=1">https://bank.example/account</a> and',
+    "<a href='https://harbor-law.example/guide'>our guide</a>.</p>",
+    '<img src="https://track.example/open.gif?u=42" width="1" height="1" alt="">',
+    '<img src=https://cdn.example/logo.png alt="Logo">',
+    '<iframe src="https://frame.example/embed"></iframe>',
+    '<form action="https://collect.example/steal"><input name="password"></form>',
+    '<div style="background-image:url(https://css.example/bg.png)">',
+    `<p>${filler}</p><p>THE-LAST-WORDS of the email.</p></div>`,
+  ].join('\n');
+
+  it('shows before Approve every link’s target beside its text, everything it loads, and the whole text', async () => {
+    const from = h.slack.calls.length;
+    await h.gateway('email', { user: MEMBER });
+    const modal = await h.openModal(/email/i);
+    const before = cardTsSet(h);
+    await h.driver.submit(modal, { to: 'ed@blog.example', subject: 'A guide', html: HTML }, { user: MEMBER });
+    const card = await newCard(h, before);
+    const shown = textOf(card);
+    // The card: the preview says it is cut; the links with their targets; what the email loads.
+    expect(shown).toContain('The preview above is cut');
+    expect(shown).toContain('`https://evil.example/login?next=1`');
+    expect(shown).toContain('the text shows another address than the link goes to');
+    expect(shown).toContain('`https://track.example/open.gif?u=42`');
+    expect(shown).toContain('a tracking pixel');
+    expect(shown).toMatch(/frame \(a web page inside the email\) `https:\/\/frame\.example\/embed`/);
+    expect(shown).toContain('form, sends what is typed to `https://collect.example/steal`');
+    expect(shown).toContain('`https://css.example/bg.png`');
+    expect(shown).toContain('in this card’s thread');
+    // The thread, posted with the card: the whole text, the last words included, each link's target beside it.
+    const thread = await h.slack.waitFor(
+      () => {
+        const replies = h.slack.thread(CHANNEL, card.ts);
+        return replies.some((m) => textOf(m).includes('THE-LAST-WORDS')) ? replies : undefined;
+      },
+      { what: 'the whole email in the card’s thread' },
+    );
+    const all = thread.map(textOf).join('\n');
+    expect(all).toContain('https://bank.example/account [https://evil.example/login?next=1]');
+    expect(all).toContain('our guide [https://harbor-law.example/guide]');
+    expect(all).toContain('`https://cdn.example/logo.png`');
+    expect(all).toContain('Hello &lt;!channel&gt;');
+    // Nothing the email holds pings, links or reorders text: addresses are inert code, never links.
+    const sent = JSON.stringify(h.slack.calls.slice(from).map((c) => c.args));
+    expect(sent).not.toMatch(/<!channel>|<https?:\/\/(evil|track|frame|collect|css|cdn)\./);
+    expect(sent).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+    for (const m of [card, ...thread]) {
+      const blocks = (m.blocks ?? []) as Array<{ text?: { text: string } }>;
+      expect(blocks.length).toBeLessThanOrEqual(50);
+      for (const b of blocks) expect(b.text?.text.length ?? 0).toBeLessThanOrEqual(3000);
+    }
+    // Approving sends exactly the html that was shown.
+    await click(h, card, 'approval_approve', ADMIN);
+    await cardSays(h, card, /done/);
+    expect(h.posts('send_prospect_email').at(-1)?.fields?.html).toBe(HTML);
+  });
 });

@@ -116,3 +116,53 @@ describe('the waits of jobs queued together', () => {
       await h.driver.click(m, { actionId: 'job_cancel' }, { user: ADMIN });
   });
 });
+
+describe('an approved run that is still waiting', () => {
+  it('cancelled from its message: its approval is cancelled too, audited, its card says who, and it can be asked again', async () => {
+    const channel = 'CAPPRCANCEL';
+    await bind(h, 'harbor-law', channel);
+    // Use up the action rate's one POST, so that the approved run has to wait.
+    await h.gateway('audit https://harbor-law.example/before-the-deploy', { channel });
+    await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(channel)
+          .find((m) => m.text.includes('/before-the-deploy') && m.text.includes('— done')),
+      { what: 'the audit done (it may wait for the rate itself)', timeoutMs: 25_000 },
+    );
+    const postId = String(h.sandbox.records('harbor-law', 'blogs')[0]?.id);
+    await h.gateway(`deploy ${postId}`, { channel });
+    const card = await h.message((m) => m.text.startsWith('Approval needed'), channel);
+    await h.driver.click(card, { actionId: 'approval_approve' }, { user: ADMIN });
+    const run = await h.slack.waitFor(
+      () =>
+        h.slack
+          .thread(channel, card.ts)
+          .find((m) => m.text.includes('— queued') && JSON.stringify(m.blocks).includes('job_cancel')),
+      { what: 'the approved run, queued' },
+    );
+    await h.driver.click(run, { actionId: 'job_cancel' }, { user: MEMBER });
+    const cancelled = await h.slack.waitFor(
+      () => {
+        const now = h.slack.messages(channel).find((m) => m.ts === card.ts);
+        return now && textOf(now).includes('cancelled by <@UMEMBER>') ? now : undefined;
+      },
+      { what: 'the card to say who cancelled the run' },
+    );
+    expect(cancelled.text).toMatch(/^Approval cancelled/);
+    expect(textOf(cancelled)).toContain('Approved by <@UADMIN>');
+    expect(textOf(cancelled)).not.toContain('queued');
+
+    await h.gateway('history', { channel });
+    const history = await h.ephemeral((m) => textOf(m).includes('Approvals and guarded actions'), {
+      channel,
+    });
+    expect(textOf(history)).toMatch(/\*cancelled\* by <@UMEMBER> · Blog deploy/);
+
+    // The same payload can be asked for again: a new card, not "already approved and is running".
+    await h.gateway(`deploy ${postId}`, { channel });
+    const again = await h.message((m) => m.text.startsWith('Approval needed') && m.ts !== card.ts, channel);
+    expect(textOf(again)).toContain(postId);
+    expect(posts('deploy_blog')).toEqual([]);
+  }, 60_000);
+});

@@ -81,9 +81,16 @@ describe('npm start (src/main.ts)', () => {
   }, 120_000);
 
   it('refuses a bad configuration with the variable and the fix, and exits 1', async () => {
-    const proc = run({ SLACK_BOT_TOKEN: 'xoxb-1', ROLE: 'chef', REDIS_URL: TEST_REDIS_URL });
+    const proc = run({
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      ROLE: 'chef',
+      REDIS_URL: TEST_REDIS_URL,
+      // A user group among the admins would silently leave the install with no admin at all.
+      GATEWAY_ADMINS: 'UADMIN,S0ADMINS',
+    });
     expect(await proc.exited).toBe(1);
     expect(proc.output()).toContain('ROLE must be one of web, worker, scheduler, all');
+    expect(proc.output()).toContain('GATEWAY_ADMINS: takes user ids only (U0123ABCD), not user groups');
     expect(proc.output()).not.toMatch(/at .*\(.*:\d+:\d+\)/);
   }, 90_000);
 });

@@ -29,6 +29,9 @@ const PING =
 /** How Slack delivers the same characters typed into a slash command: `&`, `<`, `>` as entities. */
 const typed = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const EVIL_CLIENT_ID = '<!channel>&<@U0123ABCD>';
+/** Bidirectional overrides and isolates: shown raw, they reverse or reorder what follows them. */
+const BIDI = '\u202Eexe.fdp\u202C \u2066isolated\u2069 \u202Aembedded\u202C';
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
 const ESCAPED_CHANNEL = '&lt;!channel&gt;';
 
 let h: Harness;
@@ -62,7 +65,7 @@ beforeAll(async () => {
   const hadLogs = process.env.E2E_LOGS;
   process.env.E2E_LOGS = '1';
   try {
-    plantClientName('harbor-law', `Harbor ${PING} Law`);
+    plantClientName('harbor-law', `Harbor ${PING} Law ${BIDI}`);
     h = await startHarness('e2e-security');
   } finally {
     if (hadLogs === undefined) delete process.env.E2E_LOGS;
@@ -87,7 +90,7 @@ function plantRows(): void {
       author: PING,
       rating: 1,
       sentiment: 'negative',
-      text: PING,
+      text: `${PING} ${BIDI}`,
       created_at: at,
       [PING]: PING,
     },
@@ -219,6 +222,10 @@ function expectInert(from: number, opts: { links: boolean } = { links: true }): 
   const calls = sentSince(from);
   const texts = calls.flatMap(mrkdwnOf);
   expect(texts.flatMap((t) => problemsIn(t, opts))).toEqual([]);
+  // No bidirectional control in anything sent, mrkdwn or plain text (labels, buttons, options).
+  expect(
+    calls.map((c) => `${c.method}: ${JSON.stringify(c.args)}`).filter((t) => BIDI_CONTROL.test(t)),
+  ).toEqual([]);
   expect(calls.filter((c) => !c.ok).map((c) => `${c.method}: ${c.error}`)).toEqual([]);
   return texts;
 }
@@ -319,6 +326,102 @@ describe('gateway data in Slack messages', () => {
     expect(all).toContain('&lt;@U0123ABCD&gt;');
     expect(all).toContain('&lt;https://evil.example|click here&gt;');
     expect(all).toContain('&amp; co');
+  });
+});
+
+describe('digests', () => {
+  const channel = 'CSECDIGEST';
+  const digestsIn = () =>
+    h.slack
+      .messages(channel)
+      .filter((m) => (m.metadata as { event_type?: string })?.event_type === 'gateway_digest');
+
+  it('the first digest (its baseline) and a digest of hostile reviews show the client name and rows as text', async () => {
+    await bind(h, 'harbor-law', channel);
+    const from = h.slack.calls.length;
+    await h.gateway('digest now reviews', { user: ADMIN, channel });
+    const baseline = await h.slack.waitFor(() => digestsIn()[0], { what: 'the baseline', timeoutMs: 20_000 });
+    expect(textOf(baseline)).toContain('from now on');
+    expect(textOf(baseline)).toContain(`Harbor ${ESCAPED_CHANNEL}`);
+
+    h.sandbox.insertRows('harbor-law', 'reviews', [
+      {
+        id: 'rev_evil_new',
+        author: `${PING} ${BIDI}`,
+        rating: 1,
+        sentiment: PING,
+        text: `${PING} ${BIDI}`,
+        created_at: '2099-01-02T00:00:00Z',
+      },
+    ]);
+    await h.gateway('digest now reviews', { user: ADMIN, channel });
+    const digest = await h.slack.waitFor(() => digestsIn()[1], { what: 'the digest', timeoutMs: 20_000 });
+    const thread = await h.slack.waitFor(
+      () => (h.slack.thread(channel, digest.ts).length ? h.slack.thread(channel, digest.ts) : undefined),
+      { what: 'the digest thread' },
+    );
+    expect(textOf(thread[0] as FakeMessage)).toContain(ESCAPED_CHANNEL);
+    const all = joined(expectInert(from));
+    expect(all).toContain(`Reviews for Harbor ${ESCAPED_CHANNEL}`);
+    expect(all).toContain('exe.fdp');
+  });
+
+  it('a rankings baseline and a rankings digest with a hostile new keyword show it as text', async () => {
+    const rankings = () =>
+      digestsIn().filter(
+        (m) => (m.metadata as { event_payload?: { kind?: string } }).event_payload?.kind === 'rankings',
+      );
+    const from = h.slack.calls.length;
+    await h.gateway('digest now rankings', { user: ADMIN, channel });
+    await h.slack.waitFor(() => rankings()[0], { what: 'the rankings baseline', timeoutMs: 20_000 });
+    h.sandbox.insertRows('harbor-law', 'keywords', [
+      {
+        id: 'kw_evil_new',
+        keyword: `${PING} ${BIDI}`,
+        position: 2,
+        url: 'javascript:alert(1)',
+        created_at: '2099-01-02T00:00:00Z',
+      },
+    ]);
+    await h.gateway('digest now rankings', { user: ADMIN, channel });
+    const digest = await h.slack.waitFor(() => rankings()[1], {
+      what: 'the rankings digest',
+      timeoutMs: 20_000,
+    });
+    const thread = await h.slack.waitFor(
+      () => (h.slack.thread(channel, digest.ts).length ? h.slack.thread(channel, digest.ts) : undefined),
+      { what: 'the rankings thread' },
+    );
+    expect(thread.map(textOf).join('\n')).toContain(ESCAPED_CHANNEL);
+    const all = joined(expectInert(from));
+    expect(all).toContain(`Rankings for Harbor ${ESCAPED_CHANNEL}`);
+  });
+});
+
+describe('approvals', () => {
+  it('a card, its run, the history and the job list show a hostile client name and post title as text', async () => {
+    const from = h.slack.calls.length;
+    const before = h.slack.messages(CHANNEL).length;
+    await h.gateway('deploy blog_evil');
+    const card = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(CHANNEL)
+          .slice(before)
+          .find((m) => m.text.startsWith('Approval needed')),
+      { what: 'the approval card' },
+    );
+    expect(textOf(card)).toContain(`Harbor ${ESCAPED_CHANNEL}`);
+    await h.driver.click(card, { actionId: 'approval_approve' }, { user: ADMIN });
+    await h.slack.waitFor(
+      () => h.slack.messages(CHANNEL).find((m) => m.ts === card.ts && /^Approval (done|failed)/.test(m.text)),
+      { what: 'the card to show the outcome', timeoutMs: 10_000 },
+    );
+    await answer('history', 'Approvals and guarded actions', { user: ADMIN });
+    await answer('jobs', 'Jobs in this channel');
+    const all = joined(expectInert(from));
+    expect(all).toContain(`Harbor ${ESCAPED_CHANNEL}`);
+    expect(all).toContain(`Click to approve ${ESCAPED_CHANNEL}`);
   });
 });
 

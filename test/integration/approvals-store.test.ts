@@ -113,6 +113,20 @@ describe('approval transitions', () => {
     expect((await store.get(record.id))?.state).toBe('expired');
   });
 
+  it('judges expiry by Redis’s clock: a caller whose clock is a minute behind cannot approve an expired request', async () => {
+    const record = await create(1_000, Date.now() - 5_000);
+    const behind = Date.now() - 60_000;
+    const late = await store.transition(
+      record.id,
+      CHANNEL,
+      'approved',
+      { actor: 'UADMIN', jobKey: 'k' },
+      behind,
+    );
+    expect(late).toMatchObject({ ok: false, state: 'expired' });
+    expect((await store.get(record.id))?.state).toBe('expired');
+  });
+
   it('appends every step to the channel’s audit stream, newest first, paged', async () => {
     const page = await store.history(CHANNEL, 3);
     expect(page).toHaveLength(3);

@@ -53,6 +53,7 @@ describe('config', () => {
     [{ GATEWAY_ACTION_RATE: 'fast' }, 'GATEWAY_ACTION_RATE: "fast" is not a rate'],
     [{ GATEWAY_APPROVAL_TTL: 'soon' }, 'GATEWAY_APPROVAL_TTL'],
     [{ GATEWAY_ADMINS: 'ana' }, 'GATEWAY_ADMINS'],
+    [{ GATEWAY_ADMINS: 'U1,S0ADMINS' }, 'GATEWAY_ADMINS: takes user ids only (U0123ABCD), not user groups'],
     [{ SLACK_BOT_TOKEN: 'xoxb-x' }, 'SLACK_SIGNING_SECRET is required in HTTP mode'],
     [{ SLACK_APP_TOKEN: 'xoxb-wrong' }, 'SLACK_APP_TOKEN'],
     [{ DIGEST_TZ: 'Mars/Base' }, 'DIGEST_TZ'],

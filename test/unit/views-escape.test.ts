@@ -16,6 +16,13 @@ describe('escapeMrkdwn', () => {
     expect(escapeMrkdwn('Tom & Jerry &lt;3')).toBe('Tom &amp; Jerry &amp;lt;3');
   });
 
+  it('removes bidirectional overrides and isolates, which would disguise what follows them', () => {
+    expect(escapeMrkdwn('invoice\u202Efdp.exe \u2066x\u2069 \u202A\u202B\u202C\u202D\u2067\u2068')).toBe(
+      'invoicefdp.exe x ',
+    );
+    expect(code('a\u202Eb')).toBe('`ab`');
+  });
+
   it('leaves ordinary text alone', () => {
     expect(escapeMrkdwn('best plumber austin — 5★')).toBe('best plumber austin — 5★');
   });
