@@ -81,9 +81,16 @@ describe('npm start (src/main.ts)', () => {
   }, 120_000);
 
   it('refuses a bad configuration with the variable and the fix, and exits 1', async () => {
-    const proc = run({ SLACK_BOT_TOKEN: 'xoxb-1', ROLE: 'chef', REDIS_URL: TEST_REDIS_URL });
+    const proc = run({
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      ROLE: 'chef',
+      REDIS_URL: TEST_REDIS_URL,
+      // The bot token would travel in clear to another machine.
+      SLACK_API_URL: 'http://slack.example/api/',
+    });
     expect(await proc.exited).toBe(1);
     expect(proc.output()).toContain('ROLE must be one of web, worker, scheduler, all');
+    expect(proc.output()).toContain('SLACK_API_URL must start with https://');
     expect(proc.output()).not.toMatch(/at .*\(.*:\d+:\d+\)/);
   }, 90_000);
 });
