@@ -55,6 +55,8 @@ export function createBot(services: BotServices): Bot {
     const socketReceiver = new SocketModeReceiver({
       appToken: config.slack.appToken ?? '',
       logger: atLeastInfo(logger.child({ part: 'socket-mode' })),
+      // What App would hand its own receiver: the Web API address apps.connections.open is called at.
+      installerOptions: { clientOptions },
     });
     app = new App({
       authorize,

@@ -62,7 +62,8 @@ describe('a gateway that drips its answers', () => {
     // Every dripping read is answered in the end: each person is told, none is left waiting.
     await h.slack.waitFor(
       () =>
-        h.slack.ephemerals(CHANNEL, 'UMEMBER').filter((m) => textOf(m).includes('took too long')).length >= 20,
+        h.slack.ephemerals(CHANNEL, 'UMEMBER').filter((m) => textOf(m).includes('took too long')).length >=
+        20,
       { what: 'twenty "took too long" answers', timeoutMs: 30_000 },
     );
   }, 45_000);

@@ -97,13 +97,12 @@ describe('config', () => {
     expect(() => loadConfig({ SLACK_API_URL: url })).toThrow(/SLACK_API_URL must start with https:\/\//);
   });
 
-  it.each([
-    'https://slack.com/api/',
-    'http://127.0.0.1:3100/api/',
-    'http://localhost:3100/api/',
-  ])('accepts a Slack API address over https, or http on loopback: %s', (url) => {
-    expect(loadConfig({ SLACK_API_URL: url }).slack.apiUrl).toBe(url);
-  });
+  it.each(['https://slack.com/api/', 'http://127.0.0.1:3100/api/', 'http://localhost:3100/api/'])(
+    'accepts a Slack API address over https, or http on loopback: %s',
+    (url) => {
+      expect(loadConfig({ SLACK_API_URL: url }).slack.apiUrl).toBe(url);
+    },
+  );
 
   it('reads the read deadline and the metrics token, refusing a short token', () => {
     expect(loadConfig({}).gateway.readTimeoutMs).toBe(20_000);
