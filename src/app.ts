@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, type LogLevel } from '@slack/bolt';
+import { App, HTTPReceiver, type LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { BotIdentity } from './bot-identity.js';
 import { register as registerCommands } from './commands/index.js';
 import type { Config } from './config.js';
@@ -8,6 +8,7 @@ import { healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { instrumentRequests } from './http/request-context.js';
 import { register as registerInteractions } from './interactions/index.js';
+import { atLeastInfo } from './logger.js';
 import type { BotServices } from './services.js';
 
 /** The web role's Slack client options: Bolt's own client and the request layer's reporter share them. */
@@ -37,6 +38,7 @@ export function createBot(services: BotServices): Bot {
     redis: services.redis,
     metrics: services.metrics,
     gatewayReady: () => services.gateway.discover({ force: true }),
+    metricsToken: config.metricsToken,
   });
   const clientOptions = webSlackClientOptions(config);
   // Bolt resets an injected logger's level to its own default unless told the configured one.
@@ -48,9 +50,17 @@ export function createBot(services: BotServices): Bot {
   let app: App;
   let receiver: HTTPReceiver | undefined;
   if (config.slack.mode === 'socket') {
+    // The Socket Mode client's debug lines print every envelope, live response URLs included: it logs at info
+    // at most, whatever LOG_LEVEL says.
+    const socketReceiver = new SocketModeReceiver({
+      appToken: config.slack.appToken ?? '',
+      logger: atLeastInfo(logger.child({ part: 'socket-mode' })),
+      // What App would hand its own receiver: the Web API address apps.connections.open is called at.
+      installerOptions: { clientOptions },
+    });
     app = new App({
       authorize,
-      appToken: config.slack.appToken,
+      receiver: socketReceiver,
       socketMode: true,
       logger,
       logLevel,

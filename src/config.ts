@@ -34,7 +34,8 @@ export function parseRate(text: string): Rate | undefined {
 
 /**
  * The key goes in every request's Authorization header, so it may travel only over TLS, or over plain HTTP that
- * never leaves the machine (the built-in sandbox, a local tunnel).
+ * never leaves the machine (the built-in sandbox, a local tunnel). The same holds for SLACK_API_URL: the bot
+ * token travels with every Slack call.
  */
 export function isSafeGatewayUrl(text: string): boolean {
   let url: URL;
@@ -109,7 +110,13 @@ const envSchema = z
       message: 'SLACK_APP_TOKEN: an app-level token starts with xapp- (Basic Information → App-Level Tokens)',
     }),
     SLACK_API_URL: optionalText.pipe(
-      z.url({ message: 'SLACK_API_URL must be a URL such as https://slack.com/api/' }).optional(),
+      z
+        .url({ message: 'SLACK_API_URL must be a URL such as https://slack.com/api/' })
+        .refine((v) => isSafeGatewayUrl(v), {
+          message:
+            'SLACK_API_URL must start with https:// (the bot token travels with every call); plain http:// is allowed only on this machine (localhost, 127.0.0.1, ::1)',
+        })
+        .optional(),
     ),
     PORT: port('PORT', 3000, true),
     GATEWAY_BASE_URL: optionalText.pipe(
@@ -197,6 +204,10 @@ const envSchema = z
         return rate;
       }),
     GATEWAY_ACTION_TIMEOUT: duration('GATEWAY_ACTION_TIMEOUT', '30s'),
+    GATEWAY_READ_TIMEOUT: duration('GATEWAY_READ_TIMEOUT', '20s'),
+    METRICS_TOKEN: optionalText.refine((v) => v === undefined || v.length >= 16, {
+      message: 'METRICS_TOKEN must be at least 16 characters (it is the only thing guarding /metrics)',
+    }),
     DIGEST_TZ: z
       .string()
       .default('UTC')
@@ -253,7 +264,11 @@ export interface Config {
     apiKey: string | undefined;
     actionRate: Rate;
     actionTimeoutMs: number;
+    /** Whole-request deadline of every GET, retries included. */
+    readTimeoutMs: number;
   };
+  /** When set, /metrics answers only `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
   redis: { url: string; prefix: string };
   role: 'web' | 'worker' | 'scheduler' | 'all';
   admins: readonly string[];
@@ -332,7 +347,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: e.GATEWAY_API_KEY,
       actionRate: e.GATEWAY_ACTION_RATE,
       actionTimeoutMs: e.GATEWAY_ACTION_TIMEOUT,
+      readTimeoutMs: e.GATEWAY_READ_TIMEOUT,
     },
+    metricsToken: e.METRICS_TOKEN,
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
     role: e.ROLE,
     admins: e.GATEWAY_ADMINS,

@@ -14,6 +14,10 @@ const SECRET_PATTERNS: RegExp[] = [
   /xapp-[A-Za-z0-9-]+/g,
   /(Bearer\s+)[^\s"']+/gi,
   /(authorization["']?\s*[:=]\s*["']?)[^"',\s}]+/gi,
+  // A live response URL posts into a channel as the bot for 30 minutes: Socket Mode's debug lines print
+  // whole envelopes, with slashes JSON-escaped (`https:\/\/hooks.slack.com\/…`) or not.
+  /(https?:(?:\\?\/){2}hooks\.slack\.com)(?:\\?\/)[^\s"'<>]*/gi,
+  /(\\?["']?response_?url\\?["']?\s*[:=]\s*\\?["']?)[^"',\s}]+/gi,
 ];
 
 /** Fields redacted by name at the top level and one level down (`headers.authorization`, `*.token`). */
@@ -27,6 +31,8 @@ const SECRET_FIELDS = [
   'signingSecret',
   'password',
   'secret',
+  'response_url',
+  'responseUrl',
 ];
 const REDACT_PATHS = SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `headers.${f}`, `*.headers.${f}`]);
 const CENSOR = '[redacted]';
@@ -150,6 +156,20 @@ export function createLogger(options: LoggerOptions = {}): AppLogger {
     destination,
   );
   return wrap(log, secrets);
+}
+
+/**
+ * A logger that never goes below info, whatever is asked of it: for the Socket Mode client, whose debug
+ * lines print every envelope it receives (with their response URLs) even when the bot itself logs debug.
+ */
+export function atLeastInfo(logger: AppLogger): AppLogger {
+  return {
+    ...logger,
+    debug: () => {},
+    setLevel: () => {},
+    getLevel: () => (logger.getLevel() === 'debug' ? ('info' as LogLevel) : logger.getLevel()),
+    child: (fields) => atLeastInfo(logger.child(fields)),
+  };
 }
 
 /** A logger that drops everything: for tests and benchmarks that assert on behaviour, not logs. */

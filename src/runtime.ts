@@ -29,6 +29,7 @@ import { startSandbox } from './sandbox/index.js';
 import type { BotServices, CoreServices } from './services.js';
 import { shutdownDeadline } from './shutdown.js';
 import { AnswerQueue } from './slack/answer-queue.js';
+import { GatewayAnswers } from './slack/gateway-answers.js';
 import { BindingStore } from './store/bindings.js';
 import { ActionLedger } from './store/ledger.js';
 
@@ -58,6 +59,9 @@ export interface RuntimeOptions {
     leaseMs?: number;
   };
 }
+
+/** The worker starts after this long even if discovery has not answered (a dripping gateway, say). */
+const FIRST_REFRESH_WAIT_MS = 3_000;
 
 const SANDBOX_NOT_CHOSEN =
   'GATEWAY_BASE_URL is not set. Set it (and GATEWAY_API_KEY) to your gateway, as shown in the agency ' +
@@ -102,6 +106,7 @@ export async function startRuntime(
     apiKey,
     logger: logger.child({ part: 'gateway' }),
     actionTimeoutMs: config.gateway.actionTimeoutMs,
+    readTimeoutMs: config.gateway.readTimeoutMs,
     observer: metrics.gatewayObserver(),
     ...(options.gatewayRetry ? { retry: options.gatewayRetry } : {}),
   });
@@ -167,7 +172,7 @@ export async function startRuntime(
       reporter: createSlackPoster(webSlack, { maxWaits: 0 }),
     }),
   };
-  const services: BotServices = { ...core, answers: new AnswerQueue() };
+  const services: BotServices = { ...core, answers: new AnswerQueue(), gatewayAnswers: new GatewayAnswers() };
 
   const runs = (role: string) => config.role === role || config.role === 'all';
   let bot: Bot | undefined;
@@ -178,7 +183,11 @@ export async function startRuntime(
   let scheduler: DigestScheduler | undefined;
   let health: HealthServer | undefined;
   if (runs('worker')) {
-    await catalogue.refresh();
+    if (!(await catalogue.refreshWithin(FIRST_REFRESH_WAIT_MS))) {
+      logger.warn(
+        `the gateway's discovery call has not answered within ${FIRST_REFRESH_WAIT_MS} ms; starting with the spec's actions, the catalogue fills in when it answers`,
+      );
+    }
     workers = startActionWorkers({
       connection: config.redis.url,
       prefix: config.redis.prefix,
@@ -225,7 +234,12 @@ export async function startRuntime(
     );
   } else {
     // Workers and the scheduler answer health checks and scrapes too: their jobs and gateway calls are there.
-    const routes = healthRoutes({ redis, metrics, gatewayReady: () => gateway.discover({ force: true }) });
+    const routes = healthRoutes({
+      redis,
+      metrics,
+      gatewayReady: () => gateway.discover({ force: true }),
+      metricsToken: config.metricsToken,
+    });
     health = await startHealthServer(routes, config.port);
     port = health.port;
     logger.info(`${config.role} role serving /healthz and /metrics on port ${port}`);
@@ -246,7 +260,9 @@ export async function startRuntime(
       const bounded = shutdownDeadline(timeoutMs, logger);
       await bounded('web', () => bot?.stop());
       await bounded('health', () => health?.close());
-      await bounded('answers', () => services.answers.drain());
+      await bounded('answers', () =>
+        Promise.all([services.answers.drain(), services.gatewayAnswers.drain()]),
+      );
       await bounded('scheduler', () => scheduler?.close());
       await bounded('workers', () => workers?.close());
       await bounded('digest workers', () => digestWorkers?.close());

@@ -12,6 +12,7 @@ import type { AppLogger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { ActionRequests } from './requests/action-requests.js';
 import type { AnswerQueue } from './slack/answer-queue.js';
+import type { GatewayAnswers } from './slack/gateway-answers.js';
 import type { BindingStore } from './store/bindings.js';
 import type { ActionLedger } from './store/ledger.js';
 
@@ -46,4 +47,6 @@ export interface CoreServices {
 export interface BotServices extends CoreServices {
   /** Command answers after the ack, a few at a time (the ack never waits behind them). */
   answers: AnswerQueue;
+  /** Answers that read the gateway, in slots of their own (a slow gateway never holds up the others). */
+  gatewayAnswers: GatewayAnswers;
 }

@@ -36,6 +36,22 @@ export class CatalogueSource {
     return this.#catalogue;
   };
 
+  /**
+   * A refresh waited for at most `ms`; true when it finished. At start: a gateway that drips its discovery
+   * answer must not keep the worker (and its health check) from coming up; the catalogue fills in later.
+   */
+  async refreshWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const done = await Promise.race([
+      this.refresh().then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), ms);
+      }),
+    ]);
+    clearTimeout(timer);
+    return done;
+  }
+
   /** Asks discovery again (one call at a time); a failure keeps the last known actions. */
   refresh(): Promise<void> {
     this.#refreshing ??= this.discover()

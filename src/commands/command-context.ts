@@ -37,6 +37,11 @@ export interface CommandSpec {
    * ("bind a channel to a client").
    */
   adminOnly?: boolean | string;
+  /**
+   * Answers from Redis and Slack alone, never waiting on a gateway read: runs apart from the commands that
+   * read, so a slow gateway never holds it up.
+   */
+  local?: boolean;
   /** Takes no words after its name: any that are typed are reported to the person as ignored, not dropped. */
   takesNoArguments?: boolean;
   run(ctx: CommandContext): Promise<void>;

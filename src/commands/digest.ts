@@ -188,6 +188,7 @@ export const digestCommand: CommandSpec = {
     'Scheduled digests of new reviews and ranking changes (admins); `digest now <kind>`, `digest status`',
   example: '/gateway digest rankings weekly mon 09:00 min_change=3 top=10',
   group: 'Digests',
+  local: true,
   async run(ctx) {
     const args = parseDigestArgs(ctx.args);
     switch (args.action) {

@@ -15,6 +15,9 @@ import { closestCommand, splitCommand } from './tokenizer.js';
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
+/** The lane of commands that read nothing from the gateway (AnswerQueue). */
+const LOCAL = '';
+
 export interface CommandRegistry {
   commands: CommandSpec[];
   /** Runs an action command; the catalogue decides which words are actions. */
@@ -74,6 +77,24 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     for (const alias of spec.aliases ?? []) byName.set(alias, spec);
   }
 
+  /**
+   * Which answer slots a command takes, from its words alone (before anything is read): commands that never
+   * read the gateway run apart; the others under their command word (`get` with its resource), so one slow
+   * resource cannot take every slot.
+   */
+  function laneOf(text: string): string {
+    try {
+      const { command, args } = splitCommand(text);
+      const name = command ?? 'help';
+      if (byName.get(name)?.local) return LOCAL;
+      const [first] = args;
+      return name === 'get' && first?.kind === 'word' ? `get ${first.value.toLowerCase()}` : name;
+    } catch {
+      // An unterminated quote: the answer is an error message, which reads nothing.
+      return LOCAL;
+    }
+  }
+
   return async function handleGatewayCommand({
     command,
     ack,
@@ -82,7 +103,9 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     context,
   }: CommandArgs): Promise<void> {
     await ack();
-    const queued = services.answers.offer(() => answer({ command, client, logger, context }));
+    const task = () => answer({ command, client, logger, context });
+    const lane = laneOf(command.text ?? '');
+    const queued = lane === LOCAL ? services.answers.offer(task) : services.gatewayAnswers.offer(lane, task);
     if (!queued) {
       services.metrics.command('busy', 'refused');
       await postToResponseUrl(command.response_url, {

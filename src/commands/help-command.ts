@@ -1,4 +1,5 @@
 import type { Catalogue } from '../actions/catalogue.js';
+import { SPEC_RESOURCES } from '../gateway/spec.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildCommandHelp, buildHelp, type HelpDetail, type HelpEntry } from '../views/help.js';
@@ -26,10 +27,24 @@ const RUN_ENTRY: HelpEntry = {
   group: 'Actions',
 };
 
+/** Help never waits on a slow gateway longer than this for its list of resources; the spec's list stands in. */
+const RESOURCES_WAIT_MS = 1_500;
+
+/** The gateway's resources (a discovery answer, usually cached), or the spec's own once a slow gateway is waited for. */
+async function resourceNames(ctx: CommandContext): Promise<readonly string[]> {
+  const signal = AbortSignal.timeout(RESOURCES_WAIT_MS);
+  try {
+    return (await ctx.services.gateway.discover({ signal })).resources;
+  } catch (error) {
+    if (!signal.aborted) throw error;
+    return SPEC_RESOURCES;
+  }
+}
+
 /** What `get` can read and what `run` can run, from the gateway's own lists (a discovery answer). */
 async function helpDetails(ctx: CommandContext, name: string, catalogue: Catalogue): Promise<HelpDetail[]> {
   if (name === 'get') {
-    const { resources } = await ctx.services.gateway.discover();
+    const resources = await resourceNames(ctx);
     return [{ label: 'Resources', names: [...resources].sort() }];
   }
   if (name === 'run') {
@@ -56,6 +71,7 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
     summary: 'Usage of every command, or one in detail',
     example: '/gateway help audit',
     group: 'Setup',
+    local: true,
     async run(ctx) {
       const catalogue = await ctx.services.catalogue();
       const entries = [

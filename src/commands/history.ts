@@ -22,6 +22,7 @@ export const historyCommand: CommandSpec = {
   summary: 'This channel’s approvals and guarded actions: who, what, when, payload hash, outcome',
   example: '/gateway history',
   group: 'Jobs & approvals',
+  local: true,
   // `history 2` is no page number: the words are reported as ignored (the pages are behind Older and Newer).
   takesNoArguments: true,
   async run(ctx) {

@@ -14,6 +14,7 @@ export const jobsCommand: CommandSpec = {
   summary: 'This channel’s queued, running and recent jobs (the newest 20; `all`: up to 100)',
   example: '/gateway jobs',
   group: 'Jobs & approvals',
+  local: true,
   async run(ctx) {
     const allAt = ctx.args.findIndex((t) => t.kind === 'word' && t.value.toLowerCase() === 'all');
     const all = allAt >= 0;

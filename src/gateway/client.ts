@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { Pool } from 'undici';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
-import { GatewayError } from './errors.js';
+import { DeadlineError, GatewayError } from './errors.js';
 import { type Exchange, errorFromReply, exchange, parseJson, type Reply, scrubSecret } from './http.js';
 import { type Collected, collectRows, iteratePages, iterateRows, type PagedParams } from './pages.js';
 import { buildReadQuery, validateReadParams } from './read-params.js';
@@ -26,7 +26,7 @@ import {
 } from './types.js';
 
 /**
- * The only code that speaks HTTP to the gateway: one keep-alive undici Pool, explicit timeouts,
+ * The only code that speaks HTTP to the gateway: keep-alive undici Pools, explicit timeouts,
  * typed errors, GET retries with jittered backoff, POSTs that are never repeated unless they provably never
  * left, a streaming page iterator and a cached discovery call. The API key lives in a private field and
  * only ever goes into the Authorization header handed to undici.
@@ -54,15 +54,24 @@ export interface GatewayClientOptions {
   bodyTimeoutMs?: number;
   /** Whole-request deadline of a POST (docs/gateway-api.md §8 recommends 10–30 s for generation actions). */
   actionTimeoutMs?: number;
+  /**
+   * Whole-request deadline of a GET, every attempt and every backoff included (default 20 s): a gateway that
+   * sends its headers and then a byte now and then must not hold a read, and the person waiting, for ever.
+   */
+  readTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   discoveryTtlMs?: number;
   /** Largest response body read (default 8 MiB); a longer one fails with ResponseTooLargeError. */
   maxBodyBytes?: number;
   /** Source of jitter; tests inject a fixed one. */
   random?: () => number;
+  /** Connections of the read pool and of the action pool each; discovery has a small pool of its own. */
   connections?: number;
   observer?: GatewayObserver;
 }
+
+/** Discovery (the catalogue, /readyz) is one shared call at a time: two connections are plenty. */
+const DISCOVERY_CONNECTIONS = 2;
 
 export type { PagedParams } from './pages.js';
 
@@ -71,11 +80,15 @@ const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export class GatewayClient {
   readonly #apiKey: string;
-  readonly #pool: Pool;
+  /**
+   * Three pools, so one kind of traffic cannot take every connection from the others: slow reads do not
+   * hold up discovery (readiness, the catalogue) or actions, and the reverse.
+   */
+  readonly #pools: { discovery: Pool; read: Pool; action: Pool };
   readonly #basePath: string;
   readonly #origin: string;
   readonly #logger: AppLogger;
-  readonly #timeouts: { headers: number; body: number; action: number };
+  readonly #timeouts: { headers: number; body: number; action: number; read: number };
   readonly #retry: RetryPolicy;
   readonly #random: () => number;
   readonly #discoveryTtlMs: number;
@@ -97,18 +110,25 @@ export class GatewayClient {
       headers: options.headersTimeoutMs ?? 15_000,
       body: options.bodyTimeoutMs ?? 30_000,
       action: options.actionTimeoutMs ?? 30_000,
+      read: options.readTimeoutMs ?? 20_000,
     };
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#random = options.random ?? Math.random;
     this.#discoveryTtlMs = options.discoveryTtlMs ?? 60_000;
     this.#observer = options.observer ?? {};
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.#pool = new Pool(url.origin, {
-      connections: options.connections ?? 10,
-      connect: { timeout: options.connectTimeoutMs ?? 5_000 },
-      headersTimeout: this.#timeouts.headers,
-      bodyTimeout: this.#timeouts.body,
-    });
+    const pool = (connections: number) =>
+      new Pool(url.origin, {
+        connections,
+        connect: { timeout: options.connectTimeoutMs ?? 5_000 },
+        headersTimeout: this.#timeouts.headers,
+        bodyTimeout: this.#timeouts.body,
+      });
+    this.#pools = {
+      discovery: pool(DISCOVERY_CONNECTIONS),
+      read: pool(options.connections ?? 10),
+      action: pool(options.connections ?? 10),
+    };
   }
 
   /** The gateway's origin, safe to show (never carries the key). */
@@ -131,7 +151,7 @@ export class GatewayClient {
   }
 
   async #fetchDiscovery(): Promise<Discovery> {
-    const json = await this.#getJson(this.#basePath, 'discovery response', undefined);
+    const json = await this.#getJson(this.#basePath, 'discovery response', undefined, 'discovery');
     const parsed = discoverySchema.safeParse(json);
     if (!parsed.success) throw schemaMismatch('discovery response', parsed.error.message);
     this.#discovery = { value: parsed.data, expiresAt: Date.now() + this.#discoveryTtlMs };
@@ -142,7 +162,7 @@ export class GatewayClient {
   async read(resource: string, params: ReadParams = {}): Promise<Page> {
     validateReadParams(resource, params);
     const path = `${this.#basePath}?${buildReadQuery(resource, params)}`;
-    const json = await this.#getJson(path, `page of ${resource}`, params.signal);
+    const json = await this.#getJson(path, `page of ${resource}`, params.signal, 'read');
     return toPage(json, resource);
   }
 
@@ -196,7 +216,7 @@ export class GatewayClient {
         callerSignal: options.signal,
       };
       try {
-        return await this.#send(call, requestLine);
+        return await this.#send(this.#pools.action, call, requestLine);
       } catch (error) {
         throw toActionError(error, requestLine);
       }
@@ -206,12 +226,12 @@ export class GatewayClient {
 
   /** Waits for requests in flight, then closes the connections. */
   async close(): Promise<void> {
-    await this.#pool.close();
+    await Promise.all(Object.values(this.#pools).map((p) => p.close()));
   }
 
   /** Aborts requests in flight and closes at once: for a shutdown whose deadline has passed. */
   async destroy(): Promise<void> {
-    await this.#pool.destroy();
+    await Promise.all(Object.values(this.#pools).map((p) => p.destroy()));
   }
 
   toJSON(): Record<string, unknown> {
@@ -226,40 +246,59 @@ export class GatewayClient {
     return { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json' };
   }
 
-  async #getJson(path: string, what: string, signal: AbortSignal | undefined): Promise<unknown> {
+  async #getJson(
+    path: string,
+    what: string,
+    callerSignal: AbortSignal | undefined,
+    kind: 'discovery' | 'read',
+  ): Promise<unknown> {
     const requestLine = `GET ${this.#origin}${path}`;
-    const reply = await this.#withRetries(requestLine, isRetryableRead, signal, async () => {
-      signal?.throwIfAborted();
-      const reply = await this.#send(
-        {
-          method: 'GET',
-          path,
-          headers: this.#headers(),
-          headersTimeoutMs: this.#timeouts.headers,
-          bodyTimeoutMs: this.#timeouts.body,
-          signal,
-          callerSignal: signal,
-        },
-        requestLine,
+    // One deadline for the whole read: each attempt, each backoff and the body's last byte all fall inside it.
+    const deadlineMs = this.#timeouts.read;
+    const deadline = AbortSignal.timeout(deadlineMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
+    let reply: Reply;
+    try {
+      reply = await this.#withRetries(requestLine, isRetryableRead, signal, async () => {
+        signal.throwIfAborted();
+        const reply = await this.#send(
+          this.#pools[kind],
+          {
+            method: 'GET',
+            path,
+            headers: this.#headers(),
+            headersTimeoutMs: Math.min(this.#timeouts.headers, deadlineMs),
+            bodyTimeoutMs: Math.min(this.#timeouts.body, deadlineMs),
+            signal,
+            callerSignal,
+          },
+          requestLine,
+        );
+        if (reply.status < 200 || reply.status > 299) throw errorFromReply(reply, requestLine);
+        return reply;
+      });
+    } catch (error) {
+      if (!deadline.aborted || callerSignal?.aborted) throw error;
+      throw new DeadlineError(
+        `The gateway did not finish answering within ${deadlineMs} ms, retries included (${requestLine})`,
+        deadlineMs,
+        { cause: error },
       );
-      if (reply.status < 200 || reply.status > 299) throw errorFromReply(reply, requestLine);
-      return reply;
-    });
-    return parseJson(reply, what, (text) => scrubSecret(text, this.#apiKey));
+    }
+    return parseJson(reply, what);
   }
 
   /** One exchange, logged with the Authorization header redacted. */
-  async #send(call: Omit<Exchange, 'maxBodyBytes'>, requestLine: string): Promise<Reply> {
+  async #send(pool: Pool, call: Omit<Exchange, 'maxBodyBytes'>, requestLine: string): Promise<Reply> {
     const started = performance.now();
     let status = 'aborted';
     this.#logger.debug(`gateway → ${requestLine} headers=${JSON.stringify(redactedHeaders(call.headers))}`);
     try {
-      const reply = await exchange(this.#pool, { ...call, maxBodyBytes: this.#maxBodyBytes }, requestLine);
+      const reply = await exchange(pool, { ...call, maxBodyBytes: this.#maxBodyBytes }, requestLine);
       status = String(reply.status);
-      // Error bodies and action answers end up in messages; a 2xx page is data and is left as it came (speed).
-      if (call.method === 'POST' || reply.status < 200 || reply.status > 299) {
-        reply.text = scrubSecret(reply.text, this.#apiKey);
-      }
+      // Every answer, a 2xx page included: a proxy that echoes request headers into rows would otherwise put
+      // the key into a channel. One substring scan of text already in memory; JSON.parse costs far more.
+      reply.text = scrubSecret(reply.text, this.#apiKey);
       if (this.#logger.getLevel() === 'debug') {
         const ms = Math.round(performance.now() - started);
         const log = reply.requestId

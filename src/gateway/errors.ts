@@ -17,6 +17,8 @@ export const GatewayErrorCode = {
   ActionFailed: 'gateway_action_failed',
   InvalidResponse: 'gateway_invalid_response',
   ResponseTooLarge: 'gateway_response_too_large',
+  Deadline: 'gateway_deadline',
+  ScanLimit: 'gateway_scan_limit',
 } as const;
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
 
@@ -207,6 +209,45 @@ export class ResponseTooLargeError extends GatewayError {
   ) {
     super(GatewayErrorCode.ResponseTooLarge, message, {
       advice: 'The gateway answered with more data than the bot reads at once. Ask for fewer rows (limit=).',
+      ...init,
+      retryable: false,
+    });
+  }
+}
+
+/**
+ * A read that did not finish within its whole-request deadline, retries included. The client does not try it
+ * again (the time is spent); a job may, later.
+ */
+export class DeadlineError extends GatewayError {
+  override name = 'DeadlineError';
+  constructor(
+    message: string,
+    readonly deadlineMs: number,
+    init: GatewayErrorInit = {},
+  ) {
+    super(GatewayErrorCode.Deadline, message, {
+      advice: 'The gateway took too long to answer. Try again in a minute.',
+      ...init,
+      retryable: true,
+    });
+  }
+}
+
+/**
+ * A page walk that ran past its cap: more rows than the first page's total said, or than any scan may hold.
+ * A gateway whose pages never end must not fill the process's memory.
+ */
+export class ScanLimitError extends GatewayError {
+  override name = 'ScanLimitError';
+  constructor(
+    message: string,
+    readonly resource: string,
+    readonly limit: number,
+    init: GatewayErrorInit = {},
+  ) {
+    super(GatewayErrorCode.ScanLimit, message, {
+      advice: 'The gateway kept sending pages past the rows it said it had. Try again later.',
       ...init,
       retryable: false,
     });

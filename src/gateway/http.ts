@@ -162,21 +162,21 @@ function translate(error: unknown, callerSignal: AbortSignal | undefined, reques
 
 /**
  * Removes a secret from text the gateway sent back. A proxy or a debugging gateway may echo request
- * headers into an error page; that text goes into error messages and logs, so the key must not.
+ * headers into an error page or into a page's rows; that text goes into messages and logs, so the key must not.
  */
 export function scrubSecret(text: string, secret: string): string {
   return secret && text.includes(secret) ? text.split(secret).join('[redacted]') : text;
 }
 
 /** Parses a JSON body or throws InvalidResponseError naming what was expected. */
-export function parseJson(reply: Reply, what: string, scrub: (text: string) => string = (t) => t): unknown {
+export function parseJson(reply: Reply, what: string): unknown {
   try {
     return JSON.parse(reply.text);
   } catch {
     throw new InvalidResponseError(`The gateway sent a ${what} that is not JSON (HTTP ${reply.status})`, {
       status: reply.status,
       requestId: reply.requestId,
-      body: scrub(snippet(reply.text)),
+      body: snippet(reply.text),
     });
   }
 }

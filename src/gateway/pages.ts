@@ -1,3 +1,4 @@
+import { ScanLimitError } from './errors.js';
 import { LIMIT_MAX } from './spec.js';
 import type { Page, ReadParams, Row } from './types.js';
 
@@ -13,6 +14,18 @@ export type PagedParams = ReadParams & {
 
 export type PageReader = (resource: string, params: ReadParams) => Promise<Page>;
 
+/** No walk reads more rows than this, whatever the gateway says its total is (the largest client has 100,000). */
+const MAX_SCAN_ROWS = 250_000;
+
+/**
+ * The most rows a walk may read: what the first page's total says there are from `offset` on, plus room for
+ * rows that arrive during the walk (a page, or a tenth), and never more than MAX_SCAN_ROWS.
+ */
+function scanCap(firstTotal: number, offset: number, pageSize: number): number {
+  const expected = Math.max(0, firstTotal - offset);
+  return Math.min(MAX_SCAN_ROWS, expected + Math.max(pageSize, Math.ceil(expected / 10)));
+}
+
 export async function* iteratePages(
   read: PageReader,
   resource: string,
@@ -22,11 +35,25 @@ export async function* iteratePages(
   // Iteration wants few round trips: the largest page unless the caller chose a size.
   const pageSize = base.limit ?? LIMIT_MAX;
   const cap = maxRows ?? Number.POSITIVE_INFINITY;
-  let offset = base.offset ?? 0;
+  const start = base.offset ?? 0;
+  let offset = start;
   let seen = 0;
+  let received = 0;
+  let guard: number | undefined;
   while (seen < cap) {
     const limit = Math.min(pageSize, cap - seen);
     const page = await read(resource, { ...base, limit, offset });
+    // A gateway whose pages never end (has_more for ever, rows past its own total) is stopped here, before its
+    // rows fill the heap: the caller gets a typed error, not a partial scan it would take for the whole.
+    guard ??= scanCap(page.pagination.total, start, pageSize);
+    received += page.data.length;
+    if (received > guard) {
+      throw new ScanLimitError(
+        `The gateway sent more than ${guard} rows of ${resource} (its first page said ${page.pagination.total}); the read was stopped`,
+        resource,
+        guard,
+      );
+    }
     const room = cap - seen;
     const trimmed = page.data.length > room ? { ...page, data: page.data.slice(0, room) } : page;
     seen += trimmed.data.length;

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import type { Redis } from 'ioredis';
@@ -11,6 +12,15 @@ export interface HealthChecks {
   gatewayReady(): Promise<unknown>;
   /** How long one answer about the gateway stands (default 3 s). */
   gatewayCacheMs?: number;
+  /** When set, /metrics answers only `Authorization: Bearer <token>` (METRICS_TOKEN). */
+  metricsToken?: string | undefined;
+}
+
+/** The bearer token compared in constant time (hashed first, so lengths do not leak either). */
+function bearerMatches(req: IncomingMessage, token: string): boolean {
+  const sent = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(sent), digest(token));
 }
 
 /**
@@ -80,7 +90,11 @@ export function healthRoutes(checks: HealthChecks): CustomRoute[] {
     const ok = result.redis === 'ok' && result.gateway === 'ok';
     send(res, ok ? 200 : 503, { ok, ...result });
   };
-  const metrics = async (_req: IncomingMessage, res: ServerResponse) => {
+  const metrics = async (req: IncomingMessage, res: ServerResponse) => {
+    if (checks.metricsToken && !bearerMatches(req, checks.metricsToken)) {
+      res.setHeader('www-authenticate', 'Bearer');
+      return send(res, 401, { error: 'metrics need Authorization: Bearer <METRICS_TOKEN>' });
+    }
     send(res, 200, await checks.metrics.render(), checks.metrics.contentType);
   };
   return [

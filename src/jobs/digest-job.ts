@@ -120,7 +120,9 @@ export async function processDigestJob(
         filters: sub?.filters ?? {},
       }).catch((error: unknown) => {
         // A refusal (401, 403, 400) will not pass on retry: fail at once and tell the channel.
-        if (isGatewayError(error) && !error.retryable) throw new UnrecoverableError(error.message);
+        // Its code leads the message: the channel is told the code (publicErrorCode), never the message.
+        if (isGatewayError(error) && !error.retryable)
+          throw new UnrecoverableError(`${error.code}: ${error.message}`);
         throw error;
       });
       const now = new Date().toISOString();

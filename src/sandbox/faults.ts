@@ -12,7 +12,15 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   timeoutRate: 0,
   dropRate: 0,
   statusErrorRate: 0,
+  dripRate: 0,
+  dripMs: 2_000,
+  endlessRate: 0,
+  hostileRate: 0,
+  echoKeyRate: 0,
 };
+
+/** Knobs that are times, not fractions. */
+const TIME_KNOBS = new Set(['latencyMs', 'dripMs']);
 
 export class SandboxInputError extends Error {
   override name = 'SandboxInputError';
@@ -27,7 +35,7 @@ export function parseKnobs(input: unknown): Partial<SandboxKnobs> {
     if (!(name in DEFAULT_KNOBS)) {
       throw new SandboxInputError(`Unknown knob "${name}". Knobs: ${Object.keys(DEFAULT_KNOBS).join(', ')}`);
     }
-    const isRate = name !== 'latencyMs';
+    const isRate = !TIME_KNOBS.has(name);
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (isRate && value > 1)) {
       throw new SandboxInputError(
         isRate ? `${name} must be a fraction from 0 to 1` : `${name} must be a number of milliseconds`,
@@ -50,10 +58,19 @@ export interface FaultRequest {
   resource?: string;
 }
 
+/** How a GET misbehaves beyond the queued faults: each rolled on its own stream (see `hostile`). */
+export interface HostileRead {
+  drip: boolean;
+  endless: boolean;
+  hostile: boolean;
+  echoKey: boolean;
+}
+
 export class FaultPlan {
   private knobsNow: SandboxKnobs;
   private queue: QueuedFault[] = [];
   private rng: Rng;
+  private hostileRng: Rng;
 
   constructor(
     private readonly seed: number,
@@ -61,6 +78,22 @@ export class FaultPlan {
   ) {
     this.knobsNow = { ...baseKnobs };
     this.rng = createRng(hashSeed(seed, 'faults'));
+    this.hostileRng = createRng(hashSeed(seed, 'hostile'));
+  }
+
+  /**
+   * A GET's misbehaviour by the hostile knobs. Its own dice stream, so turning these knobs on leaves the
+   * sequence of the other faults as it was.
+   */
+  hostile(): HostileRead {
+    const k = this.knobsNow;
+    const roll = (rate: number) => rate > 0 && this.hostileRng.next() < rate;
+    return {
+      drip: roll(k.dripRate),
+      endless: roll(k.endlessRate),
+      hostile: roll(k.hostileRate),
+      echoKey: roll(k.echoKeyRate),
+    };
   }
 
   get knobs(): SandboxKnobs {
@@ -106,6 +139,7 @@ export class FaultPlan {
     this.knobsNow = { ...this.baseKnobs };
     this.queue = [];
     this.rng = createRng(hashSeed(this.seed, 'faults'));
+    this.hostileRng = createRng(hashSeed(this.seed, 'hostile'));
   }
 }
 

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Row } from '../gateway/types.js';
 import { authenticate, isDenial, keyFrom, loggableKey } from './auth.js';
 import { discoveryBody, findAction } from './discovery.js';
-import type { FaultPlan } from './faults.js';
+import type { FaultPlan, HostileRead } from './faults.js';
+import { dripJson, HOSTILE_PAYLOAD, mapRowStrings } from './hostile.js';
 import { readBody, sendJson } from './http-util.js';
 import { type ParsedBody, parseBody, postReply } from './post.js';
 import { readReply } from './read.js';
@@ -59,14 +60,16 @@ function work(
   req: IncomingMessage,
   url: URL,
   body: ParsedBody | undefined,
-  fault?: SandboxFault,
+  fault: SandboxFault | undefined,
+  hostile: HostileRead | undefined,
 ): Reply {
   const method = req.method === 'POST' ? 'POST' : 'GET';
   const caller = authenticate(keyFrom(req.headers), method === 'GET' ? 'read' : 'write');
   if (isDenial(caller)) return errorReply(caller.status, caller.error);
   if (method === 'GET') {
     if ([...url.searchParams.keys()].length === 0) return { status: 200, body: discoveryBody() };
-    return readReply(deps.store, caller, url.searchParams);
+    const reply = readReply(deps.store, caller, url.searchParams, hostile?.endless);
+    return hostile ? spoil(reply, hostile, req.headers.authorization) : reply;
   }
   return postReply(
     deps.store,
@@ -75,6 +78,17 @@ function work(
     body ?? { ok: true, value: undefined },
     fault === 'status_error',
   );
+}
+
+/** A read's rows as a hostile gateway, or a proxy that echoes the request's headers, would send them. */
+function spoil(reply: Reply, hostile: HostileRead, authorization: string | undefined): Reply {
+  const body = reply.body as { data?: unknown };
+  if (reply.status !== 200 || !Array.isArray(body.data)) return reply;
+  let data = body.data as Row[];
+  if (hostile.hostile) data = mapRowStrings(data, (text) => `${text}${HOSTILE_PAYLOAD}`);
+  if (hostile.echoKey)
+    data = mapRowStrings(data, (text) => `${text} [authorization: ${authorization ?? ''}]`);
+  return { ...reply, body: { ...body, data } };
 }
 
 export async function handleGateway(
@@ -111,6 +125,8 @@ export async function handleGateway(
   Object.assign(entry, describe(method, url.searchParams, body));
   const fault = deps.faults.decide({ method, action: entry.action, resource: entry.resource });
   if (fault) entry.fault = fault;
+  const hostile = method === 'GET' ? deps.faults.hostile() : undefined;
+  if (hostile?.drip) entry.fault ??= 'drip';
   await deps.sleep(deps.faults.knobs.latencyMs);
 
   if (fault === 'drop_before_action') return void res.socket?.destroy();
@@ -118,7 +134,7 @@ export async function handleGateway(
     entry.status = 500;
     return sendJson(res, 500, { error: FAULT_500 }, headers);
   }
-  const reply = work(deps, req, url, body, fault);
+  const reply = work(deps, req, url, body, fault, hostile);
   if (fault === 'timeout') return; // the socket stays open until the client gives up or the sandbox closes
   if (fault === 'drop_after_action') return void res.socket?.destroy();
   if (fault === '500_after_action') {
@@ -126,5 +142,8 @@ export async function handleGateway(
     return sendJson(res, 500, { error: FAULT_500_AFTER }, headers);
   }
   entry.status = reply.status;
+  if (fault === 'drip' || hostile?.drip) {
+    return dripJson(res, reply.status, reply.body, headers, deps.faults.knobs.dripMs);
+  }
   sendJson(res, reply.status, reply.body, headers);
 }

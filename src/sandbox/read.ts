@@ -10,9 +10,11 @@ import {
   LIMIT_MAX,
   ORDER_FIELDS,
 } from '../gateway/spec.js';
+import type { Row } from '../gateway/types.js';
 import { type Caller, clientDenial } from './auth.js';
 import { clientRow, findClient } from './clients.js';
 import { SANDBOX_RESOURCES } from './discovery.js';
+import { endlessPage } from './hostile.js';
 import { errorReply, type Reply } from './reply.js';
 import type { SandboxStore } from './sample-store.js';
 import { type Selection, selectRows } from './select.js';
@@ -83,8 +85,9 @@ function parseQuery(params: URLSearchParams): ReadQuery | Reply {
 function page(
   resource: string,
   clientId: string | undefined,
-  rows: readonly unknown[],
+  rows: readonly Row[],
   query: ReadQuery,
+  endless: boolean,
 ): Reply {
   const { limit, offset } = query;
   return {
@@ -92,13 +95,19 @@ function page(
     body: {
       resource,
       ...(clientId === undefined ? {} : { client_id: clientId }),
-      data: rows.slice(offset, offset + limit),
-      pagination: { total: rows.length, limit, offset, has_more: offset + limit < rows.length },
+      data: endless ? endlessPage(rows, offset, limit) : rows.slice(offset, offset + limit),
+      pagination: { total: rows.length, limit, offset, has_more: endless || offset + limit < rows.length },
     },
   };
 }
 
-export function readReply(store: SandboxStore, caller: Caller, params: URLSearchParams): Reply {
+/** `endless`: the pages never end (the hostile knob `endlessRate`). */
+export function readReply(
+  store: SandboxStore,
+  caller: Caller,
+  params: URLSearchParams,
+  endless = false,
+): Reply {
   const query = parseQuery(params);
   if ('status' in query) return query;
   if (query.resource === 'clients') {
@@ -106,7 +115,7 @@ export function readReply(store: SandboxStore, caller: Caller, params: URLSearch
       const client = findClient(id);
       return client ? [clientRow(client)] : [];
     });
-    return page('clients', undefined, selectRows(reachable, query.selection), query);
+    return page('clients', undefined, selectRows(reachable, query.selection), query, endless);
   }
   if (!query.clientId) {
     return errorReply(
@@ -121,5 +130,6 @@ export function readReply(store: SandboxStore, caller: Caller, params: URLSearch
     query.clientId,
     store.view(query.clientId, query.resource, query.selection),
     query,
+    endless,
   );
 }

@@ -13,6 +13,16 @@ export interface SandboxKnobs {
   dropRate: number;
   /** Fraction of POSTs answered HTTP 200 {status:"error", status_code: 502} creating nothing. */
   statusErrorRate: number;
+  /** Fraction of GETs (discovery included) that send their headers, then one byte of the body every `dripMs`. */
+  dripRate: number;
+  /** Pause between the bytes of a dripped answer (default 2,000 ms). */
+  dripMs: number;
+  /** Fraction of reads whose pages never end: `has_more` always true, rows past the total keep coming. */
+  endlessRate: number;
+  /** Fraction of reads whose every string carries a mention, a link and a bidirectional override. */
+  hostileRate: number;
+  /** Fraction of reads whose every string carries the Authorization header sent (a proxy that echoes it). */
+  echoKeyRate: number;
 }
 
 export type SandboxFault =
@@ -21,7 +31,8 @@ export type SandboxFault =
   | 'timeout'
   | 'drop_after_action'
   | 'status_error'
-  | 'drop_before_action';
+  | 'drop_before_action'
+  | 'drip';
 
 export const SANDBOX_FAULTS: readonly SandboxFault[] = [
   '500',
@@ -30,6 +41,7 @@ export const SANDBOX_FAULTS: readonly SandboxFault[] = [
   'drop_after_action',
   'status_error',
   'drop_before_action',
+  'drip',
 ];
 
 export interface SandboxOptions {

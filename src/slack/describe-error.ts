@@ -57,6 +57,20 @@ export function describeError(error: unknown, logger: AppLogger): SlackMessage {
           title: 'The gateway’s answer was too large to read.',
           hint: 'Ask for fewer rows, e.g. `limit=20`, or narrow it with a filter.',
         });
+      case GatewayErrorCode.Deadline:
+        logger.warn('gateway read ran past its deadline', error.message);
+        return buildErrorMessage({
+          title: 'The gateway took too long to answer, so I stopped waiting.',
+          detail: publicErrorLine(error),
+          hint: 'Try again in a minute. If it keeps happening, tell the people who run the bot (the time helps them).',
+        });
+      case GatewayErrorCode.ScanLimit:
+        logger.warn('gateway pages did not end', error.message);
+        return buildErrorMessage({
+          title: 'The gateway kept sending pages past the rows it said it had, so I stopped reading.',
+          detail: publicErrorLine(error),
+          hint: 'Nothing was shown from the partial read. Try again later; if it keeps happening, tell the people who run the bot.',
+        });
       case GatewayErrorCode.RateLimited:
         return buildErrorMessage({
           title: 'The gateway is busy right now.',

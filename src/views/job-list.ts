@@ -42,6 +42,8 @@ const REASONS: Record<string, string> = {
   gateway_action_failed: 'the gateway reported that the action did not complete',
   gateway_invalid_response: 'the gateway’s answer could not be read',
   gateway_response_too_large: 'the gateway’s answer was too large',
+  gateway_deadline: 'the gateway took too long to answer',
+  gateway_scan_limit: 'the gateway’s pages did not end',
   job_unknown_action: 'the gateway no longer offers this action',
   job_outcome_absent_retry: 'the gateway kept failing',
   job_never_sent_retry: 'the gateway could not be reached',

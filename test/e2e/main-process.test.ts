@@ -87,10 +87,13 @@ describe('npm start (src/main.ts)', () => {
       REDIS_URL: TEST_REDIS_URL,
       // A user group among the admins would silently leave the install with no admin at all.
       GATEWAY_ADMINS: 'UADMIN,S0ADMINS',
+      // The bot token would travel in clear to another machine.
+      SLACK_API_URL: 'http://slack.example/api/',
     });
     expect(await proc.exited).toBe(1);
     expect(proc.output()).toContain('ROLE must be one of web, worker, scheduler, all');
     expect(proc.output()).toContain('GATEWAY_ADMINS: takes user ids only (U0123ABCD), not user groups');
+    expect(proc.output()).toContain('SLACK_API_URL must start with https://');
     expect(proc.output()).not.toMatch(/at .*\(.*:\d+:\d+\)/);
   }, 90_000);
 });

@@ -25,7 +25,14 @@ export interface FaultRow {
   details: string[];
   /** Goals of the row beyond the columns that it missed (the run exits 1). */
   missed?: string[];
+  /** Commands with no answer 60 s after they were sent (rows that measure it; goal 0). */
+  unanswered?: number | string;
+  /** The largest resident memory any worker process reached, in MB (rows that measure it). */
+  peakWorkerRssMb?: number | string;
 }
+
+/** What the audit of a row also counts as unescaped (see unescapedMentions). */
+export type UnescapedOptions = Parameters<typeof unescapedMentions>[3];
 
 export const CHANNEL = 'CFAULTS';
 
@@ -55,12 +62,15 @@ export async function runRow(
     note?: string | (() => string);
     /** Lines for under the table, before the audit's. */
     details?: string[];
-    /** Goals of the row beyond the columns that the drive itself missed. */
-    missed?: string[];
+    /** Goals of the row beyond the columns that the drive itself missed (read once the jobs settled). */
+    missed?: string[] | (() => string[]);
+    /** Columns only some rows measure, read once the jobs settled. */
+    columns?: () => Pick<FaultRow, 'unanswered' | 'peakWorkerRssMb'>;
     /** Runs once the fleet has stopped (what the drive started for the fleet's processes). */
     after?: () => Promise<void>;
   }>,
   settleMs: number,
+  unescapedOptions: UnescapedOptions = {},
 ): Promise<FaultRow> {
   const began = Date.now();
   const fleet = await Fleet.start(options);
@@ -69,11 +79,17 @@ export async function runRow(
     await bindChannel(fleet, CHANNEL);
     const driven = await drive(fleet);
     after = driven.after;
-    const { sent, note, details = [], missed = [] } = driven;
+    const { sent, note, details = [] } = driven;
     await waitSettled(fleet, sent, settleMs);
+    const missed = typeof driven.missed === 'function' ? driven.missed() : (driven.missed ?? []);
     const audit = await auditJobs(fleet, sent, FLEET_CLIENT);
     const blockKit = blockKitViolations(fleet.slack);
-    const unescaped = unescapedMentions(fleet.slack, [CHANNEL], [FLEET_ADMIN, FLEET_MEMBER]);
+    const unescaped = unescapedMentions(
+      fleet.slack,
+      [CHANNEL],
+      [FLEET_ADMIN, FLEET_MEMBER],
+      unescapedOptions,
+    );
     const crashes = fleet.crashes();
     return {
       name,
@@ -91,6 +107,7 @@ export async function runRow(
         ...[...audit.details, ...blockKit.details, ...unescaped.details, ...crashes.details].slice(0, 12),
       ],
       ...(missed.length ? { missed } : {}),
+      ...driven.columns?.(),
     };
   } finally {
     await fleet.stop();

@@ -8,7 +8,7 @@
  *   npm run faults -- --full    the full size: 1,000 jobs, 20 kills, 10,000 fuzz cases, the 1,000-command
  *                               multi-process run
  *   npm run faults -- --only=fuzz,redis   some rows only (gateway, kill, redis, slack, fuzz, approvals,
- *                                        digests, multi)
+ *                                        digests, hostile, multi)
  *
  * Exits 1 when a goal column is not 0, and prints what the audit found under the table.
  */
@@ -17,6 +17,7 @@ import { PrivateRedis } from '../fleet/private-redis.js';
 import { concurrentApprovals } from './approvals.js';
 import { doubledDigests } from './digests.js';
 import { fuzzRow } from './fuzz.js';
+import { hostileGateway } from './hostile.js';
 import { type FaultRow, notYetBuilt } from './row.js';
 import { gatewayFaults, killWorkers, restartRedis, slackFaults } from './scenarios.js';
 
@@ -36,6 +37,7 @@ const SIZES = full
       approvalCards: 10,
       digestPeriods: 30,
       multi: 1_000,
+      hostile: 1_000,
     }
   : {
       jobs: 100,
@@ -47,6 +49,7 @@ const SIZES = full
       approvalCards: 3,
       digestPeriods: 5,
       multi: 200,
+      hostile: 200,
     };
 const SEED = Number(process.env.FAULTS_SEED ?? 20_261_123);
 
@@ -83,6 +86,7 @@ async function main(): Promise<void> {
     await run('fuzz', () => fuzzRow(redis, SIZES.fuzz, SEED));
     await run('approvals', () => concurrentApprovals(redis, SIZES.approvalCards));
     await run('digests', () => doubledDigests(redis, SIZES.digestPeriods));
+    await run('hostile', () => hostileGateway(redis, SIZES.hostile));
     if (SIZES.multi > 0 && wanted('multi')) {
       await run('multi', async () => {
         const r = await runMultiProcess(redis.url, SIZES.multi);
@@ -116,7 +120,7 @@ async function main(): Promise<void> {
   const missed = rows.filter(
     (r) =>
       r.missed?.length ||
-      [r.lost, r.duplicates, r.silent, r.unescaped, r.blockKit, r.crashes].some((v) =>
+      [r.lost, r.duplicates, r.silent, r.unescaped, r.blockKit, r.crashes, r.unanswered].some((v) =>
         typeof v === 'number' ? v !== 0 : v === '?',
       ),
   );
@@ -138,6 +142,8 @@ function printTable(rows: FaultRow[]): void {
     'unescaped',
     'Block Kit',
     'crashes',
+    'unanswered 60 s',
+    'peak worker RSS',
     'time',
   ];
   const body = rows.map((r) => [
@@ -149,6 +155,12 @@ function printTable(rows: FaultRow[]): void {
     String(r.unescaped),
     String(r.blockKit),
     String(r.crashes),
+    r.unanswered === undefined ? '—' : String(r.unanswered),
+    r.peakWorkerRssMb === undefined
+      ? '—'
+      : typeof r.peakWorkerRssMb === 'number'
+        ? `${r.peakWorkerRssMb} MB`
+        : r.peakWorkerRssMb,
     r.ms === undefined ? '—' : `${(r.ms / 1_000).toFixed(1)} s`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));

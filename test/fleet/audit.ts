@@ -93,7 +93,7 @@ function statusMessages(slack: FakeSlack, channels: string[]): Map<string, FakeM
 }
 
 /** Any answer to a command: Slack's own error, an ack, a response_url post, a modal, a message with its marker. */
-function toldAnything(slack: FakeSlack, s: Sent, statuses?: Map<string, FakeMessage>): boolean {
+export function toldAnything(slack: FakeSlack, s: Sent, statuses?: Map<string, FakeMessage>): boolean {
   if (s.failed || s.status !== 200) return true;
   if (s.ackBody.trim()) return true;
   if (statuses?.has(s.marker)) return true;
@@ -268,6 +268,12 @@ export function unescapedMentions(
   slack: FakeSlack,
   channels: string[],
   actors: string[],
+  options: {
+    /** Links whose target matches count too, http(s) or not: a gateway's link must never work. */
+    forbiddenLink?: RegExp;
+    /** Bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069) count too. */
+    bidi?: boolean;
+  } = {},
 ): { count: number; details: string[] } {
   const texts: string[] = [];
   const collect = (m: FakeMessage) => {
@@ -291,9 +297,14 @@ export function unescapedMentions(
   for (const text of texts) {
     for (const [, inner] of text.matchAll(/<([^>]*)>/g)) {
       const target = (inner ?? '').split('|')[0] ?? '';
-      const ok = allowed.has(target) || /^https?:\/\/[^\s<>|]+$/i.test(target) || botDate.test(inner ?? '');
+      const ok =
+        allowed.has(target) ||
+        (/^https?:\/\/[^\s<>|]+$/i.test(target) && !options.forbiddenLink?.test(target)) ||
+        botDate.test(inner ?? '');
       if (!ok) details.push(`<${inner}> in ${JSON.stringify(text.slice(0, 200))}`);
     }
+    if (options.bidi && /[\u202A-\u202E\u2066-\u2069]/.test(text))
+      details.push(`a bidirectional control in ${JSON.stringify(text.slice(0, 200))}`);
   }
   return { count: details.length, details: details.slice(0, 5) };
 }

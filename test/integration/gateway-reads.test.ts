@@ -5,9 +5,11 @@ import { FORBIDDEN_ADVICE, UNAUTHORIZED_ADVICE } from '../../src/gateway/advice.
 import { GatewayClient, type GatewayClientOptions } from '../../src/gateway/client.js';
 import {
   BadRequestError,
+  DeadlineError,
   ForbiddenError,
   InvalidResponseError,
   ResponseTooLargeError,
+  ScanLimitError,
   ServerError,
   UnauthorizedError,
 } from '../../src/gateway/errors.js';
@@ -367,5 +369,68 @@ describe('response size cap', () => {
     const small = page('keywords', rows(50), 50, 100, 0);
     const { client } = await setup((_req, res) => json(res, 200, small), { maxBodyBytes: 100_000 });
     expect((await client.read('keywords', { clientId: 'acme-plumbing' })).data).toHaveLength(50);
+  });
+});
+
+describe('the whole-read deadline', () => {
+  it('ends a read whose body drips, within the deadline, as a DeadlineError', async () => {
+    const { client } = await setup(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+        res.flushHeaders();
+        const timer = setInterval(() => res.write(' '), 100);
+        res.on('close', () => clearInterval(timer));
+      },
+      { readTimeoutMs: 600 },
+    );
+    const started = Date.now();
+    await expect(client.read('keywords', { clientId: 'acme-plumbing' })).rejects.toBeInstanceOf(
+      DeadlineError,
+    );
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('counts every attempt and every backoff against one deadline', async () => {
+    const { fake, client } = await setup((_req, res) => json(res, 500, { error: 'upstream failed' }), {
+      readTimeoutMs: 700,
+      retry: { attempts: 10, baseDelayMs: 400, maxDelayMs: 400 },
+      random: () => 0.99,
+    });
+    const started = Date.now();
+    await expect(client.read('keywords', { clientId: 'acme-plumbing' })).rejects.toMatchObject({
+      code: 'gateway_deadline',
+    });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(fake.seen.length).toBeLessThanOrEqual(3);
+  });
+
+  it('scrubs the key from a successful page that echoes it', async () => {
+    const { client } = await setup((req, res) =>
+      json(res, 200, page('keywords', [{ keyword: `seen ${req.headers.authorization}` }], 1, 100, 0)),
+    );
+    const result = await client.read('keywords', { clientId: 'acme-plumbing' });
+    expect(result.data[0]?.keyword).toBe('seen Bearer [redacted]');
+  });
+});
+
+describe('page walks that never end', () => {
+  it('stop one page past the first page’s total with a ScanLimitError', async () => {
+    const { fake, client } = await setup((req, res) => {
+      const url = new URL(req.url, 'http://x');
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      const rows = Array.from({ length: 100 }, (_, i) => ({ keyword: `k${offset + i}` }));
+      json(res, 200, {
+        ...page('keywords', rows, 150, 100, offset),
+        pagination: { total: 150, limit: 100, offset, has_more: true },
+      });
+    });
+    let rows = 0;
+    const walk = async () => {
+      for await (const _row of client.rows('keywords', { clientId: 'acme-plumbing', limit: 100 })) rows += 1;
+    };
+    await expect(walk()).rejects.toBeInstanceOf(ScanLimitError);
+    // 150 announced, room for one more page: the third page passes 250 rows and is not handed over.
+    expect(rows).toBe(200);
+    expect(fake.seen).toHaveLength(3);
   });
 });

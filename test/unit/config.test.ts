@@ -90,6 +90,29 @@ describe('config', () => {
     expect(loadConfig({ GATEWAY_BASE_URL: url }).gateway.baseUrl).toBe(url);
   });
 
+  it.each([
+    'http://slack.example.com/api/',
+    'http://10.0.0.5:8080/api/',
+    'http://127.0.0.1.evil.example/api/',
+  ])('refuses a Slack API address the bot token would travel to in clear text: %s', (url) => {
+    expect(() => loadConfig({ SLACK_API_URL: url })).toThrow(/SLACK_API_URL must start with https:\/\//);
+  });
+
+  it.each(['https://slack.com/api/', 'http://127.0.0.1:3100/api/', 'http://localhost:3100/api/'])(
+    'accepts a Slack API address over https, or http on loopback: %s',
+    (url) => {
+      expect(loadConfig({ SLACK_API_URL: url }).slack.apiUrl).toBe(url);
+    },
+  );
+
+  it('reads the read deadline and the metrics token, refusing a short token', () => {
+    expect(loadConfig({}).gateway.readTimeoutMs).toBe(20_000);
+    expect(loadConfig({ GATEWAY_READ_TIMEOUT: '5s' }).gateway.readTimeoutMs).toBe(5_000);
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-token' }).metricsToken).toBe('a-long-enough-token');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16/);
+  });
+
   it('reads members and allowed actions, lower-casing action names', () => {
     const config = loadConfig({ GATEWAY_MEMBERS: 'U1, S2', GATEWAY_ALLOWED_ACTIONS: 'Generate_FAQ,foo_bar' });
     expect(config.members).toEqual(['U1', 'S2']);

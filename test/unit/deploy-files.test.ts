@@ -14,6 +14,11 @@ interface Service {
   environment?: Record<string, string>;
   deploy?: { replicas?: number };
   stop_grace_period?: string;
+  ports?: string[];
+  read_only?: boolean;
+  cap_drop?: string[];
+  security_opt?: string[];
+  tmpfs?: string[];
 }
 
 describe('compose.yaml', () => {
@@ -37,6 +42,21 @@ describe('compose.yaml', () => {
       expect(bot?.env_file).toBe('.env');
       expect(bot?.environment?.REDIS_URL).toBe('redis://redis:6379');
       expect(bot?.stop_grace_period).toBe('30s');
+    }
+  });
+
+  it('publishes the web port on this machine only, and no port for the worker and the scheduler', () => {
+    expect(web?.ports).toEqual(['127.0.0.1:3000:3000']);
+    expect(worker?.ports).toBeUndefined();
+    expect(scheduler?.ports).toBeUndefined();
+  });
+
+  it('runs every bot process read-only, with no capabilities and no privilege gain, /tmp in memory', () => {
+    for (const bot of [web, worker, scheduler]) {
+      expect(bot?.read_only).toBe(true);
+      expect(bot?.cap_drop).toEqual(['ALL']);
+      expect(bot?.security_opt).toContain('no-new-privileges:true');
+      expect(bot?.tmpfs?.some((t) => t.startsWith('/tmp'))).toBe(true);
     }
   });
 

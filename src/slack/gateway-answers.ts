@@ -1,0 +1,65 @@
+/**
+ * Answers that read the gateway run here, apart from the answers that need Redis and Slack alone (AnswerQueue):
+ * a gateway that drips holds only these slots, never `help` or `jobs`. Within them one key (a command word, so
+ * one resource) holds at most `perKey` slots at once, so one slow resource leaves the other slots to the rest.
+ * Each read ends at its deadline (GATEWAY_READ_TIMEOUT), so a slot is never held for ever.
+ */
+export class GatewayAnswers {
+  #running = 0;
+  readonly #byKey = new Map<string, number>();
+  readonly #waiting: Array<{ key: string; task: () => Promise<void> }> = [];
+  readonly #drained: Array<() => void> = [];
+
+  constructor(
+    private readonly concurrency = 16,
+    private readonly perKey = 4,
+    private readonly cap = 1_000,
+  ) {}
+
+  /** Queues a task under its key; false when the queue is full (the caller says so to the person). */
+  offer(key: string, task: () => Promise<void>): boolean {
+    if (this.#waiting.length >= this.cap) return false;
+    this.#waiting.push({ key, task });
+    setImmediate(() => this.#pump());
+    return true;
+  }
+
+  get pending(): number {
+    return this.#running + this.#waiting.length;
+  }
+
+  /** Resolves once every queued answer has finished (graceful stop). */
+  drain(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#drained.push(resolve));
+  }
+
+  #pump(): void {
+    for (let i = 0; i < this.#waiting.length && this.#running < this.concurrency; ) {
+      const next = this.#waiting[i];
+      if (!next || (this.#byKey.get(next.key) ?? 0) >= this.perKey) {
+        i += 1;
+        continue;
+      }
+      this.#waiting.splice(i, 1);
+      this.#start(next.key, next.task);
+    }
+  }
+
+  #start(key: string, task: () => Promise<void>): void {
+    this.#running += 1;
+    this.#byKey.set(key, (this.#byKey.get(key) ?? 0) + 1);
+    task()
+      .catch(() => {
+        // Tasks report their own errors to the person; nothing may escape into the event loop.
+      })
+      .finally(() => {
+        this.#running -= 1;
+        const left = (this.#byKey.get(key) ?? 1) - 1;
+        if (left > 0) this.#byKey.set(key, left);
+        else this.#byKey.delete(key);
+        if (this.pending === 0) for (const resolve of this.#drained.splice(0)) resolve();
+        else setImmediate(() => this.#pump());
+      });
+  }
+}
