@@ -27,7 +27,12 @@ export async function channelDigests(services: BotServices, channel: string): Pr
         ? undefined
         : (nextRunAt(sub.schedule, sub.tz, Date.now()) ??
           (await services.digestQueue.nextRun(channel, sub.kind, sub)));
-      return next ? { sub, next } : { sub };
+      const described = {
+        sub,
+        schedule: describeSchedule(sub.schedule, sub.tz),
+        filters: describeFilters(sub.filters),
+      };
+      return next ? { ...described, next } : described;
     }),
   );
 }
