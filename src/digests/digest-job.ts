@@ -1,13 +1,9 @@
 import type { WebClient } from '@slack/web-api';
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { type DigestKind, describeFilters } from '../digests/filters.js';
-import { type Gathered, gatherDigest } from '../digests/gather.js';
-import { rankingsChanged } from '../digests/rankings.js';
-import { periodOf } from '../digests/schedule.js';
-import type { DigestStore, PendingDigest, Subscription } from '../digests/store.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { isGatewayError } from '../gateway/errors.js';
+import { acquireLease } from '../jobs/lease.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { BindingStore } from '../store/bindings.js';
@@ -20,7 +16,11 @@ import {
 import { buildRankingsDigest } from '../views/digest-rankings.js';
 import { buildReviewsDigest } from '../views/digest-reviews.js';
 import type { DigestJobData, DigestJobOutcome } from './digest-queue.js';
-import { acquireLease } from './lease.js';
+import { type DigestKind, describeFilters } from './filters.js';
+import { type Gathered, gatherDigest } from './gather.js';
+import { rankingsChanged } from './rankings.js';
+import { periodOf } from './schedule.js';
+import type { DigestStore, PendingDigest, Subscription } from './store.js';
 
 /**
  * One digest run (issue 10): claim the period (`SET NX`: a doubled run posts nothing), hold the (channel,
