@@ -5,7 +5,7 @@ import { buildAlreadyBound, buildRebindQuestion, buildStatus } from '../views/st
 import { bindChannel, findClient } from './binding.js';
 import type { CommandSpec } from './command-context.js';
 import { channelDigests } from './digest.js';
-import { replyClientRoster } from './read-resource.js';
+import { replyClientRoster } from './read-commands.js';
 
 const clientsCommand: CommandSpec = {
   name: 'clients',
