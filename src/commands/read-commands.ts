@@ -1,10 +1,10 @@
+import type { ReadQuery } from '../reads/read-query.js';
+import { parseReadQuery, type ReadTarget } from '../reads/read-query.js';
+import { checkResource, readResourceAnswer, readResourcePage } from '../reads/read-resource.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
 import { requireBinding } from './command-context.js';
-import type { ReadQuery } from './read-query.js';
-import { parseReadQuery, type ReadTarget } from './read-query.js';
-import { checkResource, readResourceAnswer, readResourcePage } from './read-resource.js';
 
 const READ_OPTIONS = '[field=value] [order=field] [asc|desc] [limit=N] [offset=N]';
 

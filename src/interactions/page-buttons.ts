@@ -1,4 +1,4 @@
-import { readResourcePage } from '../commands/read-resource.js';
+import { readResourcePage } from '../reads/read-resource.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { isNotInChannel } from '../slack/describe-error.js';

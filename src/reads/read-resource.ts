@@ -1,6 +1,5 @@
 import { defaultOrder } from '../gateway/resource-fields.js';
 import type { Page, ReadParams, Row } from '../gateway/types.js';
-import { closestName } from '../reads/closest-name.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import type { ChannelBinding } from '../store/bindings.js';
@@ -12,6 +11,7 @@ import {
   DEFAULT_PAGE_ROWS,
   type ResourcePageInput,
 } from '../views/resource-page.js';
+import { closestName } from './closest-name.js';
 import { latestRankings } from './keyword-rankings.js';
 import { LOCAL_SORT_ROWS, type LocalSort, localSort, sortRows } from './local-sorts.js';
 import type { ReadQuery } from './read-query.js';
