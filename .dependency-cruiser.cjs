@@ -5,8 +5,34 @@
  * names the record it renders by type only (views-name-types-only).
  * @type {import('dependency-cruiser').IConfiguration}
  */
+
+/**
+ * The surfaces people reach the bot through: each reads its payload, calls a core use case and answers. A new
+ * surface gets the same rules by adding its folder's name here.
+ */
+const SURFACES = ['commands', 'interactions', 'mcp', 'home'];
+const SURFACE = `^src/(${SURFACES.join('|')})/`;
+
 module.exports = {
   forbidden: [
+    {
+      name: 'surfaces-are-siblings',
+      severity: 'error',
+      comment:
+        'A surface (commands/, interactions/, later mcp/, home/) never imports another: what two surfaces need ' +
+        'is a core use case (reads/, requests/, approvals/, digests/, access/) or slack/.',
+      from: { path: SURFACE },
+      to: { path: SURFACE, pathNot: '^src/$1/' },
+    },
+    {
+      name: 'core-knows-no-surface',
+      severity: 'error',
+      comment:
+        'Core folders never import a surface: only the app (app.ts) registers them, and the local stand-in ' +
+        '(local/) borrows the command tokenizer for its console.',
+      from: { path: '^src/', pathNot: [SURFACE, '^src/app\\.ts$', '^src/local/'] },
+      to: { path: SURFACE },
+    },
     {
       name: 'no-file-cycles',
       severity: 'error',
@@ -73,25 +99,18 @@ module.exports = {
       to: { path: ['^src/(commands|interactions|slack|local)/', 'node_modules/@slack/bolt/'] },
     },
     {
-      name: 'jobs-never-import-listeners',
+      name: 'jobs-know-no-slack-side',
       severity: 'error',
-      comment: 'jobs/ never imports commands/, interactions/ or the Slack side they share (slack/).',
+      comment: 'jobs/ never imports the Slack side the surfaces share (slack/): its jobs report through a Reporter.',
       from: { path: '^src/jobs/' },
-      to: { path: '^src/(commands|interactions|slack)/' },
+      to: { path: '^src/slack/' },
     },
     {
-      name: 'actions-know-no-listeners',
+      name: 'actions-know-no-slack-side',
       severity: 'error',
-      comment: 'actions/ (the catalogue and its checks) imports no command parsing, listener or Slack-side code.',
+      comment: 'actions/ (the catalogue and its checks) imports no Slack-side code (and, as a core folder, no surface).',
       from: { path: '^src/actions/' },
-      to: { path: '^src/(commands|interactions|slack)/' },
-    },
-    {
-      name: 'commands-do-not-import-interactions',
-      severity: 'error',
-      comment: 'commands/ and interactions/ are sibling surfaces: what both need lives below them (slack/, requests/).',
-      from: { path: '^src/commands/' },
-      to: { path: '^src/interactions/' },
+      to: { path: '^src/slack/' },
     },
     {
       name: 'sandbox-and-stand-in-only-through-the-root',
