@@ -17,7 +17,12 @@ import { SANDBOX_KEYS } from './gateway/spec.js';
 import { healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { type ActionWorkers, startActionWorkers } from './jobs/action-worker.js';
-import { ApprovalExpiry, type ApprovalWorkers, startApprovalWorker } from './jobs/approval-run.js';
+import {
+  ApprovalExpiry,
+  type ApprovalWorkers,
+  approvalHooks,
+  startApprovalWorker,
+} from './jobs/approval-run.js';
 import { ActionQueue } from './jobs/queue.js';
 import { createSlackPoster, createWorkerSlackClient } from './jobs/slack-poster.js';
 import type { AppLogger } from './logger.js';
@@ -143,6 +148,8 @@ export async function startRuntime(
   // The request layer posts each job's "queued" message before the job exists: the web role's Slack client,
   // with a person waiting, so a 429 is waited out inside the client and not again on top.
   const webSlack = new WebClient(botToken, { ...webSlackClientOptions(config), logger });
+  // The one approval store of this process: the web role's clicks, the worker's gate and the expiry share it.
+  const approvals = new ApprovalStore(redis, config.redis.prefix, { metrics });
   const parts = {
     config,
     logger,
@@ -156,7 +163,7 @@ export async function startRuntime(
     digestQueue,
     metrics,
     access,
-    approvals: new ApprovalStore(redis, config.redis.prefix, { metrics }),
+    approvals,
     approvalExpiry,
   };
   const core: CoreServices = {
@@ -179,11 +186,14 @@ export async function startRuntime(
   let health: HealthServer | undefined;
   if (runs('worker')) {
     await catalogue.refresh();
+    const workerSlack = createWorkerSlackClient(botToken, config.slack.apiUrl, logger);
+    const workerPoster = createSlackPoster(workerSlack);
     workers = startActionWorkers({
       connection: config.redis.url,
       prefix: config.redis.prefix,
       gateway,
-      slack: createWorkerSlackClient(botToken, config.slack.apiUrl, logger),
+      slack: workerSlack,
+      approvals: approvalHooks(approvals, workerPoster),
       catalogue: catalogue.get,
       rate: config.gateway.actionRate,
       actionTimeoutMs: config.gateway.actionTimeoutMs,
@@ -195,7 +205,7 @@ export async function startRuntime(
       connection: config.redis.url,
       prefix: config.redis.prefix,
       gateway,
-      slack: createWorkerSlackClient(botToken, config.slack.apiUrl, logger),
+      slack: workerSlack,
       tz: config.digestTz,
       logger,
       metrics,
@@ -204,9 +214,9 @@ export async function startRuntime(
     approvalWorkers = startApprovalWorker({
       connection: config.redis.url,
       prefix: config.redis.prefix,
-      slack: createWorkerSlackClient(botToken, config.slack.apiUrl, logger),
+      store: approvals,
+      poster: workerPoster,
       logger,
-      metrics,
     });
   }
   if (runs('scheduler')) {

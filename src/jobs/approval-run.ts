@@ -1,15 +1,14 @@
-import type { WebClient } from '@slack/web-api';
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ApprovalStore } from '../approvals/approval-store.js';
+import type { ApprovalStore } from '../approvals/approval-store.js';
 import type { ApprovalRecord } from '../approvals/record.js';
 import type { AppLogger } from '../logger.js';
-import type { Metrics } from '../metrics.js';
 import { buildApprovalCard } from '../views/approval-card.js';
+import { approvalAllowsRun } from './approval-gate.js';
 import { failureCode } from './job-errors.js';
-import type { ActionJobData, ActionJobOutcome } from './queue.js';
+import type { ApprovalHooks, JobEnd } from './job-run.js';
+import type { ActionJobData } from './queue.js';
 import { type Reporter, slackReplyTarget } from './reply-target.js';
-import { createSlackPoster } from './slack-poster.js';
 import { setUpWorker } from './worker-setup.js';
 
 /**
@@ -27,7 +26,7 @@ interface ExpireJobData {
   channel: string;
 }
 
-/** Shows the record's state on its card (a no-op before the card was posted). */
+/** Shows the record's state on its card (a no-op before the card was posted): the one way a card is updated. */
 async function showOnCard(poster: Reporter, record: ApprovalRecord): Promise<void> {
   if (!record.cardTs) return;
   await poster.update(slackReplyTarget(record.channel), record.cardTs, buildApprovalCard(record));
@@ -71,13 +70,12 @@ export interface ApprovalWorkers {
 export function startApprovalWorker(options: {
   connection: string | (() => Redis);
   prefix: string;
-  slack: WebClient;
+  store: ApprovalStore;
+  poster: Reporter;
   logger?: AppLogger;
-  metrics?: Metrics;
 }): ApprovalWorkers {
   const { logger, redis, blocking } = setUpWorker(options, 'approval-worker');
-  const store = new ApprovalStore(redis, options.prefix, options.metrics ? { metrics: options.metrics } : {});
-  const poster = createSlackPoster(options.slack);
+  const { store, poster } = options;
   const worker = new Worker<ExpireJobData>(
     APPROVAL_QUEUE,
     async (job) => {
@@ -102,13 +100,13 @@ export function startApprovalWorker(options: {
  * An approved job ended: running → done | failed on its approval, shown on the card (a failure with Retry,
  * which only approvers may press). A job whose approval is not running for it changes nothing.
  */
-export async function reportApprovalOutcome(
-  deps: { redis: Redis; prefix: string; poster: Reporter; metrics?: Metrics },
+async function reportApprovalOutcome(
+  deps: { store: ApprovalStore; poster: Reporter },
   data: ActionJobData,
-  ended: { outcome: ActionJobOutcome } | { error: unknown },
+  ended: JobEnd,
 ): Promise<void> {
   if (!data.approval) return;
-  const store = new ApprovalStore(deps.redis, deps.prefix, deps.metrics ? { metrics: deps.metrics } : {});
+  const { store } = deps;
   const done = 'outcome' in ended && ended.outcome.outcome === 'done';
   const note = done ? '' : 'outcome' in ended ? 'outcome_unknown' : failureCode(ended.error);
   const recordId = 'outcome' in ended ? ended.outcome.recordId : undefined;
@@ -119,4 +117,12 @@ export async function reportApprovalOutcome(
     ...(recordId ? { recordId } : {}),
   });
   if (result.ok) await showOnCard(deps.poster, result.record);
+}
+
+/** The approvals feature's side of the action worker: its gate and the outcome on the card, one store. */
+export function approvalHooks(store: ApprovalStore, poster: Reporter): ApprovalHooks {
+  return {
+    allowsRun: (data) => approvalAllowsRun(store, data),
+    ended: (data, ended) => reportApprovalOutcome({ store, poster }, data, ended),
+  };
 }

@@ -37,6 +37,22 @@ export interface ActionJobDeps {
   faultsCleared?: () => Promise<void>;
   logger: AppLogger;
   metrics?: Metrics;
+  /** The approvals feature's side of a guarded job; without it a guarded job never runs. */
+  approvals?: ApprovalHooks | undefined;
+}
+
+/** How an action job ended, for the approval it carried. */
+export type JobEnd = { outcome: ActionJobOutcome } | { error: unknown };
+
+/**
+ * What the action worker asks of the approvals feature (approvals/ provides it, the composition root hands it
+ * in): jobs/ knows queues, not approvals.
+ */
+export interface ApprovalHooks {
+  /** The worker's own gate: true only when the job's approval is approved for this job and payload. */
+  allowsRun(data: ActionJobData): Promise<boolean>;
+  /** An approved job ended: its approval and its card say how. */
+  ended(data: ActionJobData, ended: JobEnd): Promise<void>;
 }
 
 export type ActionJob = Job<ActionJobData, ActionJobOutcome>;
