@@ -5,6 +5,12 @@ import { UserGroups } from './access/user-groups.js';
 import { CatalogueSource } from './actions/catalogue-source.js';
 import { confirmGuardedNames } from './actions/guarded.js';
 import { type Bot, createBot, webSlackClientOptions } from './app.js';
+import {
+  ApprovalExpiry,
+  type ApprovalWorkers,
+  approvalHooks,
+  startApprovalWorker,
+} from './approvals/approval-run.js';
 import { ApprovalStore } from './approvals/approval-store.js';
 import type { Config } from './config.js';
 import { DigestQueue } from './digests/digest-queue.js';
@@ -17,12 +23,6 @@ import { SANDBOX_KEYS } from './gateway/spec.js';
 import { healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { type ActionWorkers, startActionWorkers } from './jobs/action-worker.js';
-import {
-  ApprovalExpiry,
-  type ApprovalWorkers,
-  approvalHooks,
-  startApprovalWorker,
-} from './jobs/approval-run.js';
 import { ActionQueue } from './jobs/queue.js';
 import { createSlackPoster, createWorkerSlackClient } from './jobs/slack-poster.js';
 import type { AppLogger } from './logger.js';

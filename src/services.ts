@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { AccessPolicy } from './access/policy.js';
 import type { Catalogue } from './actions/catalogue.js';
+import type { ApprovalExpiry } from './approvals/approval-run.js';
 import type { ApprovalStore } from './approvals/approval-store.js';
 import type { Config } from './config.js';
 import type { DigestQueue } from './digests/digest-queue.js';
 import type { DigestStore } from './digests/store.js';
 import type { GatewayClient } from './gateway/client.js';
-import type { ApprovalExpiry } from './jobs/approval-run.js';
 import type { ActionQueue } from './jobs/queue.js';
 import type { AppLogger } from './logger.js';
 import type { Metrics } from './metrics.js';

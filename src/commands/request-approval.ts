@@ -1,6 +1,6 @@
 import type { ActionEntry } from '../actions/catalogue.js';
+import { requestApproval } from '../approvals/ask-approval.js';
 import { requestKeys } from '../requests/request-keys.js';
-import { requestApproval } from '../slack/ask-approval.js';
 import type { CommandContext } from './command-context.js';
 import { commandFields } from './command-fields.js';
 

@@ -1,6 +1,6 @@
+import { requestApproval } from '../approvals/ask-approval.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
-import { requestApproval } from '../slack/ask-approval.js';
 import { openActionModal } from '../slack/open-action-modal.js';
 import type { ButtonListener } from './pipeline.js';
 

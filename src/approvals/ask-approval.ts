@@ -1,13 +1,13 @@
 import type { WebClient } from '@slack/web-api';
 import type { ActionEntry } from '../actions/catalogue.js';
-import { htmlPreview, payloadHash } from '../approvals/payload.js';
-import type { ApprovalPreview, ApprovalRecord } from '../approvals/record.js';
 import { deployPost } from '../requests/references.js';
 import { reboundChannel } from '../requests/refusals.js';
 import { notBoundError } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { claimOnce } from '../store/dedupe.js';
 import { buildAlreadyPending, buildApprovalCard } from '../views/approval-card.js';
+import { htmlPreview, payloadHash } from './payload.js';
+import type { ApprovalPreview, ApprovalRecord } from './record.js';
 
 /**
  * Asks for a guarded action: never the POST, but an approval request with its payload frozen, its

@@ -1,6 +1,6 @@
-import type { ApprovalStore } from '../approvals/approval-store.js';
-import { payloadHash } from '../approvals/payload.js';
-import type { ActionJobData } from './queue.js';
+import type { ActionJobData } from '../jobs/queue.js';
+import type { ApprovalStore } from './approval-store.js';
+import { payloadHash } from './payload.js';
 
 /**
  * The worker's own check that a guarded action was approved: whatever queued the job (an older web

@@ -1,15 +1,15 @@
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { ApprovalStore } from '../approvals/approval-store.js';
-import type { ApprovalRecord } from '../approvals/record.js';
+import { failureCode } from '../jobs/job-errors.js';
+import type { ApprovalHooks, JobEnd } from '../jobs/job-run.js';
+import type { ActionJobData } from '../jobs/queue.js';
+import { type Reporter, slackReplyTarget } from '../jobs/reply-target.js';
+import { setUpWorker } from '../jobs/worker-setup.js';
 import type { AppLogger } from '../logger.js';
 import { buildApprovalCard } from '../views/approval-card.js';
 import { approvalAllowsRun } from './approval-gate.js';
-import { failureCode } from './job-errors.js';
-import type { ApprovalHooks, JobEnd } from './job-run.js';
-import type { ActionJobData } from './queue.js';
-import { type Reporter, slackReplyTarget } from './reply-target.js';
-import { setUpWorker } from './worker-setup.js';
+import type { ApprovalStore } from './approval-store.js';
+import type { ApprovalRecord } from './record.js';
 
 /**
  * The worker side of approvals: a request expires through a delayed job that updates its card,
