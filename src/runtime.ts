@@ -5,12 +5,8 @@ import { UserGroups } from './access/user-groups.js';
 import { CatalogueSource } from './actions/catalogue-source.js';
 import { confirmGuardedNames } from './actions/guarded.js';
 import { type Bot, createBot, webSlackClientOptions } from './app.js';
-import {
-  ApprovalExpiry,
-  type ApprovalWorkers,
-  approvalHooks,
-  startApprovalWorker,
-} from './approvals/approval-run.js';
+import { approvalHooks } from './approvals/approval-outcome.js';
+import { ApprovalExpiry, type ApprovalWorkers, startApprovalWorker } from './approvals/approval-run.js';
 import { ApprovalStore } from './approvals/approval-store.js';
 import type { Config } from './config.js';
 import { DigestQueue } from './digests/digest-queue.js';
@@ -148,6 +144,7 @@ export async function startRuntime(
   // The request layer posts each job's "queued" message before the job exists: the web role's Slack client,
   // with a person waiting, so a 429 is waited out inside the client and not again on top.
   const webSlack = new WebClient(botToken, { ...webSlackClientOptions(config), logger });
+  const reporter = createSlackPoster(webSlack, { maxWaits: 0 });
   // The one approval store of this process: the web role's clicks, the worker's gate and the expiry share it.
   const approvals = new ApprovalStore(redis, config.redis.prefix, { metrics });
   const parts = {
@@ -165,13 +162,13 @@ export async function startRuntime(
     access,
     approvals,
     approvalExpiry,
+    reporter,
   };
   const core: CoreServices = {
     ...parts,
     requests: new ActionRequests({
       ...parts,
       prefix: config.redis.prefix,
-      reporter: createSlackPoster(webSlack, { maxWaits: 0 }),
     }),
   };
   const services: BotServices = { ...core, answers: new AnswerQueue() };

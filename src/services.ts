@@ -8,6 +8,7 @@ import type { DigestQueue } from './digests/digest-queue.js';
 import type { DigestStore } from './digests/store.js';
 import type { GatewayClient } from './gateway/client.js';
 import type { ActionQueue } from './jobs/queue.js';
+import type { Reporter } from './jobs/reply-target.js';
 import type { AppLogger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { ActionRequests } from './requests/action-requests.js';
@@ -40,6 +41,8 @@ export interface CoreServices {
   /** Approval requests of guarded actions, and their expiry jobs. */
   approvals: ApprovalStore;
   approvalExpiry: ApprovalExpiry;
+  /** The web role's way out to Slack for core use cases (status messages, approval cards). */
+  reporter: Reporter;
 }
 
 /** The Slack side, handed to each register(): the core, and what only Slack listeners need. */

@@ -1,20 +1,15 @@
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { failureCode } from '../jobs/job-errors.js';
-import type { ApprovalHooks, JobEnd } from '../jobs/job-run.js';
-import type { ActionJobData } from '../jobs/queue.js';
-import { type Reporter, slackReplyTarget } from '../jobs/reply-target.js';
+import type { Reporter } from '../jobs/reply-target.js';
 import { setUpWorker } from '../jobs/worker-setup.js';
 import type { AppLogger } from '../logger.js';
-import { buildApprovalCard } from '../views/approval-card.js';
-import { approvalAllowsRun } from './approval-gate.js';
+import { showOnCard } from './approval-outcome.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { ApprovalRecord } from './record.js';
 
 /**
- * The worker side of approvals: a request expires through a delayed job that updates its card,
- * not through a check made only when someone clicks; and the approved job's end (done, failed) is written to
- * the approval and shown on its card.
+ * Expiry: a request expires through a delayed job that updates its card, not through a check made only when
+ * someone clicks.
  */
 
 const APPROVAL_QUEUE = 'approvals';
@@ -24,12 +19,6 @@ const DAY_SEC = 86_400;
 interface ExpireJobData {
   id: string;
   channel: string;
-}
-
-/** Shows the record's state on its card (a no-op before the card was posted): the one way a card is updated. */
-async function showOnCard(poster: Reporter, record: ApprovalRecord): Promise<void> {
-  if (!record.cardTs) return;
-  await poster.update(slackReplyTarget(record.channel), record.cardTs, buildApprovalCard(record));
 }
 
 /** The web role's side: one delayed expiry job per request, its id the approval's, so a repeat adds none. */
@@ -93,36 +82,5 @@ export function startApprovalWorker(options: {
       await worker.close();
       await Promise.allSettled([redis.quit(), blocking.quit()]);
     },
-  };
-}
-
-/**
- * An approved job ended: running → done | failed on its approval, shown on the card (a failure with Retry,
- * which only approvers may press). A job whose approval is not running for it changes nothing.
- */
-async function reportApprovalOutcome(
-  deps: { store: ApprovalStore; poster: Reporter },
-  data: ActionJobData,
-  ended: JobEnd,
-): Promise<void> {
-  if (!data.approval) return;
-  const { store } = deps;
-  const done = 'outcome' in ended && ended.outcome.outcome === 'done';
-  const note = done ? '' : 'outcome' in ended ? 'outcome_unknown' : failureCode(ended.error);
-  const recordId = 'outcome' in ended ? ended.outcome.recordId : undefined;
-  const result = await store.transition(data.approval.id, data.replyTo.channel, done ? 'done' : 'failed', {
-    actor: 'worker',
-    jobKey: data.jobKey,
-    note,
-    ...(recordId ? { recordId } : {}),
-  });
-  if (result.ok) await showOnCard(deps.poster, result.record);
-}
-
-/** The approvals feature's side of the action worker: its gate and the outcome on the card, one store. */
-export function approvalHooks(store: ApprovalStore, poster: Reporter): ApprovalHooks {
-  return {
-    allowsRun: (data) => approvalAllowsRun(store, data),
-    ended: (data, ended) => reportApprovalOutcome({ store, poster }, data, ended),
   };
 }

@@ -1,0 +1,136 @@
+import { slackReplyTarget } from '../jobs/reply-target.js';
+import { UserError, UserErrorCode } from '../requests/user-error.js';
+import type { CoreServices } from '../services.js';
+import type { ApprovalRefusal } from '../views/approval-card.js';
+import { showOnCard } from './approval-outcome.js';
+import type { ApprovalRecord, ApprovalState } from './record.js';
+
+/**
+ * A person's decision on an approval: approve (and retry, the same decision on a failed run), reject, cancel.
+ * Each is one transition of the state machine (transition.ts): of any number of concurrent clicks, on any number
+ * of web processes, exactly one wins; the others are told who decided first. Approve then asks for the frozen
+ * payload once, through the request layer. Whichever surface the click came from, this is the one way to decide.
+ */
+
+export type Decision = 'approved' | 'rejected' | 'cancelled';
+
+export type DecideOutcome =
+  | { kind: 'decided'; record: ApprovalRecord; from: ApprovalState }
+  /** Nothing changed, and why, for the person. */
+  | { kind: 'refused'; refusal: ApprovalRefusal }
+  /** Approved, but the run could not be queued: the approval failed (the card says so), and this is why. */
+  | { kind: 'not-queued'; error: unknown };
+
+export interface DecideInput {
+  id: string;
+  /** The channel the decision came from: a card's button names its own channel's approval only. */
+  channel: string;
+  by: string;
+  to: Decision;
+}
+
+type Deps = Pick<CoreServices, 'approvals' | 'access' | 'config' | 'requests' | 'reporter' | 'logger'>;
+
+const gone = () =>
+  new UserError(UserErrorCode.Expired, 'That approval request is no longer known.', {
+    hint: 'Ask for the action again with its command.',
+  });
+
+/** A UserError when the approval is unknown (or another channel's); otherwise what happened. */
+export async function decideApproval(deps: Deps, input: DecideInput): Promise<DecideOutcome> {
+  return input.to === 'cancelled' ? cancel(deps, input) : decide(deps, input, input.to);
+}
+
+async function decide(deps: Deps, input: DecideInput, to: 'approved' | 'rejected'): Promise<DecideOutcome> {
+  const { id, channel, by } = input;
+  // Who may decide needs no record: the decision itself is then one script call (the hot path of Approve).
+  if (!(await deps.access.isApprover(by)))
+    return { kind: 'refused', refusal: { kind: 'not-approver', approvers: deps.config.approvers } };
+  const result = await deps.approvals.transition(id, channel, to, {
+    actor: by,
+    jobKey: `appr-${id}`,
+    forbidSelf: !deps.config.allowSelfApproval,
+  });
+  if (!result.ok) {
+    if (result.state === 'missing') throw gone();
+    if (result.self)
+      return {
+        kind: 'refused',
+        refusal: {
+          kind: 'self',
+          others: await deps.access.otherApprovers(by),
+          admin: deps.access.isAdmin(by),
+        },
+      };
+    return refusedAsDecided(deps, result.record);
+  }
+  deps.logger.info(`approval ${id}: ${result.from} → ${to} by ${by}`);
+  const decided = { kind: 'decided', record: result.record, from: result.from } as const;
+  if (to !== 'approved') {
+    await showOnCard(deps.reporter, result.record);
+    return decided;
+  }
+  // The run is queued first and the card loses its buttons after: no Slack round trip before the POST (a
+  // click on the old buttons meanwhile is answered from Redis, whichever web process it reaches).
+  const failure = await runApproved(deps, result.record);
+  if (failure) return failure;
+  await showOnCard(deps.reporter, result.record).catch((e) => deps.logger.warn('card update failed', e));
+  // Should the run have ended before this update landed, it would hide the outcome: show the state now.
+  const latest = await deps.approvals.get(result.record.id);
+  if (latest && latest.state !== 'approved' && latest.state !== 'running')
+    await showOnCard(deps.reporter, latest);
+  return decided;
+}
+
+/** The requester's own Cancel. */
+async function cancel(deps: Deps, input: DecideInput): Promise<DecideOutcome> {
+  const record = await deps.approvals.get(input.id);
+  if (!record || record.channel !== input.channel) throw gone();
+  if (input.by !== record.requestedBy)
+    return { kind: 'refused', refusal: { kind: 'not-requester', requestedBy: record.requestedBy } };
+  const result = await deps.approvals.transition(record.id, record.channel, 'cancelled', { actor: input.by });
+  if (!result.ok) {
+    if (result.state === 'missing') throw gone();
+    return refusedAsDecided(deps, result.record);
+  }
+  await showOnCard(deps.reporter, result.record);
+  return { kind: 'decided', record: result.record, from: result.from };
+}
+
+async function refusedAsDecided(deps: Deps, record: ApprovalRecord): Promise<DecideOutcome> {
+  // A click that found it expired made it so: the card says it now, whoever's click it was.
+  if (record.state === 'expired') await showOnCard(deps.reporter, record);
+  return { kind: 'refused', refusal: { kind: 'decided', record } };
+}
+
+/** Queues the approved run once (the winner of the transition only); a refusal fails the approval. */
+async function runApproved(deps: Deps, record: ApprovalRecord): Promise<DecideOutcome | undefined> {
+  const jobKey = record.jobKey ?? '';
+  let failure: unknown;
+  try {
+    const result = await deps.requests.submit({
+      requester: record.requestedBy,
+      clientId: record.clientId,
+      action: record.action,
+      fields: record.fields,
+      // The run reports under its card: in the card's thread, or beside the card when that is in a thread.
+      replyTo: slackReplyTarget(record.channel, record.threadTs ?? record.cardTs),
+      requestKey: jobKey,
+      // The approver saw exactly this payload: no second question about an earlier record.
+      confirmedDuplicate: true,
+      approval: { id: record.id, state: 'approved' },
+    });
+    if (result.kind === 'refused') failure = result.error;
+  } catch (error) {
+    failure = error;
+  }
+  if (failure === undefined) return undefined;
+  const failed = await deps.approvals.transition(record.id, record.channel, 'failed', {
+    actor: 'bot',
+    jobKey,
+    note: 'not_queued',
+  });
+  if (failed.ok)
+    await showOnCard(deps.reporter, failed.record).catch((e) => deps.logger.warn('card update failed', e));
+  return { kind: 'not-queued', error: failure };
+}
