@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { AccessPolicy } from './access/policy.js';
 import type { Catalogue } from './actions/catalogue.js';
-import type { ApprovalExpiry } from './approvals/approval-run.js';
+import type { ApprovalExpiry } from './approvals/approval-expiry.js';
 import type { ApprovalStore } from './approvals/approval-store.js';
 import type { Config } from './config.js';
 import type { DigestQueue } from './digests/digest-queue.js';
