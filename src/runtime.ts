@@ -20,7 +20,6 @@ import { healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { type ActionWorkers, startActionWorkers } from './jobs/action-worker.js';
 import { ActionQueue } from './jobs/queue.js';
-import { createSlackPoster, createWorkerSlackClient } from './jobs/slack-poster.js';
 import type { AppLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { createRedis } from './redis.js';
@@ -30,6 +29,7 @@ import { startSandbox } from './sandbox/index.js';
 import type { BotServices, CoreServices } from './services.js';
 import { shutdownDeadline } from './shutdown.js';
 import { AnswerQueue } from './slack/answer-queue.js';
+import { createSlackPoster, createWorkerSlackClient } from './slack/slack-poster.js';
 import { BindingStore } from './store/bindings.js';
 import { ActionLedger } from './store/ledger.js';
 

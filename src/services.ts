@@ -8,11 +8,11 @@ import type { DigestQueue } from './digests/digest-queue.js';
 import type { DigestStore } from './digests/store.js';
 import type { GatewayClient } from './gateway/client.js';
 import type { ActionQueue } from './jobs/queue.js';
-import type { Reporter } from './jobs/reply-target.js';
 import type { AppLogger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { ActionRequests } from './requests/action-requests.js';
 import type { AnswerQueue } from './slack/answer-queue.js';
+import type { Reporter } from './slack/reply-target.js';
 import type { BindingStore } from './store/bindings.js';
 import type { ActionLedger } from './store/ledger.js';
 

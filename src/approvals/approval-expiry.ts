@@ -1,8 +1,8 @@
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Reporter } from '../jobs/reply-target.js';
 import { setUpWorker } from '../jobs/worker-setup.js';
 import type { AppLogger } from '../logger.js';
+import type { Reporter } from '../slack/reply-target.js';
 import { showOnCard } from './approval-outcome.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { ApprovalRecord } from './record.js';

@@ -1,7 +1,7 @@
 import { failureCode } from '../jobs/job-errors.js';
 import type { ApprovalHooks, JobEnd } from '../jobs/job-run.js';
 import type { ActionJobData } from '../jobs/queue.js';
-import { type Reporter, slackReplyTarget } from '../jobs/reply-target.js';
+import { type Reporter, slackReplyTarget } from '../slack/reply-target.js';
 import { buildApprovalCard } from '../views/approval-card.js';
 import { approvalAllowsRun } from './approval-gate.js';
 import type { ApprovalStore } from './approval-store.js';

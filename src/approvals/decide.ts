@@ -1,6 +1,6 @@
-import { slackReplyTarget } from '../jobs/reply-target.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { CoreServices } from '../services.js';
+import { slackReplyTarget } from '../slack/reply-target.js';
 import type { ApprovalRefusal } from '../views/approval-card.js';
 import { showOnCard } from './approval-outcome.js';
 import type { ApprovalRecord, ApprovalState } from './record.js';

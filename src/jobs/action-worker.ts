@@ -6,6 +6,7 @@ import type { Rate } from '../config.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import { createSlackPoster } from '../slack/slack-poster.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import { ActionLedger } from '../store/ledger.js';
 import { bullKeys } from './bullmq-internals.js';
@@ -23,7 +24,6 @@ import {
 } from './queue.js';
 import { advanceFairClock, fairKeys, pauseAllWorkers } from './rate-limit.js';
 import { showWait } from './show-wait.js';
-import { createSlackPoster } from './slack-poster.js';
 import { ranFor, setUpWorker } from './worker-setup.js';
 
 /**

@@ -4,13 +4,13 @@ import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { Reporter } from '../slack/reply-target.js';
 import type { ActionLedger } from '../store/ledger.js';
 import { actionTitle } from '../views/action-title.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildJobStatus, type JobStatusState } from '../views/job-status.js';
 import { bullKeys } from './bullmq-internals.js';
 import { type ActionJobData, type ActionJobOutcome, upgradeJobData } from './queue.js';
-import type { Reporter } from './reply-target.js';
 
 /** One run of an action job: its dependencies, its data as it moves, and its Slack side. */
 

@@ -4,12 +4,12 @@ import type { Redis } from 'ioredis';
 import type { Rate } from '../config.js';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
+import { type ReplyTarget, replyTargetOf } from '../slack/reply-target.js';
 import { dedupeKey } from '../store/dedupe.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import type { JobWait } from '../views/job-status.js';
 import { bullKeys } from './bullmq-internals.js';
 import { admitJob, fairKeys } from './rate-limit.js';
-import { type ReplyTarget, replyTargetOf } from './reply-target.js';
 import { estimateWait } from './wait.js';
 
 /**

@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { ActionJobData } from '../../src/jobs/queue.js';
-import { slackReplyTarget } from '../../src/jobs/reply-target.js';
 import { SlackDriver } from '../../src/local/driver.js';
 import { startFakeSlack } from '../../src/local/fake-slack/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { startRuntime } from '../../src/runtime.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { slackReplyTarget } from '../../src/slack/reply-target.js';
 import {
   ADMIN,
   bind,
