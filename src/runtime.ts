@@ -202,7 +202,7 @@ export async function startRuntime(
       connection: config.redis.url,
       prefix: config.redis.prefix,
       gateway,
-      slack: workerSlack,
+      slack: workerPoster,
       tz: config.digestTz,
       logger,
       metrics,

@@ -1,4 +1,3 @@
-import type { WebClient } from '@slack/web-api';
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { GatewayClient } from '../gateway/client.js';
@@ -6,7 +5,10 @@ import { isGatewayError } from '../gateway/errors.js';
 import { acquireLease } from '../jobs/lease.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import { slackReplyTarget } from '../slack/reply-target.js';
+import type { SlackOutbound } from '../slack/slack-poster.js';
 import type { BindingStore } from '../store/bindings.js';
+import type { SlackMessage } from '../views/blocks.js';
 import {
   buildDigestBaseline,
   buildDigestFailure,
@@ -32,7 +34,8 @@ import type { DigestStore, PendingDigest, Subscription } from './store.js';
 export interface DigestJobDeps {
   redis: Redis;
   gateway: GatewayClient;
-  slack: WebClient;
+  /** The way out to Slack (slack/slack-poster.ts). */
+  slack: SlackOutbound;
   store: DigestStore;
   bindings: BindingStore;
   /** DIGEST_TZ: dates in digests of subscriptions without their own zone, and of `digest now`. */
@@ -192,36 +195,22 @@ async function postPending(
 ): Promise<void> {
   const store = deps.store;
   if (!pending.summaryTs) {
-    const answer = await deps.slack.chat.postMessage({
-      channel,
-      text: pending.summary.text,
-      blocks: pending.summary.blocks as never,
+    pending.summaryTs = await deps.slack.post(slackReplyTarget(channel), pending.summary, {
       // Which run posted it: tools (and the tests) can tell one period's digest from another's.
       metadata: { event_type: 'gateway_digest', event_payload: { kind, run: pending.run } },
     });
-    pending.summaryTs = String(answer.ts ?? '');
     await store.savePending(channel, kind, pending);
   }
   while (pending.repliesPosted < pending.details.length) {
     const detail = pending.details[pending.repliesPosted]!;
-    await deps.slack.chat.postMessage({
-      channel,
-      thread_ts: pending.summaryTs,
-      text: detail.text,
-      blocks: detail.blocks as never,
-    });
+    await deps.slack.post(slackReplyTarget(channel, pending.summaryTs), detail);
     pending.repliesPosted++;
     await store.savePending(channel, kind, pending);
   }
 }
 
-async function ephemeral(
-  deps: DigestJobDeps,
-  channel: string,
-  user: string,
-  message: { text: string; blocks: unknown[] },
-): Promise<void> {
-  await deps.slack.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks as never });
+async function ephemeral(deps: DigestJobDeps, channel: string, user: string, message: SlackMessage) {
+  await deps.slack.ephemeral(slackReplyTarget(channel), user, message);
 }
 
 /**
@@ -242,6 +231,6 @@ export async function reportDigestFailure(job: DigestJob, code: string, deps: Di
     return;
   }
   await deps.store.failed(channel, kind, code, false);
-  await deps.slack.chat.postMessage({ channel, text: message.text, blocks: message.blocks as never });
+  await deps.slack.post(slackReplyTarget(channel), message);
   await deps.store.failed(channel, kind, code, true);
 }

@@ -1,4 +1,3 @@
-import type { WebClient } from '@slack/web-api';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { GatewayClient } from '../gateway/client.js';
@@ -7,6 +6,7 @@ import { dispatch } from '../jobs/processors.js';
 import { ranFor, setUpWorker } from '../jobs/worker-setup.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { SlackOutbound } from '../slack/slack-poster.js';
 import { BindingStore } from '../store/bindings.js';
 import { type DigestJobDeps, processDigestJob, reportDigestFailure } from './digest-job.js';
 import { DIGEST_JOB_NAME, DIGEST_QUEUE, type DigestJobData, type DigestJobOutcome } from './digest-queue.js';
@@ -18,7 +18,7 @@ export interface DigestWorkerOptions {
   connection: string | (() => Redis);
   prefix: string;
   gateway: GatewayClient;
-  slack: WebClient;
+  slack: SlackOutbound;
   tz: string;
   logger?: AppLogger;
   metrics?: Metrics;

@@ -1,12 +1,25 @@
-import { type Logger, WebClient } from '@slack/web-api';
-import type { Reporter } from './reply-target.js';
+import { type Logger, type MessageMetadata, WebClient } from '@slack/web-api';
+import type { SlackMessage } from '../views/blocks.js';
+import { fitMessage } from '../views/limits.js';
+import type { ReplyTarget, Reporter } from './reply-target.js';
 
 /**
- * The Slack reporter (reply-target.ts): a job's status message in its channel (or in the target's thread),
- * replies in its thread. `chat.postMessage` allows about one message a second per channel; a 429 says how
- * long to wait (`Retry-After`), and the job waits that long instead of spinning. The WebClient
- * waits on its own unless built with `rejectRateLimitedCalls`; this covers that case too.
+ * The one way out to Slack for messages: post, reply in a thread, update, remove, ephemeral, permalink. Every
+ * message is fitted to Block Kit's limits (50 blocks, 3,000 characters a section) before it is sent. One policy
+ * for trouble: the WebClient retries 5xx and timeouts by its retry config (the web role's and the worker's,
+ * below), and a 429 waits `Retry-After` (`chat.postMessage` allows about one message a second per channel)
+ * instead of spinning. The WebClient waits on its own unless built with `rejectRateLimitedCalls`; this covers
+ * that case too. Another transport can sit behind `SlackOutbound`.
  */
+
+export interface SlackOutbound extends Reporter {
+  /** A new message; `metadata` lets tools (and the tests) tell which run posted it. */
+  post(target: ReplyTarget, message: SlackMessage, options?: { metadata?: MessageMetadata }): Promise<string>;
+  /** A message only `user` sees, in the target's channel (and thread). */
+  ephemeral(target: ReplyTarget, user: string, message: SlackMessage): Promise<void>;
+  /** The link to a message, when Slack gives one. */
+  permalink(channel: string, ts: string): Promise<string | undefined>;
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -38,43 +51,58 @@ async function withRateLimitWait<T>(call: () => Promise<T>, maxWaits: number): P
 }
 
 /** `maxWaits`: how many 429s a call waits out before it fails (the web role, with a person waiting: none). */
-export function createSlackPoster(slack: WebClient, options: { maxWaits?: number } = {}): Reporter {
+export function createSlackPoster(slack: WebClient, options: { maxWaits?: number } = {}): SlackOutbound {
   const maxWaits = options.maxWaits ?? 5;
+  const fit = (message: SlackMessage) => {
+    const { text, blocks } = fitMessage(message);
+    return { text, blocks };
+  };
   return {
-    post: async ({ channel, threadTs }, message) => {
+    post: async ({ channel, threadTs }, message, opts = {}) => {
       const answer = await withRateLimitWait(
         () =>
           slack.chat.postMessage({
             channel,
-            text: message.text,
-            blocks: message.blocks,
+            ...fit(message),
             ...(threadTs ? { thread_ts: threadTs } : {}),
+            ...(opts.metadata ? { metadata: opts.metadata } : {}),
           }),
         maxWaits,
       );
       return String(answer.ts ?? '');
     },
     update: async ({ channel }, ts, message) => {
-      await withRateLimitWait(
-        () => slack.chat.update({ channel, ts, text: message.text, blocks: message.blocks }),
-        maxWaits,
-      );
+      await withRateLimitWait(() => slack.chat.update({ channel, ts, ...fit(message) }), maxWaits);
     },
     // A status message already in a thread has its replies beside it, in that thread.
     reply: async ({ channel, threadTs }, statusTs, message) => {
       await withRateLimitWait(
-        () =>
-          slack.chat.postMessage({
-            channel,
-            thread_ts: threadTs ?? statusTs,
-            text: message.text,
-            blocks: message.blocks,
-          }),
+        () => slack.chat.postMessage({ channel, thread_ts: threadTs ?? statusTs, ...fit(message) }),
         maxWaits,
       );
     },
     remove: async ({ channel }, ts) => {
       await withRateLimitWait(() => slack.chat.delete({ channel, ts }), maxWaits);
+    },
+    ephemeral: async ({ channel, threadTs }, user, message) => {
+      await withRateLimitWait(
+        () =>
+          slack.chat.postEphemeral({
+            channel,
+            user,
+            ...fit(message),
+            ...(threadTs ? { thread_ts: threadTs } : {}),
+          }),
+        maxWaits,
+      );
+    },
+    permalink: async (channel, ts) => {
+      try {
+        const answer = await slack.chat.getPermalink({ channel, message_ts: ts });
+        return answer.permalink;
+      } catch {
+        return undefined;
+      }
     },
   };
 }
