@@ -144,7 +144,7 @@ export async function startRuntime(
   // The request layer posts each job's "queued" message before the job exists: the web role's Slack client,
   // with a person waiting, so a 429 is waited out inside the client and not again on top.
   const webSlack = new WebClient(botToken, { ...webSlackClientOptions(config), logger });
-  const reporter = createSlackPoster(webSlack, { maxWaits: 0 });
+  const slack = createSlackPoster(webSlack, { maxWaits: 0 });
   // The one approval store of this process: the web role's clicks, the worker's gate and the expiry share it.
   const approvals = new ApprovalStore(redis, config.redis.prefix, { metrics });
   const parts = {
@@ -162,13 +162,14 @@ export async function startRuntime(
     access,
     approvals,
     approvalExpiry,
-    reporter,
+    slack,
   };
   const core: CoreServices = {
     ...parts,
     requests: new ActionRequests({
       ...parts,
       prefix: config.redis.prefix,
+      reporter: slack,
     }),
   };
   const services: BotServices = { ...core, answers: new AnswerQueue() };

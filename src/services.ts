@@ -12,7 +12,7 @@ import type { AppLogger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { ActionRequests } from './requests/action-requests.js';
 import type { AnswerQueue } from './slack/answer-queue.js';
-import type { Reporter } from './slack/reply-target.js';
+import type { SlackOutbound } from './slack/slack-poster.js';
 import type { BindingStore } from './store/bindings.js';
 import type { ActionLedger } from './store/ledger.js';
 
@@ -42,7 +42,7 @@ export interface CoreServices {
   approvals: ApprovalStore;
   approvalExpiry: ApprovalExpiry;
   /** The web role's way out to Slack for core use cases (status messages, approval cards). */
-  reporter: Reporter;
+  slack: SlackOutbound;
 }
 
 /** The Slack side, handed to each register(): the core, and what only Slack listeners need. */

@@ -1,9 +1,9 @@
-import type { WebClient } from '@slack/web-api';
 import type { ActionEntry } from '../actions/catalogue.js';
 import { deployPost } from '../requests/references.js';
 import { reboundChannel } from '../requests/refusals.js';
 import { notBoundError } from '../requests/user-error.js';
-import type { BotServices } from '../services.js';
+import type { CoreServices } from '../services.js';
+import { slackReplyTarget } from '../slack/reply-target.js';
 import { claimOnce } from '../store/dedupe.js';
 import { buildAlreadyPending, buildApprovalCard } from '../views/approval-card.js';
 import { htmlPreview, payloadHash } from './payload.js';
@@ -32,8 +32,7 @@ export interface ApprovalAsk {
 }
 
 export async function requestApproval(
-  services: BotServices,
-  client: WebClient,
+  services: CoreServices,
   ask: ApprovalAsk,
 ): Promise<ApprovalRecord | undefined> {
   const binding = await services.bindings.get(ask.channel);
@@ -52,6 +51,7 @@ export async function requestApproval(
     ))
   )
     return undefined;
+  const target = slackReplyTarget(ask.channel, ask.threadTs);
   const hash = payloadHash(ask.entry.action, binding.clientId, ask.fields);
   // The approver is told when this exact payload already ran here.
   const ran = await services.approvals.lastDone(ask.channel, hash);
@@ -79,49 +79,27 @@ export async function requestApproval(
   });
   if ('pending' in made) {
     // An identical request is in flight: the person is pointed at its card, and no second card is posted.
-    const message = buildAlreadyPending(made.pending, await permalink(client, made.pending));
-    await client.chat.postEphemeral({
-      channel: ask.channel,
-      user: ask.requester,
-      text: message.text,
-      blocks: message.blocks,
-      ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}),
-    });
+    const { cardTs } = made.pending;
+    const link = cardTs ? await services.slack.permalink(made.pending.channel, cardTs) : undefined;
+    await services.slack.ephemeral(target, ask.requester, buildAlreadyPending(made.pending, link));
     return undefined;
   }
   const record = made.created;
   await services.approvalExpiry.schedule(record);
-  const card = buildApprovalCard(record);
-  const posted = await client.chat.postMessage({
-    channel: ask.channel,
-    text: card.text,
-    blocks: card.blocks,
-    ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}),
-  });
-  if (posted.ts) {
-    await services.approvals.setCardTs(record.id, posted.ts);
-    record.cardTs = posted.ts;
+  const cardTs = await services.slack.post(target, buildApprovalCard(record));
+  if (cardTs) {
+    await services.approvals.setCardTs(record.id, cardTs);
+    record.cardTs = cardTs;
   }
   services.logger.info(`approval ${record.id} requested for ${record.action} by ${ask.requester}`);
   return record;
-}
-
-/** The link to a request's card, when Slack gives one. */
-async function permalink(client: WebClient, record: ApprovalRecord): Promise<string | undefined> {
-  if (!record.cardTs) return undefined;
-  try {
-    const answer = await client.chat.getPermalink({ channel: record.channel, message_ts: record.cardTs });
-    return answer.permalink;
-  } catch {
-    return undefined;
-  }
 }
 
 const text = (value: unknown): string =>
   typeof value === 'string' ? value : value == null ? '' : String(value);
 
 async function previewOf(
-  services: BotServices,
+  services: CoreServices,
   clientId: string,
   ask: ApprovalAsk,
 ): Promise<ApprovalPreview> {

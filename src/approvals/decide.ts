@@ -29,7 +29,7 @@ export interface DecideInput {
   to: Decision;
 }
 
-type Deps = Pick<CoreServices, 'approvals' | 'access' | 'config' | 'requests' | 'reporter' | 'logger'>;
+type Deps = Pick<CoreServices, 'approvals' | 'access' | 'config' | 'requests' | 'slack' | 'logger'>;
 
 const gone = () =>
   new UserError(UserErrorCode.Expired, 'That approval request is no longer known.', {
@@ -67,18 +67,18 @@ async function decide(deps: Deps, input: DecideInput, to: 'approved' | 'rejected
   deps.logger.info(`approval ${id}: ${result.from} → ${to} by ${by}`);
   const decided = { kind: 'decided', record: result.record, from: result.from } as const;
   if (to !== 'approved') {
-    await showOnCard(deps.reporter, result.record);
+    await showOnCard(deps.slack, result.record);
     return decided;
   }
   // The run is queued first and the card loses its buttons after: no Slack round trip before the POST (a
   // click on the old buttons meanwhile is answered from Redis, whichever web process it reaches).
   const failure = await runApproved(deps, result.record);
   if (failure) return failure;
-  await showOnCard(deps.reporter, result.record).catch((e) => deps.logger.warn('card update failed', e));
+  await showOnCard(deps.slack, result.record).catch((e) => deps.logger.warn('card update failed', e));
   // Should the run have ended before this update landed, it would hide the outcome: show the state now.
   const latest = await deps.approvals.get(result.record.id);
   if (latest && latest.state !== 'approved' && latest.state !== 'running')
-    await showOnCard(deps.reporter, latest);
+    await showOnCard(deps.slack, latest);
   return decided;
 }
 
@@ -93,13 +93,13 @@ async function cancel(deps: Deps, input: DecideInput): Promise<DecideOutcome> {
     if (result.state === 'missing') throw gone();
     return refusedAsDecided(deps, result.record);
   }
-  await showOnCard(deps.reporter, result.record);
+  await showOnCard(deps.slack, result.record);
   return { kind: 'decided', record: result.record, from: result.from };
 }
 
 async function refusedAsDecided(deps: Deps, record: ApprovalRecord): Promise<DecideOutcome> {
   // A click that found it expired made it so: the card says it now, whoever's click it was.
-  if (record.state === 'expired') await showOnCard(deps.reporter, record);
+  if (record.state === 'expired') await showOnCard(deps.slack, record);
   return { kind: 'refused', refusal: { kind: 'decided', record } };
 }
 
@@ -131,6 +131,6 @@ async function runApproved(deps: Deps, record: ApprovalRecord): Promise<DecideOu
     note: 'not_queued',
   });
   if (failed.ok)
-    await showOnCard(deps.reporter, failed.record).catch((e) => deps.logger.warn('card update failed', e));
+    await showOnCard(deps.slack, failed.record).catch((e) => deps.logger.warn('card update failed', e));
   return { kind: 'not-queued', error: failure };
 }

@@ -13,7 +13,7 @@ export async function requestApprovalCommand(ctx: CommandContext, entry: ActionE
   const ready = await commandFields(ctx, entry, true);
   if (!ready) return;
   // The card in the channel is the answer; a redelivered command posts no second one.
-  await requestApproval(ctx.services, ctx.client, {
+  await requestApproval(ctx.services, {
     entry,
     requester: ctx.user,
     channel: ctx.channel,

@@ -47,7 +47,7 @@ export function actionModalSubmission(services: BotServices): ViewListener {
       }
       if (entry.guarded) {
         // A guarded action's form asks for an approval: the card is the answer.
-        await requestApproval(services, client, {
+        await requestApproval(services, {
           entry,
           requester: body.user.id,
           channel: meta.channel,

@@ -47,7 +47,7 @@ export function requestDeployButton(services: BotServices): ButtonListener {
     const channel = channelOf(body);
     const { job, result, entry } = await draftOf(services, 'deploy_blog', action.value, channel);
     const postId = str(job.data.recordId ?? result.id);
-    await requestApproval(services, client, {
+    await requestApproval(services, {
       entry,
       requester: body.user.id,
       channel: channel ?? '',
