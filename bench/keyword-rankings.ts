@@ -10,7 +10,7 @@
  *
  * Run: npx tsx bench/keyword-rankings.ts   (Redis: REDIS_URL, or a private redis-server; keys deleted after)
  */
-import { ensureRedis } from '../src/redis-local.js';
+import { ensureRedis } from '../src/local/redis-local.js';
 import { runIfMain } from './run-if-main.js';
 
 const ROUNDS = 5;
