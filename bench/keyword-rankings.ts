@@ -1,5 +1,5 @@
 /**
- * Keyword rankings benchmark (issue 11): `/gateway keywords` reads up to 50,000 of the newest keyword rows to
+ * Keyword rankings benchmark: `/gateway keywords` reads up to 50,000 of the newest keyword rows to
  * show each keyword once with its change, where a plain page (`get keywords`) reads 20. Through the whole bot
  * (the real runtime, the in-process sandbox, the local Slack stand-in), from the command to the page at the
  * stand-in, in the same run and alternating rounds:

@@ -25,7 +25,7 @@ import { periodOf } from './schedule.js';
 import type { DigestStore, PendingDigest, Subscription } from './store.js';
 
 /**
- * One digest run (issue 10): claim the period (`SET NX`: a doubled run posts nothing), hold the (channel,
+ * One digest run: claim the period (`SET NX`: a doubled run posts nothing), hold the (channel,
  * kind) lease (a `now` and a scheduled run never diff against the same mark at once), gather, render, then
  * advance the mark and store the digest to post in one swap, and post it. A retry after that swap resumes
  * posting where it stopped instead of diffing again, so a digest is never lost nor posted twice.

@@ -109,7 +109,6 @@ export interface ActionQueueOptions {
 
 const DAY_SEC = 86_400;
 
-/** Few attempts: the gateway client already retries what is safe, and a POST is never repeated blindly. */
 /**
  * A job whose POST met a 5xx or a timeout reconciles, then tries again after its own backoff
  * (docs/gateway-api.md §7: 2^attempt × 250 ms with full jitter, five attempts), while every other job runs on

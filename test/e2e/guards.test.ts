@@ -1,5 +1,5 @@
 /**
- * Guards that cannot switch off by accident (issue 7, point 1): deploys and emails are always guarded, the
+ * Guards that cannot switch off by accident: deploys and emails are always guarded, the
  * variable only adds (blank means unset, any case), a name no action has stops the start, and the worker
  * refuses a guarded job that carries no approved approval, whoever queued it.
  */
