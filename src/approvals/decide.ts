@@ -6,6 +6,9 @@ import { showOnCard } from './approval-outcome.js';
 import type { ApprovalRecord, ApprovalState } from './record.js';
 
 /**
+ * approvals/ owns the approval feature whole: records and their state machine, ask, decide, the worker's gate,
+ * the outcome on the card, expiry and history; surfaces only read the payload, call these and answer.
+ *
  * A person's decision on an approval: approve (and retry, the same decision on a failed run), reject, cancel.
  * Each is one transition of the state machine (transition.ts): of any number of concurrent clicks, on any number
  * of web processes, exactly one wins; the others are told who decided first. Approve then asks for the frozen

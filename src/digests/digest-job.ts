@@ -25,6 +25,9 @@ import { periodOf } from './schedule.js';
 import type { DigestStore, PendingDigest, Subscription } from './store.js';
 
 /**
+ * digests/ owns the digest feature whole: subscriptions and marks, schedule, scheduler, queue, worker, gather,
+ * diff, and the run itself (what is news, which Slack errors stop a subscription).
+ *
  * One digest run: claim the period (`SET NX`: a doubled run posts nothing), hold the (channel,
  * kind) lease (a `now` and a scheduled run never diff against the same mark at once), gather, render, then
  * advance the mark and store the digest to post in one swap, and post it. A retry after that swap resumes

@@ -13,6 +13,9 @@ import { admitJob, fairKeys } from './rate-limit.js';
 import { estimateWait } from './wait.js';
 
 /**
+ * jobs/ owns the queue mechanics every queue shares (lease, rate limit, reconciliation, fault streak, waits,
+ * BullMQ internals) and the action queue and worker; features plug their own queues in from their folders.
+ *
  * The action queue. The web role enqueues, workers run. A job's id is its dedupe key, so a
  * redelivered command or a double click is one job; job data never holds a key or a token.
  */

@@ -16,6 +16,11 @@ import { latestRankings } from './keyword-rankings.js';
 import { LOCAL_SORT_ROWS, type LocalSort, localSort, sortRows } from './local-sorts.js';
 import type { ReadQuery } from './read-query.js';
 
+/**
+ * reads/ owns reading gateway resources for people, from any surface: the query grammar, default orders,
+ * keyword rankings, local sorts and paging.
+ */
+
 /** Rows read to rank keywords: two observations of 20,000 keywords, in about half a second from the sandbox. */
 const RANKINGS_ROWS = 50_000;
 /** Rows looked at to say which values a filter field has, when a filter matched nothing. */

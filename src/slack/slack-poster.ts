@@ -4,6 +4,8 @@ import { fitMessage } from '../views/limits.js';
 import type { ReplyTarget, Reporter } from './reply-target.js';
 
 /**
+ * slack/ owns the way out to Slack (messages, reply targets, response URLs, forms) and how its errors read.
+ *
  * The one way out to Slack for messages: post, reply in a thread, update, remove, ephemeral, permalink. Every
  * message is fitted to Block Kit's limits (50 blocks, 3,000 characters a section) before it is sent. One policy
  * for trouble: the WebClient retries 5xx and timeouts by its retry config (the web role's and the worker's,
