@@ -18,8 +18,8 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Pool } from 'undici';
 import { SANDBOX_KEYS } from '../src/gateway/spec.js';
+import { ensureRedis } from '../src/local/redis-local.js';
 import { createRedis, deleteByPrefix } from '../src/redis.js';
-import { ensureRedis } from '../src/redis-local.js';
 import { BindingStore } from '../src/store/bindings.js';
 import { forkRole, type RoleChild, type Usage } from './ack-ipc.js';
 import {

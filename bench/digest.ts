@@ -1,5 +1,5 @@
 /**
- * Rankings digest benchmark (issue 10): the large sample client's keyword rows (100,000, plus one day of
+ * Rankings digest benchmark: the large sample client's keyword rows (100,000, plus one day of
  * history after `advance`), read (a) by building the whole rankings digest (read the mark from Redis, page
  * and fold every row, diff, render the Block Kit, write the next mark), and (b) by only paging the same rows
  * through the same GatewayClient. Same run, alternating rounds; the ratio is the digest's overhead.

@@ -9,9 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { startActionWorkers } from '../src/jobs/action-worker.js';
 import { type ActionJobData, ActionQueue } from '../src/jobs/queue.js';
-import { slackReplyTarget } from '../src/jobs/reply-target.js';
 import { silentLogger } from '../src/logger.js';
 import { deleteByPrefix } from '../src/redis.js';
+import { slackReplyTarget } from '../src/slack/reply-target.js';
 import { startQueueParts } from './queue-parts.js';
 import { runIfMain } from './run-if-main.js';
 

@@ -1,5 +1,5 @@
 /**
- * Keyword rankings benchmark (issue 11): `/gateway keywords` reads up to 50,000 of the newest keyword rows to
+ * Keyword rankings benchmark: `/gateway keywords` reads up to 50,000 of the newest keyword rows to
  * show each keyword once with its change, where a plain page (`get keywords`) reads 20. Through the whole bot
  * (the real runtime, the in-process sandbox, the local Slack stand-in), from the command to the page at the
  * stand-in, in the same run and alternating rounds:
@@ -10,7 +10,7 @@
  *
  * Run: npx tsx bench/keyword-rankings.ts   (Redis: REDIS_URL, or a private redis-server; keys deleted after)
  */
-import { ensureRedis } from '../src/redis-local.js';
+import { ensureRedis } from '../src/local/redis-local.js';
 import { runIfMain } from './run-if-main.js';
 
 const ROUNDS = 5;

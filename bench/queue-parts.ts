@@ -2,8 +2,8 @@ import { WebClient } from '@slack/web-api';
 import { buildCatalogue } from '../src/actions/catalogue.js';
 import { GatewayClient } from '../src/gateway/client.js';
 import { startFakeSlack } from '../src/local/fake-slack/index.js';
+import { ensureRedis } from '../src/local/redis-local.js';
 import { createRedis } from '../src/redis.js';
-import { ensureRedis } from '../src/redis-local.js';
 import { startSandbox } from '../src/sandbox/index.js';
 
 /** Both sides of the action queue in one process: Redis, the sandbox gateway, a fake Slack and the catalogue. */

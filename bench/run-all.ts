@@ -11,13 +11,13 @@ import { main as paginationBench } from './pagination.js';
 import { main as queueBench } from './queue.js';
 
 const benches: Array<[name: string, run: (argv: readonly string[]) => Promise<unknown>]> = [
-  ['pagination (issue 2)', paginationBench],
-  ['ack latency (issue 3)', ackBench],
-  ['queue (issue 4)', queueBench],
-  ['rankings digest (issue 10)', digestBench],
-  ['approval click → POST (issue 9)', approvalBench],
-  ['keyword rankings (issue 11)', rankingsBench],
-  ['one gateway 500 and the rest of the queue (issue 11)', faultStallBench],
+  ['pagination', paginationBench],
+  ['ack latency', ackBench],
+  ['queue', queueBench],
+  ['rankings digest', digestBench],
+  ['approval click → POST', approvalBench],
+  ['keyword rankings', rankingsBench],
+  ['one gateway 500 and the rest of the queue', faultStallBench],
 ];
 
 for (const [name, run] of benches) {

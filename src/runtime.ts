@@ -5,8 +5,13 @@ import { UserGroups } from './access/user-groups.js';
 import { CatalogueSource } from './actions/catalogue-source.js';
 import { confirmGuardedNames } from './actions/guarded.js';
 import { type Bot, createBot, webSlackClientOptions } from './app.js';
+import { ApprovalExpiry, type ApprovalWorkers, startApprovalWorker } from './approvals/approval-expiry.js';
+import { approvalHooks } from './approvals/approval-outcome.js';
 import { ApprovalStore } from './approvals/approval-store.js';
 import type { Config } from './config.js';
+import { DigestQueue } from './digests/digest-queue.js';
+import { type DigestScheduler, startDigestScheduler } from './digests/digest-scheduler.js';
+import { type DigestWorkers, startDigestWorkers } from './digests/digest-worker.js';
 import { DigestStore } from './digests/store.js';
 import { GatewayClient } from './gateway/client.js';
 import type { RetryPolicy } from './gateway/retry.js';
@@ -14,12 +19,7 @@ import { SANDBOX_KEYS } from './gateway/spec.js';
 import { healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { type ActionWorkers, startActionWorkers } from './jobs/action-worker.js';
-import { ApprovalExpiry, type ApprovalWorkers, startApprovalWorker } from './jobs/approval-run.js';
-import { DigestQueue } from './jobs/digest-queue.js';
-import { type DigestScheduler, startDigestScheduler } from './jobs/digest-scheduler.js';
-import { type DigestWorkers, startDigestWorkers } from './jobs/digest-worker.js';
 import { ActionQueue } from './jobs/queue.js';
-import { createSlackPoster, createWorkerSlackClient } from './jobs/slack-poster.js';
 import type { AppLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { createRedis } from './redis.js';
@@ -30,6 +30,7 @@ import type { BotServices, CoreServices } from './services.js';
 import { shutdownDeadline } from './shutdown.js';
 import { AnswerQueue } from './slack/answer-queue.js';
 import { GatewayAnswers } from './slack/gateway-answers.js';
+import { createSlackPoster, createWorkerSlackClient } from './slack/slack-poster.js';
 import { BindingStore } from './store/bindings.js';
 import { ActionLedger } from './store/ledger.js';
 
@@ -148,6 +149,9 @@ export async function startRuntime(
   // The request layer posts each job's "queued" message before the job exists: the web role's Slack client,
   // with a person waiting, so a 429 is waited out inside the client and not again on top.
   const webSlack = new WebClient(botToken, { ...webSlackClientOptions(config), logger });
+  const slack = createSlackPoster(webSlack, { maxWaits: 0 });
+  // The one approval store of this process: the web role's clicks, the worker's gate and the expiry share it.
+  const approvals = new ApprovalStore(redis, config.redis.prefix, { metrics });
   const parts = {
     config,
     logger,
@@ -161,15 +165,17 @@ export async function startRuntime(
     digestQueue,
     metrics,
     access,
-    approvals: new ApprovalStore(redis, config.redis.prefix, { metrics }),
+    approvals,
     approvalExpiry,
+    slack,
   };
   const core: CoreServices = {
     ...parts,
     requests: new ActionRequests({
       ...parts,
       prefix: config.redis.prefix,
-      reporter: createSlackPoster(webSlack, { maxWaits: 0 }),
+      reporter: slack,
+      approvalHooks: approvalHooks(approvals, slack),
     }),
   };
   const services: BotServices = { ...core, answers: new AnswerQueue(), gatewayAnswers: new GatewayAnswers() };
@@ -188,11 +194,14 @@ export async function startRuntime(
         `the gateway's discovery call has not answered within ${FIRST_REFRESH_WAIT_MS} ms; starting with the spec's actions, the catalogue fills in when it answers`,
       );
     }
+    const workerSlack = createWorkerSlackClient(botToken, config.slack.apiUrl, logger);
+    const workerPoster = createSlackPoster(workerSlack);
     workers = startActionWorkers({
       connection: config.redis.url,
       prefix: config.redis.prefix,
       gateway,
-      slack: createWorkerSlackClient(botToken, config.slack.apiUrl, logger),
+      slack: workerSlack,
+      approvals: approvalHooks(approvals, workerPoster),
       catalogue: catalogue.get,
       rate: config.gateway.actionRate,
       actionTimeoutMs: config.gateway.actionTimeoutMs,
@@ -204,7 +213,7 @@ export async function startRuntime(
       connection: config.redis.url,
       prefix: config.redis.prefix,
       gateway,
-      slack: createWorkerSlackClient(botToken, config.slack.apiUrl, logger),
+      slack: workerPoster,
       tz: config.digestTz,
       logger,
       metrics,
@@ -213,9 +222,9 @@ export async function startRuntime(
     approvalWorkers = startApprovalWorker({
       connection: config.redis.url,
       prefix: config.redis.prefix,
-      slack: createWorkerSlackClient(botToken, config.slack.apiUrl, logger),
+      store: approvals,
+      poster: workerPoster,
       logger,
-      metrics,
     });
   }
   if (runs('scheduler')) {

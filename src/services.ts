@@ -1,18 +1,19 @@
 import type { Redis } from 'ioredis';
 import type { AccessPolicy } from './access/policy.js';
 import type { Catalogue } from './actions/catalogue.js';
+import type { ApprovalExpiry } from './approvals/approval-expiry.js';
 import type { ApprovalStore } from './approvals/approval-store.js';
 import type { Config } from './config.js';
+import type { DigestQueue } from './digests/digest-queue.js';
 import type { DigestStore } from './digests/store.js';
 import type { GatewayClient } from './gateway/client.js';
-import type { ApprovalExpiry } from './jobs/approval-run.js';
-import type { DigestQueue } from './jobs/digest-queue.js';
 import type { ActionQueue } from './jobs/queue.js';
 import type { AppLogger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { ActionRequests } from './requests/action-requests.js';
 import type { AnswerQueue } from './slack/answer-queue.js';
 import type { GatewayAnswers } from './slack/gateway-answers.js';
+import type { SlackOutbound } from './slack/slack-poster.js';
 import type { BindingStore } from './store/bindings.js';
 import type { ActionLedger } from './store/ledger.js';
 
@@ -41,6 +42,8 @@ export interface CoreServices {
   /** Approval requests of guarded actions, and their expiry jobs. */
   approvals: ApprovalStore;
   approvalExpiry: ApprovalExpiry;
+  /** The web role's way out to Slack for core use cases (status messages, approval cards). */
+  slack: SlackOutbound;
 }
 
 /** The Slack side, handed to each register(): the core, and what only Slack listeners need. */

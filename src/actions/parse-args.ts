@@ -20,7 +20,6 @@ export type ValidationResult =
   | { ok: true; fields: Record<string, unknown> }
   | { ok: false; errors: Record<string, string> };
 
-/** Key of errors that belong to no single field (stray words). */
 /** The key of an error about the words of the command line as a whole, not one field. */
 export const ARGUMENTS_ERROR_KEY = 'arguments';
 

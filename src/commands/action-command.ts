@@ -1,7 +1,7 @@
 import type { ActionEntry } from '../actions/catalogue.js';
-import { slackReplyTarget } from '../jobs/reply-target.js';
 import { requestKeys } from '../requests/request-keys.js';
 import { answerRequest } from '../slack/answer-request.js';
+import { slackReplyTarget } from '../slack/reply-target.js';
 import type { CommandContext } from './command-context.js';
 import { commandFields } from './command-fields.js';
 import { requestApprovalCommand } from './request-approval.js';

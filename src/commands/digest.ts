@@ -1,9 +1,9 @@
+import { DigestQueue } from '../digests/digest-queue.js';
 import type { DigestKind } from '../digests/filters.js';
 import { describeFilters } from '../digests/filters.js';
 import { DigestNowGuard } from '../digests/now-guard.js';
 import { describeSchedule, nextRunAt } from '../digests/schedule.js';
 import type { SubscriptionSettings } from '../digests/store.js';
-import { DigestQueue } from '../jobs/digest-queue.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { isNotInChannel } from '../slack/describe-error.js';
@@ -29,7 +29,12 @@ export async function channelDigests(services: BotServices, channel: string): Pr
         ? undefined
         : (nextRunAt(sub.schedule, sub.tz, Date.now()) ??
           (await services.digestQueue.nextRun(channel, sub.kind, sub)));
-      return next ? { sub, next } : { sub };
+      const described = {
+        sub,
+        schedule: describeSchedule(sub.schedule, sub.tz),
+        filters: describeFilters(sub.filters),
+      };
+      return next ? { ...described, next } : described;
     }),
   );
 }

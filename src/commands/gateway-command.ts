@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt'
 import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
 import type { Token } from '../actions/token.js';
 import { slackLogContext } from '../http/request-context.js';
+import { closestName } from '../reads/closest-name.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { describeError } from '../slack/describe-error.js';
@@ -11,7 +12,7 @@ import type { SlackMessage } from '../views/blocks.js';
 import { buildIgnoredWords } from '../views/error-message.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
 import { requireBinding } from './command-context.js';
-import { closestCommand, splitCommand } from './tokenizer.js';
+import { splitCommand } from './tokenizer.js';
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
@@ -53,7 +54,7 @@ function runWithoutAction(catalogue: Catalogue, args: Token[]): UserError {
       hint: `Actions: ${actions.join(', ')}.`,
     });
   }
-  const guess = closestCommand(first.value, actions);
+  const guess = closestName(first.value, actions);
   return new UserError(UserErrorCode.UnknownCommand, `The gateway has no action \`${first.value}\`.`, {
     usage,
     hint: guess ? `Did you mean \`/gateway run ${guess}\`?` : `Actions: ${actions.join(', ')}.`,
@@ -190,7 +191,7 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
         if (!found) {
           const typed = name;
           const names = [...byName.keys(), ...catalogue.entries().map((e) => e.command.split(' ')[0] ?? '')];
-          const guess = closestCommand(typed, names);
+          const guess = closestName(typed, names);
           throw new UserError(UserErrorCode.UnknownCommand, `There is no \`${typed}\` command.`, {
             hint: guess
               ? `Did you mean \`/gateway ${guess}\`? \`/gateway help\` lists every command.`

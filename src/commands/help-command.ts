@@ -1,11 +1,11 @@
 import type { Catalogue } from '../actions/catalogue.js';
 import { SPEC_RESOURCES } from '../gateway/spec.js';
+import { closestName } from '../reads/closest-name.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildCommandHelp, buildHelp, type HelpDetail, type HelpEntry } from '../views/help.js';
 import { actionHelpEntries } from './action-help.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
-import { closestCommand } from './tokenizer.js';
 
 /** HelpEntry usage lines go without the `/gateway ` prefix; the help views add it. */
 const toEntry = (spec: CommandSpec): HelpEntry => ({
@@ -91,7 +91,7 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
       const entry =
         entries.find((e) => e.name === wanted) ?? entries.find((e) => e.name.split(' ')[0] === wanted);
       if (!entry) {
-        const guess = closestCommand(
+        const guess = closestName(
           wanted,
           entries.map((e) => e.name),
         );

@@ -1,20 +1,5 @@
-import type { BotServices } from '../services.js';
-import { buildApprovalHistory } from '../views/approval-history.js';
-import type { SlackMessage } from '../views/blocks.js';
+import { historyPage } from '../approvals/history-page.js';
 import type { CommandSpec } from './command-context.js';
-
-const PAGE = 10;
-
-/** One page of the channel's audit log (approvals/audit.ts); `before`: the last entry id of the page before. */
-export async function historyPage(
-  services: BotServices,
-  channel: string,
-  page: number,
-  before?: string,
-): Promise<SlackMessage> {
-  const entries = await services.approvals.history(channel, PAGE + 1, before);
-  return buildApprovalHistory(entries.slice(0, PAGE), { more: entries.length > PAGE, page });
-}
 
 export const historyCommand: CommandSpec = {
   name: 'history',

@@ -10,6 +10,8 @@ import { jobsCommand } from './jobs.js';
 import { readCommands } from './read-commands.js';
 import { setupCommands } from './setup.js';
 
+/** commands/ is a surface: the `/gateway` grammar and routing, one module per command family, calling core use cases. */
+
 const GATEWAY = '/gateway';
 /** The slash commands registered below: the manifest test checks them against manifest.yml. */
 export const SLASH_COMMANDS = [GATEWAY] as const;

@@ -1,9 +1,10 @@
+import type { ReadQuery } from '../reads/read-query.js';
+import { parseReadQuery, type ReadTarget } from '../reads/read-query.js';
+import { checkResource, readResourceAnswer, readResourcePage } from '../reads/read-resource.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
 import { requireBinding } from './command-context.js';
-import { parseReadQuery, type ReadTarget } from './read-query.js';
-import { checkResource, readResourceAnswer, replyClientRoster } from './read-resource.js';
 
 const READ_OPTIONS = '[field=value] [order=field] [asc|desc] [limit=N] [offset=N]';
 
@@ -19,6 +20,18 @@ async function showResource(ctx: CommandContext, target: ReadTarget, usage: stri
   const { message, empty } = await readResourceAnswer(ctx.services, ctx.user, binding, resource, query);
   if (empty) await ctx.reply(message);
   else await ctx.post(message);
+}
+
+/**
+ * The agency's client roster, to the person alone (a channel may be shared with a client, who must not see the
+ * others), in a channel bound or not: `/gateway clients` and `/gateway get clients` alike.
+ */
+export async function replyClientRoster(ctx: CommandContext, query: ReadQuery): Promise<void> {
+  const binding = (await ctx.services.bindings.get(ctx.channel)) ?? {
+    clientId: '',
+    clientLabel: 'this agency',
+  };
+  await ctx.reply(await readResourcePage(ctx.services, ctx.user, binding, 'clients', query));
 }
 
 /** `get clients`: the roster as `/gateway clients` shows it, with the read options. */

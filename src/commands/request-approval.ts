@@ -1,6 +1,6 @@
 import type { ActionEntry } from '../actions/catalogue.js';
+import { requestApproval } from '../approvals/ask-approval.js';
 import { requestKeys } from '../requests/request-keys.js';
-import { requestApproval } from '../slack/ask-approval.js';
 import type { CommandContext } from './command-context.js';
 import { commandFields } from './command-fields.js';
 
@@ -13,7 +13,7 @@ export async function requestApprovalCommand(ctx: CommandContext, entry: ActionE
   const ready = await commandFields(ctx, entry, true);
   if (!ready) return;
   // The card in the channel is the answer; a redelivered command posts no second one.
-  await requestApproval(ctx.services, ctx.client, {
+  await requestApproval(ctx.services, {
     entry,
     requester: ctx.user,
     channel: ctx.channel,

@@ -1,11 +1,11 @@
+import { bindChannel, findClient } from '../channel-binding.js';
 import { GatewayErrorCode, isGatewayError, publicDetail } from '../gateway/errors.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { digestLine } from '../views/digest-status.js';
 import { buildAlreadyBound, buildRebindQuestion, buildStatus } from '../views/status.js';
-import { bindChannel, findClient } from './binding.js';
 import type { CommandSpec } from './command-context.js';
 import { channelDigests } from './digest.js';
-import { replyClientRoster } from './read-resource.js';
+import { replyClientRoster } from './read-commands.js';
 
 const clientsCommand: CommandSpec = {
   name: 'clients',

@@ -1,5 +1,5 @@
 /**
- * Digest filters (issue 10). Reviews: `sentiment=negative`, `rating<=3`. Rankings: `min_change=3`,
+ * Digest filters. Reviews: `sentiment=negative`, `rating<=3`. Rankings: `min_change=3`,
  * `top=10` (only keywords that are or were in the top N), `keyword~plumb`. Pure.
  */
 

@@ -2,7 +2,7 @@ import type { Row } from '../gateway/types.js';
 import type { RankingFilters } from './filters.js';
 
 /**
- * Rankings (issue 10). Keyword rows are observations over time: a keyword's position now is its newest row
+ * Rankings. Keyword rows are observations over time: a keyword's position now is its newest row
  * (by `tracked_at`, else `created_at`). The scan keeps per-keyword state only (never the rows), so a client
  * with 100,000 rows costs what its keywords cost; the diff compares it with the positions reported last time.
  */

@@ -2,7 +2,7 @@ import type { Row } from '../gateway/types.js';
 import type { ReviewFilters } from './filters.js';
 
 /**
- * Reviews (issue 10). New means an id not seen before, whatever its `created_at`: a review that arrives late
+ * Reviews. New means an id not seen before, whatever its `created_at`: a review that arrives late
  * (dated before the last digest) is still new. Only what a digest shows is kept from a row. Pure.
  */
 

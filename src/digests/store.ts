@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { SlackMessage } from '../views/blocks.js';
 import type { DigestFilters, DigestKind } from './filters.js';
 import type { Schedule } from './schedule.js';
 
@@ -39,8 +40,8 @@ export interface MarkMeta {
 export interface PendingDigest {
   /** The run it belongs to (a period, or `now:<job id>`). */
   run: string;
-  summary: { text: string; blocks: unknown[] };
-  details: Array<{ text: string; blocks: unknown[] }>;
+  summary: SlackMessage;
+  details: SlackMessage[];
   summaryTs?: string;
   repliesPosted: number;
 }

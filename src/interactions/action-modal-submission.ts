@@ -1,12 +1,12 @@
 import { validateActionFields } from '../actions/parse-args.js';
-import { slackReplyTarget } from '../jobs/reply-target.js';
+import { requestApproval } from '../approvals/ask-approval.js';
 import { requestKeys } from '../requests/request-keys.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { answerRequest } from '../slack/answer-request.js';
-import { requestApproval } from '../slack/ask-approval.js';
 import { describeError } from '../slack/describe-error.js';
 import { parseModalMetadata } from '../slack/open-action-modal.js';
+import { slackReplyTarget } from '../slack/reply-target.js';
 import { claimOnce } from '../store/dedupe.js';
 import { readActionModal } from '../views/action-modal.js';
 import { interactionOf, replyInChannelOrDirect, type ViewListener } from './pipeline.js';
@@ -47,7 +47,7 @@ export function actionModalSubmission(services: BotServices): ViewListener {
       }
       if (entry.guarded) {
         // A guarded action's form asks for an approval: the card is the answer.
-        await requestApproval(services, client, {
+        await requestApproval(services, {
           entry,
           requester: body.user.id,
           channel: meta.channel,

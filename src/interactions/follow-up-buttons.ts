@@ -1,6 +1,6 @@
+import { requestApproval } from '../approvals/ask-approval.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
-import { requestApproval } from '../slack/ask-approval.js';
 import { openActionModal } from '../slack/open-action-modal.js';
 import type { ButtonListener } from './pipeline.js';
 
@@ -47,7 +47,7 @@ export function requestDeployButton(services: BotServices): ButtonListener {
     const channel = channelOf(body);
     const { job, result, entry } = await draftOf(services, 'deploy_blog', action.value, channel);
     const postId = str(job.data.recordId ?? result.id);
-    await requestApproval(services, client, {
+    await requestApproval(services, {
       entry,
       requester: body.user.id,
       channel: channel ?? '',

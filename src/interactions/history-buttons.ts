@@ -1,4 +1,4 @@
-import { historyPage } from '../commands/history.js';
+import { historyPage } from '../approvals/history-page.js';
 import type { BotServices } from '../services.js';
 import type { ButtonListener } from './pipeline.js';
 

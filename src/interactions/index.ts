@@ -16,7 +16,7 @@ import { CANCEL_JOB_ACTION_ID } from '../views/job-status.js';
 import { PAGE_NEXT_ACTION, PAGE_PREV_ACTION } from '../views/resource-page.js';
 import { REBIND_CANCEL_ACTION, REBIND_CONFIRM_ACTION } from '../views/status.js';
 import { actionModalSubmission } from './action-modal-submission.js';
-import { approvalCancel, approvalDecision } from './approval-buttons.js';
+import { approvalButton } from './approval-buttons.js';
 import { duplicateCancel, duplicateConfirm } from './duplicate-buttons.js';
 import { requestDeployButton, requestSendButton } from './follow-up-buttons.js';
 import { historyOlder } from './history-buttons.js';
@@ -33,10 +33,10 @@ const BUTTONS: Record<string, (services: BotServices) => ButtonListener> = {
   [DUPLICATE_CANCEL_ACTION_ID]: duplicateCancel,
   [RETRY_ACTION_ID]: (services) => jobRetry(services, { anyway: false }),
   [RETRY_ANYWAY_ACTION_ID]: (services) => jobRetry(services, { anyway: true }),
-  [APPROVAL_APPROVE_ID]: (services) => approvalDecision(services, 'approved'),
-  [APPROVAL_RETRY_ID]: (services) => approvalDecision(services, 'approved'),
-  [APPROVAL_REJECT_ID]: (services) => approvalDecision(services, 'rejected'),
-  [APPROVAL_CANCEL_ID]: approvalCancel,
+  [APPROVAL_APPROVE_ID]: (services) => approvalButton(services, 'approved'),
+  [APPROVAL_RETRY_ID]: (services) => approvalButton(services, 'approved'),
+  [APPROVAL_REJECT_ID]: (services) => approvalButton(services, 'rejected'),
+  [APPROVAL_CANCEL_ID]: (services) => approvalButton(services, 'cancelled'),
   [REQUEST_DEPLOY_ID]: requestDeployButton,
   [REQUEST_SEND_ID]: requestSendButton,
   [HISTORY_OLDER_ID]: historyOlder,

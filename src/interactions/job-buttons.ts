@@ -1,9 +1,10 @@
+import { decideApproval } from '../approvals/decide.js';
 import { requestKeys } from '../requests/request-keys.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { answerRequest } from '../slack/answer-request.js';
 import { claimOnce, releaseClaim } from '../store/dedupe.js';
-import { retryApprovedJob } from './approval-buttons.js';
+import { answerDecision } from './approval-buttons.js';
 import { type ButtonListener, interactionOf } from './pipeline.js';
 
 /**
@@ -11,9 +12,9 @@ import { type ButtonListener, interactionOf } from './pipeline.js';
  * and one new job runs however many times the button is clicked. Only the requester, admins and approvers may.
  */
 export function jobRetry(services: BotServices, options: { anyway: boolean }): ButtonListener {
-  return async function handleJobRetry(args) {
-    const { body, action, context } = args;
-    const { log, reply } = interactionOf(context);
+  return async function handleJobRetry({ body, action, context }) {
+    const interaction = interactionOf(context);
+    const { log, reply } = interaction;
     const jobKey = action.value ?? '';
     const job = await services.queue.findJob(jobKey);
     if (!job) {
@@ -33,7 +34,16 @@ export function jobRetry(services: BotServices, options: { anyway: boolean }): B
       });
     }
     // An approved job runs again only on an approver's decision: the approval's own Retry.
-    if (data.approval) return retryApprovedJob(services, data.approval.id, args);
+    if (data.approval) {
+      const outcome = await decideApproval(services, {
+        id: data.approval.id,
+        channel: from,
+        by: body.user.id,
+        to: 'approved',
+        click: body.trigger_id,
+      });
+      return answerDecision(outcome, interaction);
+    }
     // Before the claim: a refused click must not use up the one retry.
     await services.access.requireRetry(body.user.id, data.requestedBy);
     const claim = `retry:${jobKey}`;

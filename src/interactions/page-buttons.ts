@@ -1,7 +1,8 @@
-import { readResourcePage } from '../commands/read-resource.js';
+import { readResourcePage } from '../reads/read-resource.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { isNotInChannel } from '../slack/describe-error.js';
+import { slackReplyTarget } from '../slack/reply-target.js';
 import { decodePageQuery } from '../views/resource-page.js';
 import type { ButtonListener } from './pipeline.js';
 
@@ -10,7 +11,7 @@ import type { ButtonListener } from './pipeline.js';
  * button's value can be forged, so it is decoded strictly and its client must be the channel's own.
  */
 export function pageButton(services: BotServices): ButtonListener {
-  return async function handlePageButton({ body, action, respond, client }) {
+  return async function handlePageButton({ body, action, respond }) {
     const query = decodePageQuery(action.value ?? '');
     if (!query) {
       throw new UserError(UserErrorCode.Expired, 'That button no longer works.', {
@@ -40,14 +41,12 @@ export function pageButton(services: BotServices): ButtonListener {
     const ts = body.message?.ts;
     const replace = () => respond({ replace_original: true, text: message.text, blocks: message.blocks });
     if (channel && ts && !body.container?.is_ephemeral) {
-      await client.chat
-        .update({ channel, ts, text: message.text, blocks: message.blocks })
-        .catch(async (error: unknown) => {
-          // Removed from the channel, the bot can no longer edit its message there; the click's response_url
-          // still can, so the page turns anyway.
-          if (!isNotInChannel(error)) throw error;
-          await replace();
-        });
+      await services.slack.update(slackReplyTarget(channel), ts, message).catch(async (error: unknown) => {
+        // Removed from the channel, the bot can no longer edit its message there; the click's response_url
+        // still can, so the page turns anyway.
+        if (!isNotInChannel(error)) throw error;
+        await replace();
+      });
     } else {
       await replace();
     }

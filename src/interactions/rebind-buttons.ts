@@ -1,6 +1,7 @@
-import { bindChannel, findClient } from '../commands/binding.js';
+import { bindChannel, findClient } from '../channel-binding.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
+import { slackReplyTarget } from '../slack/reply-target.js';
 import { escapeMrkdwn } from '../views/escape.js';
 import type { RebindChoice } from '../views/status.js';
 import type { ButtonListener } from './pipeline.js';
@@ -23,7 +24,7 @@ function choiceOf(value: string | undefined): RebindChoice | undefined {
  * client the question named, and only to a client the key still reaches. The question is replaced by the answer.
  */
 export function rebindConfirm(services: BotServices): ButtonListener {
-  return async function handleRebindConfirm({ body, action, respond, client }) {
+  return async function handleRebindConfirm({ body, action, respond }) {
     if (!services.access.isAdmin(body.user.id))
       throw notAdminError('bind a channel to a client', services.access.admins());
     const choice = choiceOf(action.value);
@@ -36,7 +37,7 @@ export function rebindConfirm(services: BotServices): ButtonListener {
     }
     const found = await findClient(services, choice.clientId);
     await bindChannel(services, { channel, user: body.user.id, ...found }, (message) =>
-      client.chat.postMessage({ channel, text: message.text, blocks: message.blocks }),
+      services.slack.post(slackReplyTarget(channel), message),
     );
     await respond({
       replace_original: true,

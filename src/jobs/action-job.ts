@@ -1,6 +1,7 @@
 import { DelayedError, UnrecoverableError } from 'bullmq';
 import type { GatewayClient } from '../gateway/client.js';
 import { actionFingerprint } from '../store/ledger.js';
+import { buildApprovalMissing } from '../views/action-result.js';
 import { handleActionError } from './action-failure.js';
 import {
   backOffQuietly,
@@ -9,8 +10,7 @@ import {
   recordSuccess,
   settleEarlierAttempt,
 } from './action-outcome.js';
-import { approvalAllowsRun, refuseUnapproved } from './approval-gate.js';
-import { JobErrorCode } from './job-errors.js';
+import { JobErrorCode, markReported } from './job-errors.js';
 import {
   type ActionJob,
   type ActionJobDeps,
@@ -50,7 +50,7 @@ export async function processActionJob(
   // The approval gate and the lease are independent Redis round trips, taken together (the gate's
   // approved → running is idempotent for this job, so an overlap that finds the lease held loses nothing).
   const [allowed, taken] = await Promise.all([
-    entry.guarded ? approvalAllowsRun(deps, job.data) : true,
+    entry.guarded ? (deps.approvals?.allowsRun(job.data) ?? false) : true,
     acquireLease(deps.redis, leaseKey(deps.prefix, job.data.jobKey), deps.leaseMs),
   ]);
   if (!allowed) {
@@ -132,4 +132,20 @@ async function checkpointUnderLease(run: JobRun, lease: Lease, patch: Partial<Ac
   run.data = next;
   run.job.data = next;
   return true;
+}
+
+/** Tells the job's message and thread (best effort) and ends the job for good; nothing reaches the gateway. */
+async function refuseUnapproved(run: JobRun): Promise<never> {
+  const error = new UnrecoverableError(
+    `${JobErrorCode.ApprovalMissing}: ${run.entry.action} is guarded and the job carries no approved approval`,
+  );
+  try {
+    await run.status('failed', 'not run: it needs an approval');
+    await run.reply(buildApprovalMissing({ label: run.entry.label }));
+    markReported(error);
+  } catch (telling) {
+    // Not marked: the worker's final-failure report tries once more.
+    run.log.warn('could not tell the channel about a refused guarded job', telling);
+  }
+  throw error;
 }

@@ -6,14 +6,14 @@ import type { Rate } from '../config.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import { createSlackPoster } from '../slack/slack-poster.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import { ActionLedger } from '../store/ledger.js';
-import { reportApprovalOutcome } from './approval-run.js';
 import { bullKeys } from './bullmq-internals.js';
 import { faultStreak } from './fault-streak.js';
 import { reportFinalFailure } from './final-failure.js';
 import { RetryableJobError, wasReported } from './job-errors.js';
-import type { ActionJobDeps } from './job-run.js';
+import type { ActionJobDeps, ApprovalHooks, JobEnd } from './job-run.js';
 import { actionProcessors, dispatch } from './processors.js';
 import {
   ACTION_QUEUE,
@@ -24,7 +24,6 @@ import {
 } from './queue.js';
 import { advanceFairClock, fairKeys, pauseAllWorkers } from './rate-limit.js';
 import { showWait } from './show-wait.js';
-import { createSlackPoster } from './slack-poster.js';
 import { ranFor, setUpWorker } from './worker-setup.js';
 
 /**
@@ -68,6 +67,8 @@ export interface ActionWorkerOptions {
   /** A job is stalled when its worker has not renewed its lock for this long. Default 30 s. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /** The approvals feature's gate and outcome (approvals/); without it a guarded job never runs. */
+  approvals?: ApprovalHooks;
 }
 
 export interface ActionWorkers {
@@ -120,6 +121,7 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     faultsCleared: () => faults.clear(),
     logger,
     metrics: options.metrics,
+    approvals: options.approvals,
   };
   const process = dispatch(actionProcessors(deps));
   const nowKey = fairKeys(options.prefix, ACTION_QUEUE, '').now;
@@ -164,13 +166,13 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     const tracked = report.finally(() => reports.delete(tracked));
     reports.add(tracked);
   };
-  // An approved job's end goes on its approval card too (approval-run.ts).
-  const approvalEnded = (data: ActionJobData, ended: Parameters<typeof reportApprovalOutcome>[2]) => {
-    if (!data.approval) return;
+  // An approved job's end goes on its approval card too.
+  const approvalEnded = (data: ActionJobData, ended: JobEnd) => {
+    if (!data.approval || !options.approvals) return;
     track(
-      reportApprovalOutcome(deps, data, ended).catch((e: unknown) =>
-        logger.warn('could not show an approved job’s outcome on its card', e),
-      ),
+      options.approvals
+        .ended(data, ended)
+        .catch((e: unknown) => logger.warn('could not show an approved job’s outcome on its card', e)),
     );
   };
   worker.on('completed', (job, result) => {

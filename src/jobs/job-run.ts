@@ -4,13 +4,13 @@ import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { Reporter } from '../slack/reply-target.js';
 import type { ActionLedger } from '../store/ledger.js';
 import { actionTitle } from '../views/action-title.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildJobStatus, type JobStatusState } from '../views/job-status.js';
 import { bullKeys } from './bullmq-internals.js';
 import { type ActionJobData, type ActionJobOutcome, upgradeJobData } from './queue.js';
-import type { Reporter } from './reply-target.js';
 
 /** One run of an action job: its dependencies, its data as it moves, and its Slack side. */
 
@@ -37,6 +37,24 @@ export interface ActionJobDeps {
   faultsCleared?: () => Promise<void>;
   logger: AppLogger;
   metrics?: Metrics;
+  /** The approvals feature's side of a guarded job; without it a guarded job never runs. */
+  approvals?: ApprovalHooks | undefined;
+}
+
+/** How an action job ended, for the approval it carried. */
+export type JobEnd = { outcome: ActionJobOutcome } | { error: unknown };
+
+/**
+ * What the action worker asks of the approvals feature (approvals/ provides it, the composition root hands it
+ * in): jobs/ knows queues, not approvals.
+ */
+export interface ApprovalHooks {
+  /** The worker's own gate: true only when the job's approval is approved for this job and payload. */
+  allowsRun(data: ActionJobData): Promise<boolean>;
+  /** An approved job ended: its approval and its card say how. */
+  ended(data: ActionJobData, ended: JobEnd): Promise<void>;
+  /** An approved job was cancelled before it started: its approval is cancelled too, and its card says by whom. */
+  cancelled(data: ActionJobData, by: string): Promise<void>;
 }
 
 export type ActionJob = Job<ActionJobData, ActionJobOutcome>;

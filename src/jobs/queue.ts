@@ -4,15 +4,18 @@ import type { Redis } from 'ioredis';
 import type { Rate } from '../config.js';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
+import { type ReplyTarget, replyTargetOf } from '../slack/reply-target.js';
 import { dedupeKey } from '../store/dedupe.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import type { JobWait } from '../views/job-status.js';
 import { bullKeys } from './bullmq-internals.js';
 import { admitJob, fairKeys } from './rate-limit.js';
-import { type ReplyTarget, replyTargetOf } from './reply-target.js';
 import { estimateWait } from './wait.js';
 
 /**
+ * jobs/ owns the queue mechanics every queue shares (lease, rate limit, reconciliation, fault streak, waits,
+ * BullMQ internals) and the action queue and worker; features plug their own queues in from their folders.
+ *
  * The action queue. The web role enqueues, workers run. A job's id is its dedupe key, so a
  * redelivered command or a double click is one job; job data never holds a key or a token.
  */
@@ -109,7 +112,6 @@ export interface ActionQueueOptions {
 
 const DAY_SEC = 86_400;
 
-/** Few attempts: the gateway client already retries what is safe, and a POST is never repeated blindly. */
 /**
  * A job whose POST met a 5xx or a timeout reconciles, then tries again after its own backoff
  * (docs/gateway-api.md §7: 2^attempt × 250 ms with full jitter, five attempts), while every other job runs on

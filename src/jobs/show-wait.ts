@@ -1,9 +1,9 @@
 import type { Catalogue } from '../actions/catalogue.js';
 import type { AppLogger } from '../logger.js';
+import type { Reporter } from '../slack/reply-target.js';
 import { actionTitle } from '../views/action-title.js';
 import { buildJobStatus } from '../views/job-status.js';
 import { type ActionJobData, type ActionQueue, upgradeJobData } from './queue.js';
-import type { Reporter } from './reply-target.js';
 
 export interface ShowWaitDeps {
   queue: ActionQueue;

@@ -5,12 +5,12 @@ import pretty from 'pino-pretty';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { createRedis, deleteByPrefix } from '../redis.js';
-import { ensureRedis, type PrivateRedis } from '../redis-local.js';
 import { type Runtime, startRuntime } from '../runtime.js';
 import { DemoConsole } from './console.js';
 import { type LineSource, scriptSource, terminalSource } from './console-input.js';
 import { SlackDriver } from './driver.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
+import { ensureRedis, type PrivateRedis } from './redis-local.js';
 
 /**
  * `npm run demo`: the whole bot with no configuration. The built-in sandbox gateway, the local Slack

@@ -1,8 +1,5 @@
-import { ApprovalStore } from '../approvals/approval-store.js';
 import type { ActionJobData } from '../jobs/queue.js';
-import { slackReplyTarget } from '../jobs/reply-target.js';
 import { actionTitle } from '../views/action-title.js';
-import { buildApprovalCard } from '../views/approval-card.js';
 import { buildJobStatus } from '../views/job-status.js';
 import type { RequestDeps } from './request.js';
 import { UserError, UserErrorCode } from './user-error.js';
@@ -47,7 +44,13 @@ export async function cancelJob(
   }
   const { data } = outcome;
   deps.logger.info(`job ${input.jobKey} cancelled by ${input.by}`);
-  if (data.approval) await cancelApproval(deps, data, input.by);
+  // The job is already gone, so a failure here is logged, not shown: the card would only lag behind.
+  if (data.approval)
+    await deps.approvalHooks
+      .cancelled(data, input.by)
+      .catch((e: unknown) =>
+        deps.logger.warn(`could not cancel the approval of cancelled job ${data.jobKey}`, e),
+      );
   if (!data.statusTs) return;
   const entry = (await deps.catalogue()).byAction(data.action) ?? { label: data.action };
   const message = buildJobStatus({
@@ -58,30 +61,4 @@ export async function cancelJob(
     summary: `cancelled by <@${input.by}> before it started; nothing was sent to the gateway`,
   });
   await deps.reporter.update(data.replyTo, data.statusTs, message);
-}
-
-/**
- * The approval of a cancelled approved job: approved → cancelled for this very job (the transition checks its
- * key), audited, its payload free to be asked for again, and its card saying who cancelled it. The job is
- * already gone, so a failure here is logged, not shown: the card would only lag behind.
- */
-async function cancelApproval(deps: RequestDeps, data: ActionJobData, by: string): Promise<void> {
-  const approval = data.approval;
-  if (!approval) return;
-  try {
-    const store = new ApprovalStore(deps.redis, deps.prefix, { metrics: deps.metrics });
-    const result = await store.transition(approval.id, data.replyTo.channel, 'cancelled', {
-      actor: by,
-      jobKey: data.jobKey,
-    });
-    if (!result.ok) {
-      deps.logger.warn(`approval ${approval.id} of cancelled job ${data.jobKey} stays ${result.state}`);
-      return;
-    }
-    const { record } = result;
-    if (record.cardTs)
-      await deps.reporter.update(slackReplyTarget(record.channel), record.cardTs, buildApprovalCard(record));
-  } catch (error) {
-    deps.logger.warn(`could not cancel approval ${approval.id} of cancelled job ${data.jobKey}`, error);
-  }
 }

@@ -4,10 +4,11 @@ import type { AccessPolicy } from '../access/policy.js';
 import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { Row } from '../gateway/types.js';
+import type { ApprovalHooks } from '../jobs/job-run.js';
 import type { ActionQueue, JobApproval } from '../jobs/queue.js';
-import type { ReplyTarget, Reporter } from '../jobs/reply-target.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { ReplyTarget, Reporter } from '../slack/reply-target.js';
 import type { BindingStore } from '../store/bindings.js';
 import type { ActionLedger } from '../store/ledger.js';
 import type { UserError } from './user-error.js';
@@ -76,4 +77,6 @@ export interface RequestDeps {
   access: AccessPolicy;
   /** Posts the job's status message where the request's reply target says, before the job is queued. */
   reporter: Reporter;
+  /** The approvals feature's side of the queue (a cancelled approved job cancels its approval). */
+  approvalHooks: ApprovalHooks;
 }

@@ -1,8 +1,8 @@
-import { analyseEmail } from '../approvals/email-content.js';
 import type { ApprovalRecord } from '../approvals/record.js';
 import { emailCardBlocks } from './approval-email.js';
 import type { Button, KnownBlock, SlackMessage } from './blocks.js';
 import { actions, button, context, plain, section } from './blocks.js';
+import { analyseEmail } from './email-content.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { fitMessage } from './limits.js';
 

@@ -1,5 +1,5 @@
-import type { EmailContent, EmailLink, EmailResource } from '../approvals/email-content.js';
 import { context, type KnownBlock, type SlackMessage, section } from './blocks.js';
+import type { EmailContent, EmailLink, EmailResource } from './email-content.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { fitMessage, MAX_BLOCKS_MESSAGE, MAX_SECTION_TEXT } from './limits.js';
 

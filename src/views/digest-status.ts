@@ -1,5 +1,3 @@
-import { describeFilters } from '../digests/filters.js';
-import { describeSchedule } from '../digests/schedule.js';
 import type { Subscription } from '../digests/store.js';
 import { context, type KnownBlock, section } from './blocks.js';
 import { formatWhen } from './digest-common.js';
@@ -10,15 +8,17 @@ import { fitMessage } from './limits.js';
 
 export interface SubscriptionView {
   sub: Subscription;
+  /** The schedule and filters as the digests feature words them (views name a feature's types only). */
+  schedule: string;
+  filters: string;
   /** The scheduler's next run (ms), once the scheduler role has set it up. */
   next?: number;
 }
 
 const title = (kind: string) => (kind === 'reviews' ? 'Reviews' : 'Rankings');
 
-export function digestLine({ sub, next }: SubscriptionView): string {
-  const parts = [`*${title(sub.kind)}* ${escapeMrkdwn(describeSchedule(sub.schedule, sub.tz))}`];
-  const filters = describeFilters(sub.filters);
+export function digestLine({ sub, next, schedule, filters }: SubscriptionView): string {
+  const parts = [`*${title(sub.kind)}* ${escapeMrkdwn(schedule)}`];
   if (filters) parts.push(`filters \`${escapeMrkdwn(filters)}\``);
   if (sub.stopped) {
     parts.push(

@@ -1,5 +1,5 @@
 /**
- * Approvals (issue 9), the parts that need their own bot: an expiry the card shows without a click,
+ * Approvals, the parts that need their own bot: an expiry the card shows without a click,
  * self-approval when allowed, a click after the bot restarted, and fifty concurrent Approve clicks on two web
  * processes sharing one Redis, of which exactly one runs the action.
  */

@@ -1,5 +1,5 @@
 /**
- * Approvals (issue 9): deploys and emails wait for an approver's click on a card, run exactly once through the
+ * Approvals: deploys and emails wait for an approver's click on a card, run exactly once through the
  * queue, and leave an audit trail; all through the real bot, the Slack stand-in and the sandbox gateway.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@ import { ADMIN, bind, type Harness, MEMBER, textOf } from '../helpers/bot-harnes
 import { digestReads, startDigestHarness } from '../helpers/digest-harness.js';
 
 /**
- * Channel digests end to end (issue 10): commands through the signed driver, runs on the real digests
+ * Channel digests end to end: commands through the signed driver, runs on the real digests
  * queue and workers, the sandbox's data changing between runs (`advance`, inserted rows), and what the
  * local Slack stand-in received.
  */

@@ -1,17 +1,17 @@
 /**
- * Guards that cannot switch off by accident (issue 7, point 1): deploys and emails are always guarded, the
+ * Guards that cannot switch off by accident: deploys and emails are always guarded, the
  * variable only adds (blank means unset, any case), a name no action has stops the start, and the worker
  * refuses a guarded job that carries no approved approval, whoever queued it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { ActionJobData } from '../../src/jobs/queue.js';
-import { slackReplyTarget } from '../../src/jobs/reply-target.js';
 import { SlackDriver } from '../../src/local/driver.js';
 import { startFakeSlack } from '../../src/local/fake-slack/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { startRuntime } from '../../src/runtime.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { slackReplyTarget } from '../../src/slack/reply-target.js';
 import {
   ADMIN,
   bind,

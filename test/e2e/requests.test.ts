@@ -1,10 +1,10 @@
 /**
- * The request layer on its own (issue 8): a request with no slash command, form or button behind it (as an
+ * The request layer on its own: a request with no slash command, form or button behind it (as an
  * approval, a digest or an assistant tool will make one) runs the same checks and reports to its reply target.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { slackReplyTarget } from '../../src/jobs/reply-target.js';
 import type { ActionRequest } from '../../src/requests/request.js';
+import { slackReplyTarget } from '../../src/slack/reply-target.js';
 import { ADMIN, bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
 
 let h: Harness;

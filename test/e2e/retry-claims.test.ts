@@ -1,5 +1,5 @@
 /**
- * Retry after the claims expire, and a failed enqueue (issue 7, point 7). BullMQ keeps finished jobs for days
+ * Retry after the claims expire, and a failed enqueue. BullMQ keeps finished jobs for days
  * while the dedupe claims last 24 h: a Retry clicked later finds its job id taken and must say so instead of
  * showing "queued" for ever. A claim taken before a failed `queue.add` is given back, so the next click runs.
  */

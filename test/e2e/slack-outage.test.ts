@@ -1,5 +1,5 @@
 /**
- * A Slack outage must not hide successes from the ledger (issue 7, point 4): while Slack answers 503 or never
+ * A Slack outage must not hide successes from the ledger: while Slack answers 503 or never
  * answers, a job that succeeds at the gateway records its success at once, and once Slack is back the job
  * posts its result without a second POST. The worker's Slack client gives up within seconds, not half an hour.
  */

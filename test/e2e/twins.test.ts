@@ -1,5 +1,5 @@
 /**
- * Concurrent twins (issue 7, point 3): two identical requests sent together make one POST, and the second
+ * Concurrent twins: two identical requests sent together make one POST, and the second
  * requester gets the same "already exists: generate another?" question a later one gets. The claim on the
  * fingerprint is given back when the job ends, so a failed job does not block the next identical request.
  */

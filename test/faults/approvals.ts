@@ -5,7 +5,7 @@ import type { PrivateRedis } from '../fleet/private-redis.js';
 import { CHANNEL, type FaultRow } from './row.js';
 
 /**
- * 50 concurrent Approve clicks (issue 9): two web processes and two workers on one Redis; for each of `cards`
+ * 50 concurrent Approve clicks: two web processes and two workers on one Redis; for each of `cards`
  * deploy requests, fifty approvers (a user group) click Approve at once, spread over both web processes.
  * Exactly one POST per card may reach the gateway ("duplicates" counts any more, "lost" a card with none),
  * and every other clicker must be told it was already approved ("ended silently" counts those not told).

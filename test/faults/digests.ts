@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
+import { DIGEST_JOB_NAME, DIGEST_QUEUE, type DigestJobData } from '../../src/digests/digest-queue.js';
 import { DigestStore } from '../../src/digests/store.js';
-import { DIGEST_JOB_NAME, DIGEST_QUEUE, type DigestJobData } from '../../src/jobs/digest-queue.js';
 import { createRedis } from '../../src/redis.js';
 import { blockKitViolations, unescapedMentions } from '../fleet/audit.js';
 import { FLEET_ADMIN, FLEET_MEMBER, Fleet } from '../fleet/fleet.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { redisAnswers } from '../../src/redis-local.js';
+import { redisAnswers } from '../../src/local/redis-local.js';
 
 /**
  * A private redis-server with AOF on (appendfsync always, as a restart must lose nothing that was

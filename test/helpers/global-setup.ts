@@ -1,4 +1,4 @@
-import { ensureRedis } from '../../src/redis-local.js';
+import { ensureRedis } from '../../src/local/redis-local.js';
 
 /** Makes sure a Redis answers for the whole run; test files read its URL from REDIS_URL. */
 export default async function setup(): Promise<() => Promise<void>> {

@@ -4,8 +4,8 @@ import { faultStreak } from '../../src/jobs/fault-streak.js';
 import { ActionQueue } from '../../src/jobs/queue.js';
 import { pauseAllWorkers } from '../../src/jobs/rate-limit.js';
 import { showWait } from '../../src/jobs/show-wait.js';
-import { createSlackPoster } from '../../src/jobs/slack-poster.js';
 import { silentLogger } from '../../src/logger.js';
+import { createSlackPoster } from '../../src/slack/slack-poster.js';
 import { CHANNEL, type JobsHarness, startJobsHarness } from '../fixtures/jobs-harness.js';
 
 /**

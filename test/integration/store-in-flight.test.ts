@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { claimInFlight, inFlightKey, releaseJobClaim } from '../../src/store/in-flight.js';
 import { testRedis, uniquePrefix } from '../helpers/redis.js';
 
-/** The in-flight fingerprint claims against a real Redis (issue 7, point 3). */
+/** The in-flight fingerprint claims against a real Redis. */
 
 const prefix = uniquePrefix('store-in-flight');
 const { redis, cleanup } = testRedis(prefix);

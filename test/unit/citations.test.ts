@@ -24,6 +24,7 @@ const PLACES = [
   'knip.json',
   'biome.json',
   '.dependency-cruiser.cjs',
+  '.dependency-cruiser-folders.cjs',
 ];
 const SKIP = new Set(['node_modules', 'dist']);
 const TEXT = /\.(ts|mts|mjs|cjs|js|json|md|ya?ml|sample)$|^(Dockerfile|run)$/;

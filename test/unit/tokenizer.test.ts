@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  closestCommand,
-  parseMention,
-  splitCommand,
-  TokenizeError,
-  tokenize,
-} from '../../src/commands/tokenizer.js';
+import { parseMention, splitCommand, TokenizeError, tokenize } from '../../src/commands/tokenizer.js';
+import { closestName } from '../../src/reads/closest-name.js';
 
 const word = (value: string) => ({ kind: 'word', value });
 const pair = (name: string, value: string) => ({ kind: 'pair', name, value });
@@ -132,7 +127,7 @@ describe('splitCommand', () => {
   });
 });
 
-describe('closestCommand', () => {
+describe('closestName', () => {
   const known = [
     'help',
     'clients',
@@ -148,19 +143,19 @@ describe('closestCommand', () => {
   ];
 
   it('suggests a command within two edits', () => {
-    expect(closestCommand('keywrods', known)).toBe('keywords');
-    expect(closestCommand('stauts', known)).toBe('status');
-    expect(closestCommand('HLEP', known)).toBe('help');
+    expect(closestName('keywrods', known)).toBe('keywords');
+    expect(closestName('stauts', known)).toBe('status');
+    expect(closestName('HLEP', known)).toBe('help');
   });
 
   it('suggests a command the input starts', () => {
-    expect(closestCommand('dige', known)).toBe('digest');
-    expect(closestCommand('revi', known)).toBe('reviews');
+    expect(closestName('dige', known)).toBe('digest');
+    expect(closestName('revi', known)).toBe('reviews');
   });
 
   it('suggests nothing for unrelated input', () => {
-    expect(closestCommand('xylophone', known)).toBeUndefined();
-    expect(closestCommand('zz', known)).toBeUndefined();
-    expect(closestCommand('', known)).toBeUndefined();
+    expect(closestName('xylophone', known)).toBeUndefined();
+    expect(closestName('zz', known)).toBeUndefined();
+    expect(closestName('', known)).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyseEmail } from '../../src/approvals/email-content.js';
 import { buildEmailDetail } from '../../src/views/approval-email.js';
+import { analyseEmail } from '../../src/views/email-content.js';
 
 describe('analyseEmail', () => {
   it('finds links and every remote resource however the html is written, and no data or cid address', () => {

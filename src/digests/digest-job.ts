@@ -1,17 +1,14 @@
-import type { WebClient } from '@slack/web-api';
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { type DigestKind, describeFilters } from '../digests/filters.js';
-import { type Gathered, gatherDigest } from '../digests/gather.js';
-import { DigestNowGuard } from '../digests/now-guard.js';
-import { rankingsChanged } from '../digests/rankings.js';
-import { periodOf } from '../digests/schedule.js';
-import type { DigestStore, PendingDigest, Subscription } from '../digests/store.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { isGatewayError } from '../gateway/errors.js';
+import { acquireLease } from '../jobs/lease.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import { slackReplyTarget } from '../slack/reply-target.js';
+import type { SlackOutbound } from '../slack/slack-poster.js';
 import type { BindingStore } from '../store/bindings.js';
+import type { SlackMessage } from '../views/blocks.js';
 import {
   buildDigestBaseline,
   buildDigestFailure,
@@ -21,10 +18,18 @@ import {
 import { buildRankingsDigest } from '../views/digest-rankings.js';
 import { buildReviewsDigest } from '../views/digest-reviews.js';
 import type { DigestJobData, DigestJobOutcome } from './digest-queue.js';
-import { acquireLease } from './lease.js';
+import { type DigestKind, describeFilters } from './filters.js';
+import { type Gathered, gatherDigest } from './gather.js';
+import { DigestNowGuard } from './now-guard.js';
+import { rankingsChanged } from './rankings.js';
+import { periodOf } from './schedule.js';
+import type { DigestStore, PendingDigest, Subscription } from './store.js';
 
 /**
- * One digest run (issue 10): claim the period (`SET NX`: a doubled run posts nothing), hold the (channel,
+ * digests/ owns the digest feature whole: subscriptions and marks, schedule, scheduler, queue, worker, gather,
+ * diff, and the run itself (what is news, which Slack errors stop a subscription).
+ *
+ * One digest run: claim the period (`SET NX`: a doubled run posts nothing), hold the (channel,
  * kind) lease (a `now` and a scheduled run never diff against the same mark at once), gather, render, then
  * advance the mark and store the digest to post in one swap, and post it. A retry after that swap resumes
  * posting where it stopped instead of diffing again, so a digest is never lost nor posted twice.
@@ -33,7 +38,8 @@ import { acquireLease } from './lease.js';
 export interface DigestJobDeps {
   redis: Redis;
   gateway: GatewayClient;
-  slack: WebClient;
+  /** The way out to Slack (slack/slack-poster.ts). */
+  slack: SlackOutbound;
   store: DigestStore;
   bindings: BindingStore;
   /** DIGEST_TZ: dates in digests of subscriptions without their own zone, and of `digest now`. */
@@ -203,36 +209,22 @@ async function postPending(
 ): Promise<void> {
   const store = deps.store;
   if (!pending.summaryTs) {
-    const answer = await deps.slack.chat.postMessage({
-      channel,
-      text: pending.summary.text,
-      blocks: pending.summary.blocks as never,
+    pending.summaryTs = await deps.slack.post(slackReplyTarget(channel), pending.summary, {
       // Which run posted it: tools (and the tests) can tell one period's digest from another's.
       metadata: { event_type: 'gateway_digest', event_payload: { kind, run: pending.run } },
     });
-    pending.summaryTs = String(answer.ts ?? '');
     await store.savePending(channel, kind, pending);
   }
   while (pending.repliesPosted < pending.details.length) {
     const detail = pending.details[pending.repliesPosted]!;
-    await deps.slack.chat.postMessage({
-      channel,
-      thread_ts: pending.summaryTs,
-      text: detail.text,
-      blocks: detail.blocks as never,
-    });
+    await deps.slack.post(slackReplyTarget(channel, pending.summaryTs), detail);
     pending.repliesPosted++;
     await store.savePending(channel, kind, pending);
   }
 }
 
-async function ephemeral(
-  deps: DigestJobDeps,
-  channel: string,
-  user: string,
-  message: { text: string; blocks: unknown[] },
-): Promise<void> {
-  await deps.slack.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks as never });
+async function ephemeral(deps: DigestJobDeps, channel: string, user: string, message: SlackMessage) {
+  await deps.slack.ephemeral(slackReplyTarget(channel), user, message);
 }
 
 /**
@@ -253,6 +245,6 @@ export async function reportDigestFailure(job: DigestJob, code: string, deps: Di
     return;
   }
   await deps.store.failed(channel, kind, code, false);
-  await deps.slack.chat.postMessage({ channel, text: message.text, blocks: message.blocks as never });
+  await deps.slack.post(slackReplyTarget(channel), message);
   await deps.store.failed(channel, kind, code, true);
 }

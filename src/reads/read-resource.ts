@@ -11,11 +11,15 @@ import {
   DEFAULT_PAGE_ROWS,
   type ResourcePageInput,
 } from '../views/resource-page.js';
-import type { CommandContext } from './command-context.js';
+import { closestName } from './closest-name.js';
 import { latestRankings } from './keyword-rankings.js';
 import { LOCAL_SORT_ROWS, type LocalSort, localSort, sortRows } from './local-sorts.js';
 import type { ReadQuery } from './read-query.js';
-import { closestCommand } from './tokenizer.js';
+
+/**
+ * reads/ owns reading gateway resources for people, from any surface: the query grammar, default orders,
+ * keyword rankings, local sorts and paging.
+ */
 
 /** Rows read to rank keywords: two observations of 20,000 keywords, in about half a second from the sandbox. */
 const RANKINGS_ROWS = 50_000;
@@ -27,7 +31,7 @@ const MAX_VALUES_SHOWN = 12;
 export async function checkResource(services: BotServices, resource: string): Promise<void> {
   const { resources } = await services.gateway.discover();
   if (resources.includes(resource)) return;
-  const guess = closestCommand(resource, resources);
+  const guess = closestName(resource, resources);
   throw new UserError(UserErrorCode.UnknownResource, `The gateway has no resource called \`${resource}\`.`, {
     hint: guess ? `Did you mean \`${guess}\`?` : `Readable resources: ${resources.join(', ')}.`,
   });
@@ -49,18 +53,6 @@ export async function readResourcePage(
   query: ReadQuery,
 ): Promise<SlackMessage> {
   return buildResourcePage(await readResource(services, user, binding, resource, query));
-}
-
-/**
- * The agency's client roster, to the person alone (a channel may be shared with a client, who must not see the
- * others), in a channel bound or not: `/gateway clients` and `/gateway get clients` alike.
- */
-export async function replyClientRoster(ctx: CommandContext, query: ReadQuery): Promise<void> {
-  const binding = (await ctx.services.bindings.get(ctx.channel)) ?? {
-    clientId: '',
-    clientLabel: 'this agency',
-  };
-  await ctx.reply(await readResourcePage(ctx.services, ctx.user, binding, 'clients', query));
 }
 
 /**

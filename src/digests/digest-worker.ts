@@ -1,16 +1,16 @@
-import type { WebClient } from '@slack/web-api';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { DigestStore } from '../digests/store.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { isGatewayError, publicErrorCode } from '../gateway/errors.js';
+import { dispatch } from '../jobs/processors.js';
+import { ranFor, setUpWorker } from '../jobs/worker-setup.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { SlackOutbound } from '../slack/slack-poster.js';
 import { BindingStore } from '../store/bindings.js';
 import { type DigestJobDeps, processDigestJob, reportDigestFailure } from './digest-job.js';
 import { DIGEST_JOB_NAME, DIGEST_QUEUE, type DigestJobData, type DigestJobOutcome } from './digest-queue.js';
-import { dispatch } from './processors.js';
-import { ranFor, setUpWorker } from './worker-setup.js';
+import { DigestStore } from './store.js';
 
 /** The worker role's digest workers: any number of processes, each period posted once (see digest-job.ts). */
 
@@ -18,7 +18,7 @@ export interface DigestWorkerOptions {
   connection: string | (() => Redis);
   prefix: string;
   gateway: GatewayClient;
-  slack: WebClient;
+  slack: SlackOutbound;
   tz: string;
   logger?: AppLogger;
   metrics?: Metrics;

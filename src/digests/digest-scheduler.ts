@@ -1,5 +1,3 @@
-import { repeatOptions } from '../digests/schedule.js';
-import type { DigestStore, Subscription } from '../digests/store.js';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import {
@@ -9,6 +7,8 @@ import {
   digestSchedulerId,
   sameRepeat,
 } from './digest-queue.js';
+import { repeatOptions } from './schedule.js';
+import type { DigestStore, Subscription } from './store.js';
 
 /**
  * The scheduler role: the one place that upserts the digests' BullMQ job schedulers, one per

@@ -1,10 +1,10 @@
-import { FORBIDDEN_ADVICE } from '../gateway/advice.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
-import type { BotServices } from '../services.js';
-import { isNotInChannel } from '../slack/describe-error.js';
-import type { SlackMessage } from '../views/blocks.js';
-import { buildBindingConfirmation } from '../views/status.js';
-import { closestCommand } from './tokenizer.js';
+import { FORBIDDEN_ADVICE } from './gateway/advice.js';
+import { closestName } from './reads/closest-name.js';
+import { UserError, UserErrorCode } from './requests/user-error.js';
+import type { BotServices } from './services.js';
+import { isNotInChannel } from './slack/describe-error.js';
+import type { SlackMessage } from './views/blocks.js';
+import { buildBindingConfirmation } from './views/status.js';
 
 /** Clients read to suggest one for a mistyped id: an agency with more is rare, and the rest is a guess anyway. */
 const CLIENTS_READ = 1_000;
@@ -48,7 +48,7 @@ async function noSuchClient(services: BotServices, clientId: string): Promise<Us
   )?.id as string | undefined;
   const guess =
     ids.find((id) => id.toLowerCase() === typed) ??
-    closestCommand(typed, ids) ??
+    closestName(typed, ids) ??
     ids.find((id) => id.toLowerCase().includes(typed)) ??
     named;
   return new UserError(UserErrorCode.BadArguments, `No client \`${clientId}\`.`, {

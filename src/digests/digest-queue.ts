@@ -1,7 +1,7 @@
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { DigestKind } from '../digests/filters.js';
-import { repeatOptions, type Schedule } from '../digests/schedule.js';
+import type { DigestKind } from './filters.js';
+import { repeatOptions, type Schedule } from './schedule.js';
 
 /**
  * The digests queue: one job per scheduled period (from a job scheduler per subscription, which

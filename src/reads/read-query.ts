@@ -51,7 +51,6 @@ function orderHint(target: ReadTarget): string {
   return `Sort \`${target.resource}\` with ${[...names].map((o) => `\`order=${o}\``).join(', ')}${newest}.`;
 }
 
-/** A whole number from `min` to `max`; without a `max` that anyone would type, the refusal says "0 or more". */
 /** Two filters: the gateway takes one, so the refusal says which to keep, with a command to copy. */
 function oneFilter(
   target: ReadTarget,
@@ -84,6 +83,7 @@ function sortable(target: ReadTarget, name: string): boolean {
   return (ORDER_FIELDS as readonly string[]).includes(name);
 }
 
+/** A whole number from `min` to `max`; without a `max` that anyone would type, the refusal says "0 or more". */
 const whole = (name: string, text: string, min: number, max: number | undefined, usage: string): number => {
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < min || (max !== undefined && n > max) || !Number.isSafeInteger(n)) {

@@ -1,21 +1,15 @@
-import type { WebClient } from '@slack/web-api';
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ApprovalStore } from '../approvals/approval-store.js';
-import type { ApprovalRecord } from '../approvals/record.js';
+import { setUpWorker } from '../jobs/worker-setup.js';
 import type { AppLogger } from '../logger.js';
-import type { Metrics } from '../metrics.js';
-import { buildApprovalCard } from '../views/approval-card.js';
-import { failureCode } from './job-errors.js';
-import type { ActionJobData, ActionJobOutcome } from './queue.js';
-import { type Reporter, slackReplyTarget } from './reply-target.js';
-import { createSlackPoster } from './slack-poster.js';
-import { setUpWorker } from './worker-setup.js';
+import type { Reporter } from '../slack/reply-target.js';
+import { showOnCard } from './approval-outcome.js';
+import type { ApprovalStore } from './approval-store.js';
+import type { ApprovalRecord } from './record.js';
 
 /**
- * The worker side of approvals: a request expires through a delayed job that updates its card,
- * not through a check made only when someone clicks; and the approved job's end (done, failed) is written to
- * the approval and shown on its card.
+ * Expiry: a request expires through a delayed job that updates its card, not through a check made only when
+ * someone clicks.
  */
 
 const APPROVAL_QUEUE = 'approvals';
@@ -25,12 +19,6 @@ const DAY_SEC = 86_400;
 interface ExpireJobData {
   id: string;
   channel: string;
-}
-
-/** Shows the record's state on its card (a no-op before the card was posted). */
-async function showOnCard(poster: Reporter, record: ApprovalRecord): Promise<void> {
-  if (!record.cardTs) return;
-  await poster.update(slackReplyTarget(record.channel), record.cardTs, buildApprovalCard(record));
 }
 
 /** The web role's side: one delayed expiry job per request, its id the approval's, so a repeat adds none. */
@@ -71,13 +59,12 @@ export interface ApprovalWorkers {
 export function startApprovalWorker(options: {
   connection: string | (() => Redis);
   prefix: string;
-  slack: WebClient;
+  store: ApprovalStore;
+  poster: Reporter;
   logger?: AppLogger;
-  metrics?: Metrics;
 }): ApprovalWorkers {
   const { logger, redis, blocking } = setUpWorker(options, 'approval-worker');
-  const store = new ApprovalStore(redis, options.prefix, options.metrics ? { metrics: options.metrics } : {});
-  const poster = createSlackPoster(options.slack);
+  const { store, poster } = options;
   const worker = new Worker<ExpireJobData>(
     APPROVAL_QUEUE,
     async (job) => {
@@ -96,27 +83,4 @@ export function startApprovalWorker(options: {
       await Promise.allSettled([redis.quit(), blocking.quit()]);
     },
   };
-}
-
-/**
- * An approved job ended: running → done | failed on its approval, shown on the card (a failure with Retry,
- * which only approvers may press). A job whose approval is not running for it changes nothing.
- */
-export async function reportApprovalOutcome(
-  deps: { redis: Redis; prefix: string; poster: Reporter; metrics?: Metrics },
-  data: ActionJobData,
-  ended: { outcome: ActionJobOutcome } | { error: unknown },
-): Promise<void> {
-  if (!data.approval) return;
-  const store = new ApprovalStore(deps.redis, deps.prefix, deps.metrics ? { metrics: deps.metrics } : {});
-  const done = 'outcome' in ended && ended.outcome.outcome === 'done';
-  const note = done ? '' : 'outcome' in ended ? 'outcome_unknown' : failureCode(ended.error);
-  const recordId = 'outcome' in ended ? ended.outcome.recordId : undefined;
-  const result = await store.transition(data.approval.id, data.replyTo.channel, done ? 'done' : 'failed', {
-    actor: 'worker',
-    jobKey: data.jobKey,
-    note,
-    ...(recordId ? { recordId } : {}),
-  });
-  if (result.ok) await showOnCard(deps.poster, result.record);
 }

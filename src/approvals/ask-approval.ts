@@ -1,15 +1,15 @@
-import type { WebClient } from '@slack/web-api';
 import type { ActionEntry } from '../actions/catalogue.js';
-import { analyseEmail } from '../approvals/email-content.js';
-import { htmlPreview, payloadHash } from '../approvals/payload.js';
-import type { ApprovalPreview, ApprovalRecord } from '../approvals/record.js';
 import { deployPost } from '../requests/references.js';
 import { reboundChannel } from '../requests/refusals.js';
 import { notBoundError } from '../requests/user-error.js';
-import type { BotServices } from '../services.js';
+import type { CoreServices } from '../services.js';
+import { type ReplyTarget, slackReplyTarget } from '../slack/reply-target.js';
 import { claimOnce } from '../store/dedupe.js';
 import { buildAlreadyPending, buildApprovalCard } from '../views/approval-card.js';
 import { buildEmailDetail } from '../views/approval-email.js';
+import { analyseEmail } from '../views/email-content.js';
+import { htmlPreview, payloadHash } from './payload.js';
+import type { ApprovalPreview, ApprovalRecord } from './record.js';
 
 /**
  * Asks for a guarded action: never the POST, but an approval request with its payload frozen, its
@@ -34,8 +34,7 @@ export interface ApprovalAsk {
 }
 
 export async function requestApproval(
-  services: BotServices,
-  client: WebClient,
+  services: CoreServices,
   ask: ApprovalAsk,
 ): Promise<ApprovalRecord | undefined> {
   const binding = await services.bindings.get(ask.channel);
@@ -54,6 +53,7 @@ export async function requestApproval(
     ))
   )
     return undefined;
+  const target = slackReplyTarget(ask.channel, ask.threadTs);
   const hash = payloadHash(ask.entry.action, binding.clientId, ask.fields);
   // The approver is told when this exact payload already ran here.
   const ran = await services.approvals.lastDone(ask.channel, hash);
@@ -81,29 +81,18 @@ export async function requestApproval(
   });
   if ('pending' in made) {
     // An identical request is in flight: the person is pointed at its card, and no second card is posted.
-    const message = buildAlreadyPending(made.pending, await permalink(client, made.pending));
-    await client.chat.postEphemeral({
-      channel: ask.channel,
-      user: ask.requester,
-      text: message.text,
-      blocks: message.blocks,
-      ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}),
-    });
+    const { cardTs } = made.pending;
+    const link = cardTs ? await services.slack.permalink(made.pending.channel, cardTs) : undefined;
+    await services.slack.ephemeral(target, ask.requester, buildAlreadyPending(made.pending, link));
     return undefined;
   }
   const record = made.created;
   await services.approvalExpiry.schedule(record);
-  const card = buildApprovalCard(record);
-  const posted = await client.chat.postMessage({
-    channel: ask.channel,
-    text: card.text,
-    blocks: card.blocks,
-    ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}),
-  });
-  if (posted.ts) {
-    await services.approvals.setCardTs(record.id, posted.ts);
-    record.cardTs = posted.ts;
-    await postEmailDetail(client, record, ask.threadTs ?? posted.ts).catch((e: unknown) =>
+  const cardTs = await services.slack.post(target, buildApprovalCard(record));
+  if (cardTs) {
+    await services.approvals.setCardTs(record.id, cardTs);
+    record.cardTs = cardTs;
+    await postEmailDetail(services, target, record, cardTs).catch((e: unknown) =>
       services.logger.warn(`approval ${record.id}: could not post the whole email in the card's thread`, e),
     );
   }
@@ -112,7 +101,12 @@ export async function requestApproval(
 }
 
 /** An email's whole text, links and remote resources, under its card, before anyone can approve it unseen. */
-async function postEmailDetail(client: WebClient, record: ApprovalRecord, threadTs: string): Promise<void> {
+async function postEmailDetail(
+  services: CoreServices,
+  target: ReplyTarget,
+  record: ApprovalRecord,
+  cardTs: string,
+): Promise<void> {
   if (record.preview.kind !== 'email') return;
   const content = analyseEmail(text(record.fields.html));
   const pages = buildEmailDetail({
@@ -121,32 +115,14 @@ async function postEmailDetail(client: WebClient, record: ApprovalRecord, thread
     subject: record.preview.subject,
     content,
   });
-  for (const page of pages) {
-    await client.chat.postMessage({
-      channel: record.channel,
-      thread_ts: threadTs,
-      text: page.text,
-      blocks: page.blocks,
-    });
-  }
-}
-
-/** The link to a request's card, when Slack gives one. */
-async function permalink(client: WebClient, record: ApprovalRecord): Promise<string | undefined> {
-  if (!record.cardTs) return undefined;
-  try {
-    const answer = await client.chat.getPermalink({ channel: record.channel, message_ts: record.cardTs });
-    return answer.permalink;
-  } catch {
-    return undefined;
-  }
+  for (const page of pages) await services.slack.reply(target, cardTs, page);
 }
 
 const text = (value: unknown): string =>
   typeof value === 'string' ? value : value == null ? '' : String(value);
 
 async function previewOf(
-  services: BotServices,
+  services: CoreServices,
   clientId: string,
   ask: ApprovalAsk,
 ): Promise<ApprovalPreview> {

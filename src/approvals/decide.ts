@@ -1,0 +1,158 @@
+import { UserError, UserErrorCode } from '../requests/user-error.js';
+import type { CoreServices } from '../services.js';
+import { slackReplyTarget } from '../slack/reply-target.js';
+import { claimOnce } from '../store/dedupe.js';
+import type { ApprovalRefusal } from '../views/approval-card.js';
+import { showOnCard } from './approval-outcome.js';
+import type { ApprovalRecord, ApprovalState } from './record.js';
+
+/**
+ * approvals/ owns the approval feature whole: records and their state machine, ask, decide, the worker's gate,
+ * the outcome on the card, expiry and history; surfaces only read the payload, call these and answer.
+ *
+ * A person's decision on an approval: approve (and retry, the same decision on a failed run), reject, cancel.
+ * Each is one transition of the state machine (transition.ts): of any number of concurrent clicks, on any number
+ * of web processes, exactly one wins; the others are told who decided first. Approve then asks for the frozen
+ * payload once, through the request layer. Whichever surface the click came from, this is the one way to decide.
+ */
+
+export type Decision = 'approved' | 'rejected' | 'cancelled';
+
+export type DecideOutcome =
+  | { kind: 'decided'; record: ApprovalRecord; from: ApprovalState }
+  /** Nothing changed, and why, for the person. */
+  | { kind: 'refused'; refusal: ApprovalRefusal }
+  /** Approved, but the run could not be queued: the approval failed (the card says so), and this is why. */
+  | { kind: 'not-queued'; error: unknown }
+  /** A click already handled, delivered again (a replayed signed request): nothing to do or say. */
+  | { kind: 'repeat' };
+
+export interface DecideInput {
+  id: string;
+  /** The channel the decision came from: a card's button names its own channel's approval only. */
+  channel: string;
+  by: string;
+  to: Decision;
+  /** The click's own id (Slack's trigger id), when the surface has one: each click decides once. */
+  click?: string;
+}
+
+type Deps = Pick<CoreServices, 'approvals' | 'access' | 'config' | 'requests' | 'slack' | 'logger' | 'redis'>;
+
+/** Longer than Slack's five-minute window for a signed request's timestamp. */
+const CLICK_CLAIM_SEC = 600;
+
+const gone = () =>
+  new UserError(UserErrorCode.Expired, 'That approval request is no longer known.', {
+    hint: 'Ask for the action again with its command.',
+  });
+
+/** A UserError when the approval is unknown (or another channel's); otherwise what happened. */
+export async function decideApproval(deps: Deps, input: DecideInput): Promise<DecideOutcome> {
+  return input.to === 'cancelled' ? cancel(deps, input) : decide(deps, input, input.to);
+}
+
+async function decide(deps: Deps, input: DecideInput, to: 'approved' | 'rejected'): Promise<DecideOutcome> {
+  const { id, channel, by } = input;
+  // Who may decide needs no record: the decision itself is then one script call (the hot path of Approve).
+  if (!(await deps.access.isApprover(by)))
+    return { kind: 'refused', refusal: { kind: 'not-approver', approvers: deps.config.approvers } };
+  // A Retry is legal again whenever the retried run fails, so without this claim a captured signed click
+  // replayed within Slack's five minutes would start another run (Approve shares it: it costs one SET).
+  const key = `approval-click:${id}:${input.click}`;
+  if (
+    to === 'approved' &&
+    input.click &&
+    !(await claimOnce(deps.redis, deps.config.redis.prefix, key, CLICK_CLAIM_SEC))
+  ) {
+    deps.logger.info(`approval ${id}: a click that was already handled, ignored`);
+    return { kind: 'repeat' };
+  }
+  const result = await deps.approvals.transition(id, channel, to, {
+    actor: by,
+    jobKey: `appr-${id}`,
+    forbidSelf: !deps.config.allowSelfApproval,
+  });
+  if (!result.ok) {
+    if (result.state === 'missing') throw gone();
+    if (result.self)
+      return {
+        kind: 'refused',
+        refusal: {
+          kind: 'self',
+          others: await deps.access.otherApprovers(by),
+          admin: deps.access.isAdmin(by),
+        },
+      };
+    return refusedAsDecided(deps, result.record);
+  }
+  deps.logger.info(`approval ${id}: ${result.from} → ${to} by ${by}`);
+  const decided = { kind: 'decided', record: result.record, from: result.from } as const;
+  if (to !== 'approved') {
+    await showOnCard(deps.slack, result.record);
+    return decided;
+  }
+  // The run is queued first and the card loses its buttons after: no Slack round trip before the POST (a
+  // click on the old buttons meanwhile is answered from Redis, whichever web process it reaches).
+  const failure = await runApproved(deps, result.record);
+  if (failure) return failure;
+  await showOnCard(deps.slack, result.record).catch((e) => deps.logger.warn('card update failed', e));
+  // Should the run have ended before this update landed, it would hide the outcome: show the state now.
+  const latest = await deps.approvals.get(result.record.id);
+  if (latest && latest.state !== 'approved' && latest.state !== 'running')
+    await showOnCard(deps.slack, latest);
+  return decided;
+}
+
+/** The requester's own Cancel. */
+async function cancel(deps: Deps, input: DecideInput): Promise<DecideOutcome> {
+  const record = await deps.approvals.get(input.id);
+  if (!record || record.channel !== input.channel) throw gone();
+  if (input.by !== record.requestedBy)
+    return { kind: 'refused', refusal: { kind: 'not-requester', requestedBy: record.requestedBy } };
+  const result = await deps.approvals.transition(record.id, record.channel, 'cancelled', { actor: input.by });
+  if (!result.ok) {
+    if (result.state === 'missing') throw gone();
+    return refusedAsDecided(deps, result.record);
+  }
+  await showOnCard(deps.slack, result.record);
+  return { kind: 'decided', record: result.record, from: result.from };
+}
+
+async function refusedAsDecided(deps: Deps, record: ApprovalRecord): Promise<DecideOutcome> {
+  // A click that found it expired made it so: the card says it now, whoever's click it was.
+  if (record.state === 'expired') await showOnCard(deps.slack, record);
+  return { kind: 'refused', refusal: { kind: 'decided', record } };
+}
+
+/** Queues the approved run once (the winner of the transition only); a refusal fails the approval. */
+async function runApproved(deps: Deps, record: ApprovalRecord): Promise<DecideOutcome | undefined> {
+  const jobKey = record.jobKey ?? '';
+  let failure: unknown;
+  try {
+    const result = await deps.requests.submit({
+      requester: record.requestedBy,
+      clientId: record.clientId,
+      action: record.action,
+      fields: record.fields,
+      // The run reports under its card: in the card's thread, or beside the card when that is in a thread.
+      replyTo: slackReplyTarget(record.channel, record.threadTs ?? record.cardTs),
+      requestKey: jobKey,
+      // The approver saw exactly this payload: no second question about an earlier record.
+      confirmedDuplicate: true,
+      approval: { id: record.id, state: 'approved' },
+    });
+    if (result.kind === 'refused') failure = result.error;
+  } catch (error) {
+    failure = error;
+  }
+  if (failure === undefined) return undefined;
+  const failed = await deps.approvals.transition(record.id, record.channel, 'failed', {
+    actor: 'bot',
+    jobKey,
+    note: 'not_queued',
+  });
+  if (failed.ok)
+    await showOnCard(deps.slack, failed.record).catch((e) => deps.logger.warn('card update failed', e));
+  return { kind: 'not-queued', error: failure };
+}

@@ -1,0 +1,138 @@
+import { type Logger, type MessageMetadata, WebClient } from '@slack/web-api';
+import type { SlackMessage } from '../views/blocks.js';
+import { fitMessage } from '../views/limits.js';
+import type { ReplyTarget, Reporter } from './reply-target.js';
+
+/**
+ * slack/ owns the way out to Slack (messages, reply targets, response URLs, forms) and how its errors read.
+ *
+ * The one way out to Slack for messages: post, reply in a thread, update, remove, ephemeral, permalink. Every
+ * message is fitted to Block Kit's limits (50 blocks, 3,000 characters a section) before it is sent. One policy
+ * for trouble: the WebClient retries 5xx and timeouts by its retry config (the web role's and the worker's,
+ * below), and a 429 waits `Retry-After` (`chat.postMessage` allows about one message a second per channel)
+ * instead of spinning. The WebClient waits on its own unless built with `rejectRateLimitedCalls`; this covers
+ * that case too. Another transport can sit behind `SlackOutbound`.
+ */
+
+export interface SlackOutbound extends Reporter {
+  /** A new message; `metadata` lets tools (and the tests) tell which run posted it. */
+  post(target: ReplyTarget, message: SlackMessage, options?: { metadata?: MessageMetadata }): Promise<string>;
+  /** A message only `user` sees, in the target's channel (and thread). */
+  ephemeral(target: ReplyTarget, user: string, message: SlackMessage): Promise<void>;
+  /** The link to a message, when Slack gives one. */
+  permalink(channel: string, ts: string): Promise<string | undefined>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * How long to wait before calling again after a 429, or undefined when the error is not a 429. With
+ * `rejectRateLimitedCalls` the client hands the wait over (`retryAfter`); otherwise it has already waited
+ * Retry-After itself and only gives up because its own retries ran out, so calling again at once is right.
+ */
+function retryAfterMs(error: unknown): number | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const e = error as { code?: string; retryAfter?: number; original?: { message?: string } };
+  if (e.code === 'slack_webapi_rate_limited') return Math.max(1, e.retryAfter ?? 1) * 1_000;
+  if (e.code === 'slack_webapi_request_error' && /rate limit was exceeded/i.test(e.original?.message ?? '')) {
+    return 0;
+  }
+  return undefined;
+}
+
+async function withRateLimitWait<T>(call: () => Promise<T>, maxWaits: number): Promise<T> {
+  for (let waits = 0; ; waits++) {
+    try {
+      return await call();
+    } catch (error) {
+      const wait = retryAfterMs(error);
+      if (wait === undefined || waits >= maxWaits) throw error;
+      await sleep(wait);
+    }
+  }
+}
+
+/** `maxWaits`: how many 429s a call waits out before it fails (the web role, with a person waiting: none). */
+export function createSlackPoster(slack: WebClient, options: { maxWaits?: number } = {}): SlackOutbound {
+  const maxWaits = options.maxWaits ?? 5;
+  const fit = (message: SlackMessage) => {
+    const { text, blocks } = fitMessage(message);
+    return { text, blocks };
+  };
+  return {
+    post: async ({ channel, threadTs }, message, opts = {}) => {
+      const answer = await withRateLimitWait(
+        () =>
+          slack.chat.postMessage({
+            channel,
+            ...fit(message),
+            ...(threadTs ? { thread_ts: threadTs } : {}),
+            ...(opts.metadata ? { metadata: opts.metadata } : {}),
+          }),
+        maxWaits,
+      );
+      return String(answer.ts ?? '');
+    },
+    update: async ({ channel }, ts, message) => {
+      await withRateLimitWait(() => slack.chat.update({ channel, ts, ...fit(message) }), maxWaits);
+    },
+    // A status message already in a thread has its replies beside it, in that thread.
+    reply: async ({ channel, threadTs }, statusTs, message) => {
+      await withRateLimitWait(
+        () => slack.chat.postMessage({ channel, thread_ts: threadTs ?? statusTs, ...fit(message) }),
+        maxWaits,
+      );
+    },
+    remove: async ({ channel }, ts) => {
+      await withRateLimitWait(() => slack.chat.delete({ channel, ts }), maxWaits);
+    },
+    ephemeral: async ({ channel, threadTs }, user, message) => {
+      await withRateLimitWait(
+        () =>
+          slack.chat.postEphemeral({
+            channel,
+            user,
+            ...fit(message),
+            ...(threadTs ? { thread_ts: threadTs } : {}),
+          }),
+        maxWaits,
+      );
+    },
+    permalink: async (channel, ts) => {
+      try {
+        const answer = await slack.chat.getPermalink({ channel, message_ts: ts });
+        return answer.permalink;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/**
+ * The worker's Slack client. The library's default retries about ten times over about thirty minutes with no
+ * timeout, so one hung or failing Slack call could hold a job (and, before the ledger, the record of what the
+ * gateway did) for half an hour. A job's Slack calls give up within seconds instead; a job whose result could
+ * not be posted is retried by BullMQ from its "done" checkpoint, so it is posted once Slack answers again.
+ */
+const WORKER_SLACK_RETRY = {
+  retries: 2,
+  factor: 2,
+  minTimeout: 500,
+  maxTimeout: 2_000,
+  randomize: true,
+};
+const WORKER_SLACK_TIMEOUT_MS = 5_000;
+
+export function createWorkerSlackClient(
+  token: string,
+  apiUrl: string | undefined,
+  logger?: Logger,
+): WebClient {
+  return new WebClient(token, {
+    ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
+    ...(logger ? { logger } : {}),
+    retryConfig: WORKER_SLACK_RETRY,
+    timeout: WORKER_SLACK_TIMEOUT_MS,
+  });
+}
