@@ -11,7 +11,7 @@ import { DigestStore } from './digests/store.js';
 import { GatewayClient } from './gateway/client.js';
 import type { RetryPolicy } from './gateway/retry.js';
 import { SANDBOX_KEYS } from './gateway/spec.js';
-import { healthRoutes } from './http/health-routes.js';
+import { healthProbeKey, healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { type ActionWorkers, startActionWorkers } from './jobs/action-worker.js';
 import { ApprovalExpiry, type ApprovalWorkers, startApprovalWorker } from './jobs/approval-run.js';
@@ -94,7 +94,7 @@ export async function startRuntime(
   if (!apiKey)
     throw new Error('GATEWAY_API_KEY is required with GATEWAY_BASE_URL (agency automations area).');
 
-  const redis = createRedis(config.redis.url);
+  const redis = createRedis(config.redis);
   redis.on('error', (error) => logger.warn('redis connection error', error.message));
   const metrics = new Metrics();
   const gateway = new GatewayClient({
@@ -180,7 +180,7 @@ export async function startRuntime(
   if (runs('worker')) {
     await catalogue.refresh();
     workers = startActionWorkers({
-      connection: config.redis.url,
+      connection: config.redis,
       prefix: config.redis.prefix,
       gateway,
       slack: createWorkerSlackClient(botToken, config.slack.apiUrl, logger),
@@ -192,7 +192,7 @@ export async function startRuntime(
       ...options.worker,
     });
     digestWorkers = startDigestWorkers({
-      connection: config.redis.url,
+      connection: config.redis,
       prefix: config.redis.prefix,
       gateway,
       slack: createWorkerSlackClient(botToken, config.slack.apiUrl, logger),
@@ -202,7 +202,7 @@ export async function startRuntime(
       ...(options.digests?.leaseMs ? { leaseMs: options.digests.leaseMs } : {}),
     });
     approvalWorkers = startApprovalWorker({
-      connection: config.redis.url,
+      connection: config.redis,
       prefix: config.redis.prefix,
       slack: createWorkerSlackClient(botToken, config.slack.apiUrl, logger),
       logger,
@@ -225,7 +225,12 @@ export async function startRuntime(
     );
   } else {
     // Workers and the scheduler answer health checks and scrapes too: their jobs and gateway calls are there.
-    const routes = healthRoutes({ redis, metrics, gatewayReady: () => gateway.discover({ force: true }) });
+    const routes = healthRoutes({
+      redis,
+      probeKey: healthProbeKey(config.redis.prefix),
+      metrics,
+      gatewayReady: () => gateway.discover({ force: true }),
+    });
     health = await startHealthServer(routes, config.port);
     port = health.port;
     logger.info(`${config.role} role serving /healthz and /metrics on port ${port}`);

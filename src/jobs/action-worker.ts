@@ -1,11 +1,11 @@
 import type { WebClient } from '@slack/web-api';
 import { MetricsTime, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Catalogue } from '../actions/catalogue.js';
 import type { Rate } from '../config.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import { type Redis, type RedisTarget, redisErrorKind } from '../redis.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import { ActionLedger } from '../store/ledger.js';
 import { reportApprovalOutcome } from './approval-run.js';
@@ -38,7 +38,7 @@ import { ranFor, setUpWorker } from './worker-setup.js';
 
 export interface ActionWorkerOptions {
   /** A Redis URL, or a factory of new connections (the worker needs its own blocking one). */
-  connection: string | (() => Redis);
+  connection: string | RedisTarget | (() => Redis);
   prefix: string;
   gateway: GatewayClient;
   slack: WebClient;
@@ -194,7 +194,10 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       .finally(() => reports.delete(report));
     reports.add(report);
   });
-  worker.on('error', (error) => logger.error('worker error', error));
+  worker.on('error', (error) => {
+    options.metrics?.workerError(ACTION_QUEUE, redisErrorKind(error));
+    logger.error('worker error', error);
+  });
 
   return {
     worker,

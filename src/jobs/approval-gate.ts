@@ -1,8 +1,8 @@
 import { UnrecoverableError } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { ApprovalStore } from '../approvals/approval-store.js';
 import { payloadHash } from '../approvals/payload.js';
 import type { Metrics } from '../metrics.js';
+import type { Redis } from '../redis.js';
 import { buildApprovalMissing } from '../views/action-result.js';
 import { JobErrorCode, markReported } from './job-errors.js';
 import type { JobRun } from './job-run.js';

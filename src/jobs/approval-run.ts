@@ -1,10 +1,10 @@
 import type { WebClient } from '@slack/web-api';
 import { Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { ApprovalStore } from '../approvals/approval-store.js';
 import type { ApprovalRecord } from '../approvals/record.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import { type Redis, type RedisTarget, redisErrorKind } from '../redis.js';
 import { buildApprovalCard } from '../views/approval-card.js';
 import { failureCode } from './job-errors.js';
 import type { ActionJobData, ActionJobOutcome } from './queue.js';
@@ -69,7 +69,7 @@ export interface ApprovalWorkers {
 
 /** The worker role's expiry worker: pending → expired, and the card says so (retried while Slack fails). */
 export function startApprovalWorker(options: {
-  connection: string | (() => Redis);
+  connection: string | RedisTarget | (() => Redis);
   prefix: string;
   slack: WebClient;
   logger?: AppLogger;
@@ -89,7 +89,10 @@ export function startApprovalWorker(options: {
     { connection: blocking, prefix: options.prefix, concurrency: 5 },
   );
   worker.on('failed', (job, error) => logger.warn(`approval expiry ${job?.id} failed`, error.message));
-  worker.on('error', (error) => logger.error('approval worker error', error));
+  worker.on('error', (error) => {
+    options.metrics?.workerError(APPROVAL_QUEUE, redisErrorKind(error));
+    logger.error('approval worker error', error);
+  });
   return {
     close: async () => {
       await worker.close();

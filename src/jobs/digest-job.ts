@@ -1,6 +1,5 @@
 import type { WebClient } from '@slack/web-api';
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { type DigestKind, describeFilters } from '../digests/filters.js';
 import { type Gathered, gatherDigest } from '../digests/gather.js';
 import { rankingsChanged } from '../digests/rankings.js';
@@ -10,6 +9,7 @@ import type { GatewayClient } from '../gateway/client.js';
 import { isGatewayError } from '../gateway/errors.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { Redis } from '../redis.js';
 import type { BindingStore } from '../store/bindings.js';
 import {
   buildDigestBaseline,

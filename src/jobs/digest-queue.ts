@@ -1,7 +1,7 @@
 import { type JobsOptions, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { DigestKind } from '../digests/filters.js';
 import { repeatOptions, type Schedule } from '../digests/schedule.js';
+import type { Redis } from '../redis.js';
 
 /**
  * The digests queue: one job per scheduled period (from a job scheduler per subscription, which

@@ -1,11 +1,11 @@
 import type { WebClient } from '@slack/web-api';
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { DigestStore } from '../digests/store.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { isGatewayError, publicErrorCode } from '../gateway/errors.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import { type Redis, type RedisTarget, redisErrorKind } from '../redis.js';
 import { BindingStore } from '../store/bindings.js';
 import { type DigestJobDeps, processDigestJob, reportDigestFailure } from './digest-job.js';
 import { DIGEST_JOB_NAME, DIGEST_QUEUE, type DigestJobData, type DigestJobOutcome } from './digest-queue.js';
@@ -15,7 +15,7 @@ import { ranFor, setUpWorker } from './worker-setup.js';
 /** The worker role's digest workers: any number of processes, each period posted once (see digest-job.ts). */
 
 export interface DigestWorkerOptions {
-  connection: string | (() => Redis);
+  connection: string | RedisTarget | (() => Redis);
   prefix: string;
   gateway: GatewayClient;
   slack: WebClient;
@@ -74,7 +74,10 @@ export function startDigestWorkers(options: DigestWorkerOptions): DigestWorkers 
       .finally(() => reports.delete(report));
     reports.add(report);
   });
-  worker.on('error', (error) => logger.error('digest worker error', error));
+  worker.on('error', (error) => {
+    options.metrics?.workerError(DIGEST_QUEUE, redisErrorKind(error));
+    logger.error('digest worker error', error);
+  });
   return {
     worker,
     close: async () => {

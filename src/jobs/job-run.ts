@@ -1,9 +1,9 @@
 import type { Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { Redis } from '../redis.js';
 import type { ActionLedger } from '../store/ledger.js';
 import { actionTitle } from '../views/action-title.js';
 import type { SlackMessage } from '../views/blocks.js';

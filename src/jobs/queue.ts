@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type JobsOptions, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Rate } from '../config.js';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
+import type { Redis } from '../redis.js';
 import { dedupeKey } from '../store/dedupe.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import type { JobWait } from '../views/job-status.js';
