@@ -23,6 +23,7 @@ import { createSlackPoster, createWorkerSlackClient } from './jobs/slack-poster.
 import type { AppLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { createRedis } from './redis.js';
+import { replicaWaitMs } from './redis-replica.js';
 import { ActionRequests } from './requests/action-requests.js';
 import type { Sandbox } from './sandbox/index.js';
 import { startSandbox } from './sandbox/index.js';
@@ -115,6 +116,7 @@ export async function startRuntime(
     prefix: config.redis.prefix,
     logger,
     rate: config.gateway.actionRate,
+    replicaWaitMs: replicaWaitMs(config.redis.form),
   });
   metrics.watchQueue(queue.queue);
   const digestQueue = new DigestQueue({
@@ -187,6 +189,7 @@ export async function startRuntime(
       catalogue: catalogue.get,
       rate: config.gateway.actionRate,
       actionTimeoutMs: config.gateway.actionTimeoutMs,
+      replicaWaitMs: replicaWaitMs(config.redis.form),
       logger,
       metrics,
       ...options.worker,

@@ -6,6 +6,7 @@ import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { type Redis, type RedisTarget, redisErrorKind } from '../redis.js';
+import { ReplicaWait } from '../redis-replica.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import { ActionLedger } from '../store/ledger.js';
 import { reportApprovalOutcome } from './approval-run.js';
@@ -68,6 +69,8 @@ export interface ActionWorkerOptions {
   /** A job is stalled when its worker has not renewed its lock for this long. Default 30 s. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /** How long the "posting" checkpoint waits for a replica before the POST (0: not at all). */
+  replicaWaitMs?: number;
 }
 
 export interface ActionWorkers {
@@ -118,6 +121,7 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       );
     },
     faultsCleared: () => faults.clear(),
+    replicaWait: new ReplicaWait(options.replicaWaitMs ?? 0, logger),
     logger,
     metrics: options.metrics,
   };

@@ -4,6 +4,7 @@ import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Redis } from '../redis.js';
+import type { ReplicaWait } from '../redis-replica.js';
 import type { ActionLedger } from '../store/ledger.js';
 import { actionTitle } from '../views/action-title.js';
 import type { SlackMessage } from '../views/blocks.js';
@@ -35,6 +36,8 @@ export interface ActionJobDeps {
   backOff: (reason: string, options?: { everyone?: boolean }) => Promise<void>;
   /** A good answer: the fault streak ends. */
   faultsCleared?: () => Promise<void>;
+  /** Waits for a replica to hold the "posting" checkpoint before the POST (redis-replica.ts). */
+  replicaWait?: ReplicaWait | undefined;
   logger: AppLogger;
   metrics?: Metrics;
 }

@@ -4,6 +4,7 @@ import type { Rate } from '../config.js';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import type { Redis } from '../redis.js';
+import { ReplicaWait } from '../redis-replica.js';
 import { dedupeKey } from '../store/dedupe.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import type { JobWait } from '../views/job-status.js';
@@ -105,6 +106,8 @@ export interface ActionQueueOptions {
   dedupeTtlSec?: number;
   /** The action rate (GATEWAY_ACTION_RATE), for the waits queued messages show. */
   rate?: Rate;
+  /** How long an added job waits for a replica to hold it before the person is told (0: not at all). */
+  replicaWaitMs?: number;
 }
 
 const DAY_SEC = 86_400;
@@ -129,6 +132,7 @@ export class ActionQueue {
   readonly #logger: AppLogger;
   readonly #dedupeTtlSec: number;
   readonly #rate: Rate | undefined;
+  readonly #replicaWait: ReplicaWait;
 
   constructor(options: ActionQueueOptions) {
     this.prefix = options.prefix;
@@ -136,6 +140,7 @@ export class ActionQueue {
     this.#logger = options.logger ?? silentLogger();
     this.#dedupeTtlSec = options.dedupeTtlSec ?? DAY_SEC;
     this.#rate = options.rate;
+    this.#replicaWait = new ReplicaWait(options.replicaWaitMs ?? 0, this.#logger);
     this.queue = new Queue<ActionJobData, ActionJobOutcome>(ACTION_QUEUE, {
       connection: options.connection,
       prefix: options.prefix,
@@ -198,6 +203,10 @@ export class ActionQueue {
       this.#logger.info(`job id ${data.jobKey} is taken by an earlier job; nothing was queued`);
       return { jobId: data.jobKey, ahead: 0, duplicate: false, taken: true };
     }
+    // A job lost in a failover after "queued" was said would be a job lost; the job is queued here either way.
+    await this.#replicaWait
+      .after(this.#redis, bull.wait)
+      .catch((e: unknown) => this.#logger.warn('could not wait for a replica to hold a queued job', e));
     this.#logger.debug(`queued ${data.action} for ${data.clientId} as ${data.jobKey}`);
     return { jobId: data.jobKey, ahead: admission.ahead, duplicate: false, taken: false };
   }

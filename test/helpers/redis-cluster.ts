@@ -18,6 +18,8 @@ export interface LocalCluster {
   env: string;
   /** The master that owns the key's slot (its hash tag's). */
   masterOf(key: string): Promise<RedisProcess>;
+  /** The replica of the master that owns the key's slot. */
+  replicaOf(key: string): Promise<RedisProcess>;
   /** A node that does not own the key's slot (a master of another slot range). */
   notOwnerOf(key: string): Promise<RedisProcess>;
   /** SIGKILLs the master owning the key's slot and resolves once a replica serves the slot as master. */
@@ -92,9 +94,9 @@ export async function startLocalCluster(): Promise<LocalCluster> {
     await stop();
     throw error;
   }
-  const slotOf = async (key: string) =>
-    Number((await redisCli(['-p', String(ports[0]), 'cluster', 'keyslot', key])).trim());
   const live = () => nodes.filter((n) => n.running);
+  const slotOf = async (key: string) =>
+    Number((await redisCli(['-p', String(live()[0]?.port), 'cluster', 'keyslot', key])).trim());
   const masterOf = async (key: string) => {
     const slot = await slotOf(key);
     const port = await masterPortOf(live(), slot);
@@ -106,6 +108,14 @@ export async function startLocalCluster(): Promise<LocalCluster> {
     nodes: ports.map((port) => ({ host: '127.0.0.1', port })),
     env: ports.map((p) => `127.0.0.1:${p}`).join(','),
     masterOf,
+    async replicaOf(key) {
+      const owner = await masterOf(key);
+      for (const n of live()) {
+        const role = (await redisCli(['-p', String(n.port), 'role'])).split('\n');
+        if (role[0] === 'slave' && Number(role[2]) === owner.port) return n;
+      }
+      throw new Error(`local cluster: the master on ${owner.port} has no replica`);
+    },
     async notOwnerOf(key) {
       const owner = await masterOf(key);
       const roles = await Promise.all(
@@ -135,6 +145,8 @@ export interface LocalSentinels {
   env: string;
   name: string;
   primary(): Promise<RedisProcess>;
+  /** The data node that is not the primary. */
+  replica(): Promise<RedisProcess>;
   /** SIGKILLs the primary and resolves once the Sentinels name the replica as the new primary. */
   failover(): Promise<void>;
   stop(): Promise<void>;
@@ -203,6 +215,12 @@ export async function startLocalSentinels(name = 'gwprimary'): Promise<LocalSent
     env: sentinelPorts.map((p) => `127.0.0.1:${p}`).join(','),
     name,
     primary: primaryNow,
+    async replica() {
+      const primaryNode = await primaryNow();
+      const other = data.find((n) => n !== primaryNode && n.running);
+      if (!other) throw new Error('local sentinels: no replica');
+      return other;
+    },
     async failover() {
       const old = await primaryNow();
       await old.kill('SIGKILL');

@@ -6,7 +6,8 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedis, deleteByPrefix } from '../../src/redis.js';
+import { createRedis, deleteByPrefix, type Redis } from '../../src/redis.js';
+import { ReplicaWait } from '../../src/redis-replica.js';
 import type { Runtime } from '../../src/runtime.js';
 import { uniquePrefix } from '../helpers/redis.js';
 import {
@@ -15,6 +16,7 @@ import {
   startLocalCluster,
   startLocalSentinels,
 } from '../helpers/redis-cluster.js';
+import { type RedisProcess, redisCli } from '../helpers/redis-process.js';
 import { type RoleFleet, startRoleFleet } from '../helpers/role-fleet.js';
 
 const get = async (runtime: Runtime, path: string) => {
@@ -86,6 +88,32 @@ describe('on a Redis Cluster', () => {
     }
   });
 
+  it('keeps a write through a master SIGKILL only when a replica acknowledged it first', async () => {
+    const redis = createRedis({ url: 'redis://x', clusterNodes: cluster.nodes });
+    try {
+      const lostKey = `{${uniquePrefix('lost')}}:write`;
+      const lost = await survivesFailover(
+        redis,
+        lostKey,
+        await cluster.masterOf(lostKey),
+        () => cluster.failover(lostKey),
+        undefined,
+      );
+      expect(lost).toBe(false);
+      const keptKey = `{${uniquePrefix('kept')}}:write`;
+      const kept = await survivesFailover(
+        redis,
+        keptKey,
+        await cluster.masterOf(keptKey),
+        () => cluster.failover(keptKey),
+        new ReplicaWait(6_000),
+      );
+      expect(kept).toBe(true);
+    } finally {
+      redis.disconnect();
+    }
+  }, 60_000);
+
   it('deletes a prefix from every master (SCAN answers for one node only)', async () => {
     const redis = createRedis({ url: 'redis://x', clusterNodes: cluster.nodes });
     try {
@@ -111,7 +139,11 @@ describe('on a Sentinel-managed primary', () => {
     sentinels = await startLocalSentinels();
     fleet = await startRoleFleet('sentinel', {
       sandboxLatencyMs: 0,
-      env: { REDIS_SENTINELS: sentinels.env, REDIS_SENTINEL_NAME: sentinels.name, REDIS_URL: 'redis://127.0.0.1:1' },
+      env: {
+        REDIS_SENTINELS: sentinels.env,
+        REDIS_SENTINEL_NAME: sentinels.name,
+        REDIS_URL: 'redis://127.0.0.1:1',
+      },
     });
   }, 60_000);
   afterAll(async () => {
@@ -132,3 +164,36 @@ describe('on a Sentinel-managed primary', () => {
     await runtime.stop(5_000);
   }, 60_000);
 });
+
+/**
+ * A write acknowledged by the primary alone is lost when the primary dies before its replica has it. Here the
+ * primary cuts its replica off just before the write (a password the replica lacks, its link dropped) and is
+ * killed right after it, and the replica takes over: without a wait the write is gone. With ReplicaWait (what
+ * the bot does before a POST and before "queued"), the replica is let back in while the wait runs: the wait
+ * returns only once the replica has the write, and it survives the failover.
+ */
+async function survivesFailover(
+  redis: Redis,
+  key: string,
+  primary: RedisProcess,
+  failover: () => Promise<void>,
+  wait: ReplicaWait | undefined,
+): Promise<boolean> {
+  const cli = (...args: string[]) =>
+    redisCli(['-p', String(primary.port), '-a', 'cut-off', '--no-auth-warning', ...args]);
+  // The client's connection to the node exists before the password does (it stays logged in).
+  await redis.exists(key);
+  await redisCli(['-p', String(primary.port), 'config', 'set', 'requirepass', 'cut-off']);
+  await cli('client', 'kill', 'type', 'replica');
+  await redis.set(key, 'written');
+  if (wait) {
+    const letBackIn = new Promise((r) => setTimeout(r, 300)).then(() =>
+      cli('config', 'set', 'requirepass', ''),
+    );
+    expect(await wait.after(redis, key)).toBeGreaterThanOrEqual(1);
+    await letBackIn;
+  }
+  await failover();
+  const [value] = await until('the key is readable after the failover', async () => [await redis.get(key)]);
+  return value === 'written';
+}
