@@ -44,6 +44,9 @@ export function createRedis(target: string | RedisTarget, options: ConnectOption
     maxRetriesPerRequest: blocking ? null : 3,
     enableReadyCheck: true,
     lazyConnect: false,
+    // A primary demoted to a replica (a failover that kept it alive) answers READONLY: reconnect, which asks
+    // the Sentinels (or DNS, for a hosted endpoint) where the primary is now, and resend the command.
+    reconnectOnError: (error) => (error.message.startsWith('READONLY') ? 2 : false),
     ...rest,
   };
   const form = typeof target === 'string' ? { url: target } : target;
@@ -73,8 +76,8 @@ export function createRedis(target: string | RedisTarget, options: ConnectOption
       name: form.sentinelName ?? 'mymaster',
       ...(form.sentinelPassword ? { sentinelPassword: form.sentinelPassword } : {}),
       ...(login.tls ? { enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
-      // Subscribes to the Sentinels' +switch-master, so a failover is followed at once, not on the next error.
-      failoverDetector: true,
+      // Not ioredis's failoverDetector: its disconnect on +switch-master can land while a reconnect asks the
+      // Sentinels, and that ends the client for good (seen in the fault suite). A lost connection is enough.
     });
   }
   return new IORedis(form.url, base);
