@@ -12,6 +12,13 @@ import { freePorts, RedisProcess, redisCli } from './redis-process.js';
 
 const CLUSTER_NODE_TIMEOUT_MS = 1_000;
 
+/**
+ * An ACL user every data node has besides `default` (which stays open for redis-cli and replication): what a
+ * managed Redis gives the bot. `redis://bot:<password>@…` logs in as it.
+ */
+export const LOCAL_ACL = { user: 'bot', password: 'acl-s3cret' } as const;
+const ACL_ARGS = ['--user', LOCAL_ACL.user, 'on', `>${LOCAL_ACL.password}`, '~*', '&*', '+@all'];
+
 export interface LocalCluster {
   nodes: HostPort[];
   /** `REDIS_CLUSTER_NODES` for them. */
@@ -69,6 +76,7 @@ export async function startLocalCluster(): Promise<LocalCluster> {
         // A replica takes over however long it was cut off (the test kills masters on purpose).
         '--cluster-replica-validity-factor',
         '0',
+        ...ACL_ARGS,
       ],
       'cluster',
     ),
@@ -156,10 +164,10 @@ export interface LocalSentinels {
 export async function startLocalSentinels(name = 'gwprimary'): Promise<LocalSentinels> {
   const [primaryPort, replicaPort, ...sentinelPorts] = await freePorts(5);
   if (!primaryPort || !replicaPort) throw new Error('no ports');
-  const primary = RedisProcess.make(primaryPort, [], 'primary');
+  const primary = RedisProcess.make(primaryPort, ACL_ARGS, 'primary');
   const replica = RedisProcess.make(
     replicaPort,
-    ['--replicaof', '127.0.0.1', String(primaryPort)],
+    ['--replicaof', '127.0.0.1', String(primaryPort), ...ACL_ARGS],
     'replica',
   );
   const sentinels = sentinelPorts.map((port) => RedisProcess.make(port, ['--sentinel'], 'sentinel'));

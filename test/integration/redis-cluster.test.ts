@@ -11,6 +11,7 @@ import { ReplicaWait } from '../../src/redis-replica.js';
 import type { Runtime } from '../../src/runtime.js';
 import { uniquePrefix } from '../helpers/redis.js';
 import {
+  LOCAL_ACL,
   type LocalCluster,
   type LocalSentinels,
   startLocalCluster,
@@ -23,6 +24,9 @@ const get = async (runtime: Runtime, path: string) => {
   const res = await request(`http://127.0.0.1:${runtime.port}${path}`);
   return { status: res.statusCode, body: await res.body.text() };
 };
+
+/** `REDIS_URL` in the Cluster and Sentinel forms: only its user, password and scheme count. */
+const ACL_URL = `redis://${LOCAL_ACL.user}:${LOCAL_ACL.password}@127.0.0.1:1`;
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const started = Date.now();
@@ -38,6 +42,22 @@ describe('on a Redis Cluster', () => {
   let cluster: LocalCluster;
   let fleet: RoleFleet;
   const prefix = `{${uniquePrefix('cluster')}}`;
+
+  /** /healthz of a worker on the cluster with this REDIS_URL (0: it did not start). */
+  async function healthWith(nodes: string, url: string): Promise<number> {
+    const other = await startRoleFleet('cluster-login', {
+      sandboxLatencyMs: 0,
+      env: { REDIS_CLUSTER_NODES: nodes, REDIS_PREFIX: prefix, REDIS_URL: url },
+    });
+    try {
+      return await other.start('worker').then(
+        async (runtime) => (await get(runtime, '/healthz')).status,
+        () => 0,
+      );
+    } finally {
+      await other.close();
+    }
+  }
 
   beforeAll(async () => {
     cluster = await startLocalCluster();
@@ -68,10 +88,11 @@ describe('on a Redis Cluster', () => {
     await runtime.stop(5_000);
   });
 
-  it('is healthy with REDIS_CLUSTER_NODES whatever node REDIS_URL names, and its queue takes jobs', async () => {
+  it('is healthy with REDIS_CLUSTER_NODES whatever node REDIS_URL names, logged in as its ACL user', async () => {
+    expect(await healthWith(cluster.env, `redis://${LOCAL_ACL.user}:wrong@127.0.0.1:1`)).not.toBe(200);
     const onCluster = await startRoleFleet('cluster-ok', {
       sandboxLatencyMs: 0,
-      env: { REDIS_CLUSTER_NODES: cluster.env, REDIS_PREFIX: prefix, REDIS_URL: 'redis://127.0.0.1:1' },
+      env: { REDIS_CLUSTER_NODES: cluster.env, REDIS_PREFIX: prefix, REDIS_URL: ACL_URL },
     });
     try {
       const worker = await onCluster.start('worker');
@@ -106,7 +127,7 @@ describe('on a Redis Cluster', () => {
         keptKey,
         await cluster.masterOf(keptKey),
         () => cluster.failover(keptKey),
-        new ReplicaWait(6_000),
+        new ReplicaWait(15_000),
       );
       expect(kept).toBe(true);
     } finally {
@@ -142,13 +163,33 @@ describe('on a Sentinel-managed primary', () => {
       env: {
         REDIS_SENTINELS: sentinels.env,
         REDIS_SENTINEL_NAME: sentinels.name,
-        REDIS_URL: 'redis://127.0.0.1:1',
+        REDIS_URL: ACL_URL,
       },
     });
   }, 60_000);
   afterAll(async () => {
     await fleet?.close();
     await sentinels?.stop();
+  });
+
+  it('logs in as its ACL user (a wrong password is not healthy)', async () => {
+    const wrong = await startRoleFleet('sentinel-wrong', {
+      sandboxLatencyMs: 0,
+      env: {
+        REDIS_SENTINELS: sentinels.env,
+        REDIS_SENTINEL_NAME: sentinels.name,
+        REDIS_URL: `redis://${LOCAL_ACL.user}:wrong@127.0.0.1:1`,
+      },
+    });
+    try {
+      const status = await wrong.start('worker').then(
+        async (runtime) => (await get(runtime, '/healthz')).status,
+        () => 0,
+      );
+      expect(status).not.toBe(200);
+    } finally {
+      await wrong.close();
+    }
   });
 
   it('follows a failover without a restart: unhealthy in the gap, healthy on the new primary', async () => {
