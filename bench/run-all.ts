@@ -9,11 +9,13 @@ import { main as faultStallBench } from './fault-stall.js';
 import { main as rankingsBench } from './keyword-rankings.js';
 import { main as paginationBench } from './pagination.js';
 import { main as queueBench } from './queue.js';
+import { main as queueClusterBench } from './queue-cluster.js';
 
 const benches: Array<[name: string, run: (argv: readonly string[]) => Promise<unknown>]> = [
   ['pagination (issue 2)', paginationBench],
   ['ack latency (issue 3)', ackBench],
   ['queue (issue 4)', queueBench],
+  ['queue on a Redis Cluster beside one Redis', queueClusterBench],
   ['rankings digest (issue 10)', digestBench],
   ['approval click → POST (issue 9)', approvalBench],
   ['keyword rankings (issue 11)', rankingsBench],
