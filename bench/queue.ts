@@ -13,7 +13,8 @@ import type { IncomingMessage } from 'node:http';
 import { startActionWorkers } from '../src/jobs/action-worker.js';
 import { type ActionJobData, ActionQueue } from '../src/jobs/queue.js';
 import { silentLogger } from '../src/logger.js';
-import { deleteByPrefix } from '../src/redis.js';
+import { deleteByPrefix, type RedisTarget } from '../src/redis.js';
+import { replicaWaitMs } from '../src/redis-replica.js';
 import { slackReplyTarget } from '../src/slack/reply-target.js';
 import { reportFigures } from './bench-child.js';
 import { startQueueParts } from './queue-parts.js';
@@ -40,11 +41,17 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-async function runQueueBench(options: { samples?: number; backlog?: number } = {}): Promise<QueueFigures> {
+export async function runQueueBench(
+  options: { samples?: number; backlog?: number; redis?: RedisTarget } = {},
+): Promise<QueueFigures> {
   const samples = options.samples ?? 300;
   const backlogJobs = options.backlog ?? 500;
-  const parts = await startQueueParts();
-  const { redisInfo, sandbox, web, gateway, catalogue, redis } = parts;
+  const parts = await startQueueParts(options.redis);
+  const { connection, sandbox, web, gateway, catalogue, redis } = parts;
+  // On a cluster every key of a queue must share one slot: the prefix is a hash tag there.
+  const tagged = !!options.redis?.clusterNodes?.length;
+  // … and the bot waits for a replica before "queued" and before each POST, as in production.
+  const waitMs = replicaWaitMs(tagged ? 'cluster' : 'single');
   const prefixes: string[] = [];
 
   // Arrival stamps of POSTs at the sandbox.
@@ -56,12 +63,13 @@ async function runQueueBench(options: { samples?: number; backlog?: number } = {
   subscribe('http.server.request.start', hook);
 
   const setUp = (rate: { max: number; windowMs: number }) => {
-    const prefix = `bench-queue-${randomUUID().slice(0, 8)}`;
+    const name = `bench-queue-${randomUUID().slice(0, 8)}`;
+    const prefix = tagged ? `{${name}}` : name;
     prefixes.push(prefix);
-    const queue = new ActionQueue({ connection: redis, prefix });
+    const queue = new ActionQueue({ connection: redis, prefix, replicaWaitMs: waitMs });
     const start = () =>
       startActionWorkers({
-        connection: redisInfo.url,
+        connection,
         prefix,
         gateway,
         slack: web,
@@ -69,6 +77,7 @@ async function runQueueBench(options: { samples?: number; backlog?: number } = {
         rate,
         actionTimeoutMs: 10_000,
         concurrency: 5,
+        replicaWaitMs: waitMs,
         logger: silentLogger(),
       });
     return { queue, start };

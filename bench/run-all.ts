@@ -9,11 +9,13 @@ import { main as faultStallBench } from './fault-stall.js';
 import { main as rankingsBench } from './keyword-rankings.js';
 import { main as paginationBench } from './pagination.js';
 import { main as queueBench } from './queue.js';
+import { main as queueClusterBench } from './queue-cluster.js';
 
 const benches: Array<[name: string, run: (argv: readonly string[]) => Promise<unknown>]> = [
   ['pagination', paginationBench],
   ['ack latency', ackBench],
   ['queue', queueBench],
+  ['queue on a Redis Cluster beside one Redis', queueClusterBench],
   ['rankings digest', digestBench],
   ['approval click → POST', approvalBench],
   ['keyword rankings', rankingsBench],

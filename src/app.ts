@@ -4,7 +4,7 @@ import { App, HTTPReceiver, type LogLevel, SocketModeReceiver } from '@slack/bol
 import { BotIdentity } from './bot-identity.js';
 import { register as registerCommands } from './commands/index.js';
 import type { Config } from './config.js';
-import { healthRoutes } from './http/health-routes.js';
+import { healthProbeKey, healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { instrumentRequests } from './http/request-context.js';
 import { register as registerInteractions } from './interactions/index.js';
@@ -36,6 +36,7 @@ export function createBot(services: BotServices): Bot {
   const { config, logger } = services;
   const routes = healthRoutes({
     redis: services.redis,
+    probeKey: healthProbeKey(config.redis.prefix),
     metrics: services.metrics,
     gatewayReady: () => services.gateway.discover({ force: true }),
     metricsToken: config.metricsToken,

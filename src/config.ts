@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACTION_NAME, guardedNames } from './actions/guarded.js';
+import type { HostPort, RedisTarget } from './redis.js';
 
 /**
  * The only reader of process.env. Everything is parsed once, validated with zod and frozen;
@@ -97,6 +98,31 @@ const rate = (name: string) =>
     .max(1, `${name} must be a fraction from 0 to 1`)
     .default(0);
 
+/** True when the prefix carries a Redis Cluster hash tag: its first `{` closes on a non-empty `}`. */
+export function hasHashTag(prefix: string): boolean {
+  const open = prefix.indexOf('{');
+  return open >= 0 && prefix.indexOf('}', open + 1) > open + 1;
+}
+
+/** `host:port,host:port` (an IPv6 host in brackets: `[::1]:6379`). */
+const hostList = (name: string, example: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx): HostPort[] => {
+      const nodes: HostPort[] = [];
+      for (const item of (v ?? '').split(/[\s,]+/).filter(Boolean)) {
+        const match = /^(\[[^\]]+\]|[^:\s]+):(\d{1,5})$/.exec(item);
+        const port = Number(match?.[2]);
+        if (!match?.[1] || !(port >= 1 && port <= 65535)) {
+          ctx.addIssue({ code: 'custom', message: `${name}: "${item}" is not host:port; write ${example}` });
+          return z.NEVER;
+        }
+        nodes.push({ host: match[1].replace(/^\[|\]$/g, ''), port });
+      }
+      return nodes;
+    });
+
 const optionalText = z
   .string()
   .optional()
@@ -139,6 +165,16 @@ const envSchema = z
       .refine((v) => /^[A-Za-z0-9_:{}.-]+$/.test(v), {
         message: 'REDIS_PREFIX may hold letters, digits and _ : { } . - only (use {tag} for Redis Cluster)',
       }),
+    REDIS_CLUSTER_NODES: hostList('REDIS_CLUSTER_NODES', 'redis-1:6379,redis-2:6379,redis-3:6379'),
+    REDIS_SENTINELS: hostList('REDIS_SENTINELS', 'sentinel-1:26379,sentinel-2:26379,sentinel-3:26379'),
+    REDIS_SENTINEL_NAME: z
+      .string()
+      .default('mymaster')
+      .refine((v) => /^[A-Za-z0-9_.-]+$/.test(v), {
+        message:
+          "REDIS_SENTINEL_NAME is the primary's name in the Sentinels' configuration, such as mymaster",
+      }),
+    REDIS_SENTINEL_PASSWORD: optionalText,
     ROLE: z
       .enum(['web', 'worker', 'scheduler', 'all'], {
         message: 'ROLE must be one of web, worker, scheduler, all',
@@ -238,6 +274,21 @@ const envSchema = z
       .default('info'),
   })
   .superRefine((env, ctx) => {
+    if (env.REDIS_CLUSTER_NODES.length && env.REDIS_SENTINELS.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_SENTINELS'],
+        message:
+          'REDIS_SENTINELS and REDIS_CLUSTER_NODES are both set: a Redis Cluster has no Sentinels; keep the one your Redis is',
+      });
+    }
+    if (env.REDIS_CLUSTER_NODES.length && !hasHashTag(env.REDIS_PREFIX)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_PREFIX'],
+        message: `REDIS_PREFIX "${env.REDIS_PREFIX}" has no {hash tag}: on a Redis Cluster every key of the bot and its queues must share one slot, so wrap the prefix in braces (REDIS_PREFIX={${env.REDIS_PREFIX.replace(/[{}]/g, '')}})`,
+      });
+    }
     if (env.SLACK_BOT_TOKEN && !env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -269,7 +320,11 @@ export interface Config {
   };
   /** When set, /metrics answers only `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
-  redis: { url: string; prefix: string };
+  /**
+   * Where Redis is (redis.ts builds the connections): REDIS_URL alone, or the Cluster's seed nodes, or the
+   * Sentinels; REDIS_URL's user, password and rediss:// apply in every form.
+   */
+  redis: RedisTarget & { prefix: string; form: 'single' | 'cluster' | 'sentinel' };
   role: 'web' | 'worker' | 'scheduler' | 'all';
   admins: readonly string[];
   approvers: readonly string[];
@@ -350,7 +405,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       readTimeoutMs: e.GATEWAY_READ_TIMEOUT,
     },
     metricsToken: e.METRICS_TOKEN,
-    redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
+    redis: {
+      url: e.REDIS_URL,
+      prefix: e.REDIS_PREFIX,
+      form: e.REDIS_CLUSTER_NODES.length ? 'cluster' : e.REDIS_SENTINELS.length ? 'sentinel' : 'single',
+      clusterNodes: e.REDIS_CLUSTER_NODES,
+      sentinels: e.REDIS_SENTINELS,
+      sentinelName: e.REDIS_SENTINEL_NAME,
+      sentinelPassword: e.REDIS_SENTINEL_PASSWORD,
+    },
     role: e.ROLE,
     admins: e.GATEWAY_ADMINS,
     approvers: e.GATEWAY_APPROVERS.length ? e.GATEWAY_APPROVERS : e.GATEWAY_ADMINS,

@@ -100,6 +100,13 @@ export class Metrics {
     labelNames: ['kind'] as const,
     registers: this.#registers,
   });
+  /** What a worker's own loop hit (Redis refusing, a connection lost): jobs cannot run while these grow. */
+  readonly workerErrors = new Counter({
+    name: `${P}worker_errors_total`,
+    help: 'Errors of the workers themselves (not of a job), by queue and kind (MOVED, READONLY, NOAUTH, connection, …)',
+    labelNames: ['queue', 'kind'] as const,
+    registers: this.#registers,
+  });
   readonly jobSeconds = new Histogram({
     name: `${P}job_duration_seconds`,
     help: 'Duration of one job run, from its start to its end, by queue and outcome',
@@ -151,6 +158,11 @@ export class Metrics {
       retry: (method: string, reason: string) =>
         this.retry(method === 'POST' ? 'gateway_post' : 'gateway_get', reason),
     };
+  }
+
+  /** `kind` comes from redisErrorKind (a fixed set). */
+  workerError(queue: string, kind: string): void {
+    this.workerErrors.inc({ queue, kind });
   }
 
   jobEnded(queue: string, outcome: string, seconds: number): void {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Redis } from './redis.js';
 
 /**
  * Lua scripts, defined once per connection (`defineCommand`) and called by name: ioredis then sends EVALSHA

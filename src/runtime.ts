@@ -16,13 +16,14 @@ import { DigestStore } from './digests/store.js';
 import { GatewayClient } from './gateway/client.js';
 import type { RetryPolicy } from './gateway/retry.js';
 import { SANDBOX_KEYS } from './gateway/spec.js';
-import { healthRoutes } from './http/health-routes.js';
+import { healthProbeKey, healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { type ActionWorkers, startActionWorkers } from './jobs/action-worker.js';
 import { ActionQueue } from './jobs/queue.js';
 import type { AppLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { createRedis } from './redis.js';
+import { replicaWaitMs } from './redis-replica.js';
 import { ActionRequests } from './requests/action-requests.js';
 import type { Sandbox } from './sandbox/index.js';
 import { startSandbox } from './sandbox/index.js';
@@ -99,7 +100,7 @@ export async function startRuntime(
   if (!apiKey)
     throw new Error('GATEWAY_API_KEY is required with GATEWAY_BASE_URL (agency automations area).');
 
-  const redis = createRedis(config.redis.url);
+  const redis = createRedis(config.redis);
   redis.on('error', (error) => logger.warn('redis connection error', error.message));
   const metrics = new Metrics();
   const gateway = new GatewayClient({
@@ -121,6 +122,7 @@ export async function startRuntime(
     prefix: config.redis.prefix,
     logger,
     rate: config.gateway.actionRate,
+    replicaWaitMs: replicaWaitMs(config.redis.form),
   });
   metrics.watchQueue(queue.queue);
   const digestQueue = new DigestQueue({
@@ -197,7 +199,7 @@ export async function startRuntime(
     const workerSlack = createWorkerSlackClient(botToken, config.slack.apiUrl, logger);
     const workerPoster = createSlackPoster(workerSlack);
     workers = startActionWorkers({
-      connection: config.redis.url,
+      connection: config.redis,
       prefix: config.redis.prefix,
       gateway,
       slack: workerSlack,
@@ -205,12 +207,13 @@ export async function startRuntime(
       catalogue: catalogue.get,
       rate: config.gateway.actionRate,
       actionTimeoutMs: config.gateway.actionTimeoutMs,
+      replicaWaitMs: replicaWaitMs(config.redis.form),
       logger,
       metrics,
       ...options.worker,
     });
     digestWorkers = startDigestWorkers({
-      connection: config.redis.url,
+      connection: config.redis,
       prefix: config.redis.prefix,
       gateway,
       slack: workerPoster,
@@ -220,11 +223,12 @@ export async function startRuntime(
       ...(options.digests?.leaseMs ? { leaseMs: options.digests.leaseMs } : {}),
     });
     approvalWorkers = startApprovalWorker({
-      connection: config.redis.url,
+      connection: config.redis,
       prefix: config.redis.prefix,
       store: approvals,
       poster: workerPoster,
       logger,
+      metrics,
     });
   }
   if (runs('scheduler')) {
@@ -245,6 +249,7 @@ export async function startRuntime(
     // Workers and the scheduler answer health checks and scrapes too: their jobs and gateway calls are there.
     const routes = healthRoutes({
       redis,
+      probeKey: healthProbeKey(config.redis.prefix),
       metrics,
       gatewayReady: () => gateway.discover({ force: true }),
       metricsToken: config.metricsToken,

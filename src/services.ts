@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { AccessPolicy } from './access/policy.js';
 import type { Catalogue } from './actions/catalogue.js';
 import type { ApprovalExpiry } from './approvals/approval-expiry.js';
@@ -10,6 +9,7 @@ import type { GatewayClient } from './gateway/client.js';
 import type { ActionQueue } from './jobs/queue.js';
 import type { AppLogger } from './logger.js';
 import type { Metrics } from './metrics.js';
+import type { Redis } from './redis.js';
 import type { ActionRequests } from './requests/action-requests.js';
 import type { AnswerQueue } from './slack/answer-queue.js';
 import type { GatewayAnswers } from './slack/gateway-answers.js';

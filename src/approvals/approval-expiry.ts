@@ -1,7 +1,8 @@
 import { Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { setUpWorker } from '../jobs/worker-setup.js';
 import type { AppLogger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+import { type Redis, type RedisTarget, redisErrorKind } from '../redis.js';
 import type { Reporter } from '../slack/reply-target.js';
 import { showOnCard } from './approval-outcome.js';
 import type { ApprovalStore } from './approval-store.js';
@@ -57,11 +58,12 @@ export interface ApprovalWorkers {
 
 /** The worker role's expiry worker: pending → expired, and the card says so (retried while Slack fails). */
 export function startApprovalWorker(options: {
-  connection: string | (() => Redis);
+  connection: string | RedisTarget | (() => Redis);
   prefix: string;
   store: ApprovalStore;
   poster: Reporter;
   logger?: AppLogger;
+  metrics?: Metrics;
 }): ApprovalWorkers {
   const { logger, redis, blocking } = setUpWorker(options, 'approval-worker');
   const { store, poster } = options;
@@ -76,7 +78,10 @@ export function startApprovalWorker(options: {
     { connection: blocking, prefix: options.prefix, concurrency: 5 },
   );
   worker.on('failed', (job, error) => logger.warn(`approval expiry ${job?.id} failed`, error.message));
-  worker.on('error', (error) => logger.error('approval worker error', error));
+  worker.on('error', (error) => {
+    options.metrics?.workerError(APPROVAL_QUEUE, redisErrorKind(error));
+    logger.error('approval worker error', error);
+  });
   return {
     close: async () => {
       await worker.close();

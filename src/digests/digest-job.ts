@@ -1,10 +1,10 @@
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { GatewayClient } from '../gateway/client.js';
 import { isGatewayError } from '../gateway/errors.js';
 import { acquireLease } from '../jobs/lease.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { Redis } from '../redis.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import type { SlackOutbound } from '../slack/slack-poster.js';
 import type { BindingStore } from '../store/bindings.js';

@@ -1,11 +1,11 @@
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { GatewayClient } from '../gateway/client.js';
 import { isGatewayError, publicErrorCode } from '../gateway/errors.js';
 import { dispatch } from '../jobs/processors.js';
 import { ranFor, setUpWorker } from '../jobs/worker-setup.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import { type Redis, type RedisTarget, redisErrorKind } from '../redis.js';
 import type { SlackOutbound } from '../slack/slack-poster.js';
 import { BindingStore } from '../store/bindings.js';
 import { type DigestJobDeps, processDigestJob, reportDigestFailure } from './digest-job.js';
@@ -15,7 +15,7 @@ import { DigestStore } from './store.js';
 /** The worker role's digest workers: any number of processes, each period posted once (see digest-job.ts). */
 
 export interface DigestWorkerOptions {
-  connection: string | (() => Redis);
+  connection: string | RedisTarget | (() => Redis);
   prefix: string;
   gateway: GatewayClient;
   slack: SlackOutbound;
@@ -74,7 +74,10 @@ export function startDigestWorkers(options: DigestWorkerOptions): DigestWorkers 
       .finally(() => reports.delete(report));
     reports.add(report);
   });
-  worker.on('error', (error) => logger.error('digest worker error', error));
+  worker.on('error', (error) => {
+    options.metrics?.workerError(DIGEST_QUEUE, redisErrorKind(error));
+    logger.error('digest worker error', error);
+  });
   return {
     worker,
     close: async () => {

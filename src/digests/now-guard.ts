@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Redis } from '../redis.js';
 import { defineScript, runScript } from '../redis-scripts.js';
 import type { DigestKind } from './filters.js';
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Redis } from '../redis.js';
 import type { SlackMessage } from '../views/blocks.js';
 import type { DigestFilters, DigestKind } from './filters.js';
 import type { Schedule } from './schedule.js';

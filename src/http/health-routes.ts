@@ -1,12 +1,17 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
-import type { Redis } from 'ioredis';
 import { publicErrorLine } from '../gateway/errors.js';
 import type { Metrics } from '../metrics.js';
+import { type Redis, redisErrorKind } from '../redis.js';
 
 export interface HealthChecks {
   redis: Redis;
+  /**
+   * A key under the bot's prefix that each check writes: a PING is answered by any node, but only the node that
+   * owns the prefix's slot, as a primary, with our login, takes the bot's writes (MOVED, READONLY, NOAUTH).
+   */
+  probeKey: string;
   metrics: Metrics;
   /** Resolves when the gateway's discovery call answers. */
   gatewayReady(): Promise<unknown>;
@@ -22,6 +27,9 @@ function bearerMatches(req: IncomingMessage, token: string): boolean {
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(sent), digest(token));
 }
+
+/** The key the health checks write, in the prefix's slot like every other key of the bot. */
+export const healthProbeKey = (prefix: string) => `${prefix}:health`;
 
 /**
  * The gateway's readiness, asked at most once per `ttlMs` whatever the probe rate: /readyz is unauthenticated,
@@ -64,28 +72,28 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * `/healthz`: the process serves and Redis answers. `/readyz`: the gateway's discovery call answers too (a gateway
+ * `/healthz`: the process serves and Redis takes the bot's writes. `/readyz`: the gateway's discovery call answers too (a gateway
  * that is down must not stop the bot from telling people so, so only readiness depends on it). `/metrics`: the
  * Prometheus text of this process.
  */
 export function healthRoutes(checks: HealthChecks): CustomRoute[] {
-  const redisOk = async () => (await within(checks.redis.ping(), 1_000)) === 'PONG';
-  const healthz = async (_req: IncomingMessage, res: ServerResponse) => {
+  const redisState = async (): Promise<string> => {
     try {
-      if (await redisOk()) return send(res, 200, { ok: true, redis: 'ok' });
-    } catch {
-      // fall through: Redis is not answering
+      const reply = await within(checks.redis.set(checks.probeKey, String(Date.now()), 'PX', 60_000), 1_000);
+      return reply === 'OK' ? 'ok' : 'not answering';
+    } catch (error) {
+      const kind = redisErrorKind(error);
+      return kind === 'connection' || kind === 'other' ? 'not answering' : `refusing (${kind})`;
     }
-    send(res, 503, { ok: false, redis: 'not answering' });
+  };
+  const healthz = async (_req: IncomingMessage, res: ServerResponse) => {
+    const redis = await redisState();
+    send(res, redis === 'ok' ? 200 : 503, { ok: redis === 'ok', redis });
   };
   const gatewayState = cachedReadiness(checks.gatewayReady, checks.gatewayCacheMs ?? 3_000);
   const readyz = async (_req: IncomingMessage, res: ServerResponse) => {
     const result: Record<string, string> = {};
-    try {
-      result.redis = (await redisOk()) ? 'ok' : 'not answering';
-    } catch {
-      result.redis = 'not answering';
-    }
+    result.redis = await redisState();
     result.gateway = await gatewayState();
     const ok = result.redis === 'ok' && result.gateway === 'ok';
     send(res, ok ? 200 : 503, { ok, ...result });

@@ -97,6 +97,8 @@ export async function processActionJob(
       await job.moveToDelayed(Date.now() + deps.leaseMs, token);
       throw new DelayedError();
     }
+    // A failover that lost the checkpoint would let the next run POST again without reconciling first.
+    await deps.replicaWait?.after(deps.redis, jobHashKey(run.job));
     const began = Date.now();
     let result: Awaited<ReturnType<GatewayClient['act']>>;
     // The POST leaves first and the "running" update follows while it runs: Slack's client costs a few

@@ -1,11 +1,12 @@
 import type { WebClient } from '@slack/web-api';
 import { MetricsTime, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Catalogue } from '../actions/catalogue.js';
 import type { Rate } from '../config.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import { type Redis, type RedisTarget, redisErrorKind } from '../redis.js';
+import { ReplicaWait } from '../redis-replica.js';
 import { createSlackPoster } from '../slack/slack-poster.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import { ActionLedger } from '../store/ledger.js';
@@ -37,7 +38,7 @@ import { ranFor, setUpWorker } from './worker-setup.js';
 
 export interface ActionWorkerOptions {
   /** A Redis URL, or a factory of new connections (the worker needs its own blocking one). */
-  connection: string | (() => Redis);
+  connection: string | RedisTarget | (() => Redis);
   prefix: string;
   gateway: GatewayClient;
   slack: WebClient;
@@ -69,6 +70,8 @@ export interface ActionWorkerOptions {
   stalledIntervalMs?: number;
   /** The approvals feature's gate and outcome (approvals/); without it a guarded job never runs. */
   approvals?: ApprovalHooks;
+  /** How long the "posting" checkpoint waits for a replica before the POST (0: not at all). */
+  replicaWaitMs?: number;
 }
 
 export interface ActionWorkers {
@@ -119,6 +122,7 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       );
     },
     faultsCleared: () => faults.clear(),
+    replicaWait: new ReplicaWait(options.replicaWaitMs ?? 0, logger),
     logger,
     metrics: options.metrics,
     approvals: options.approvals,
@@ -196,7 +200,10 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       .finally(() => reports.delete(report));
     reports.add(report);
   });
-  worker.on('error', (error) => logger.error('worker error', error));
+  worker.on('error', (error) => {
+    options.metrics?.workerError(ACTION_QUEUE, redisErrorKind(error));
+    logger.error('worker error', error);
+  });
 
   return {
     worker,

@@ -1,9 +1,10 @@
 import type { Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { Redis } from '../redis.js';
+import type { ReplicaWait } from '../redis-replica.js';
 import type { Reporter } from '../slack/reply-target.js';
 import type { ActionLedger } from '../store/ledger.js';
 import { actionTitle } from '../views/action-title.js';
@@ -35,6 +36,8 @@ export interface ActionJobDeps {
   backOff: (reason: string, options?: { everyone?: boolean }) => Promise<void>;
   /** A good answer: the fault streak ends. */
   faultsCleared?: () => Promise<void>;
+  /** Waits for a replica to hold the "posting" checkpoint before the POST (redis-replica.ts). */
+  replicaWait?: ReplicaWait | undefined;
   logger: AppLogger;
   metrics?: Metrics;
   /** The approvals feature's side of a guarded job; without it a guarded job never runs. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { Redis } from '../redis.js';
 import { defineScript, runScript } from '../redis-scripts.js';
 
 /**

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type JobsOptions, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Rate } from '../config.js';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
+import type { Redis } from '../redis.js';
+import { ReplicaWait } from '../redis-replica.js';
 import { type ReplyTarget, replyTargetOf } from '../slack/reply-target.js';
 import { dedupeKey } from '../store/dedupe.js';
 import { releaseJobClaim } from '../store/in-flight.js';
@@ -108,6 +109,8 @@ export interface ActionQueueOptions {
   dedupeTtlSec?: number;
   /** The action rate (GATEWAY_ACTION_RATE), for the waits queued messages show. */
   rate?: Rate;
+  /** How long an added job waits for a replica to hold it before the person is told (0: not at all). */
+  replicaWaitMs?: number;
 }
 
 const DAY_SEC = 86_400;
@@ -131,6 +134,7 @@ export class ActionQueue {
   readonly #logger: AppLogger;
   readonly #dedupeTtlSec: number;
   readonly #rate: Rate | undefined;
+  readonly #replicaWait: ReplicaWait;
 
   constructor(options: ActionQueueOptions) {
     this.prefix = options.prefix;
@@ -138,6 +142,7 @@ export class ActionQueue {
     this.#logger = options.logger ?? silentLogger();
     this.#dedupeTtlSec = options.dedupeTtlSec ?? DAY_SEC;
     this.#rate = options.rate;
+    this.#replicaWait = new ReplicaWait(options.replicaWaitMs ?? 0, this.#logger);
     this.queue = new Queue<ActionJobData, ActionJobOutcome>(ACTION_QUEUE, {
       connection: options.connection,
       prefix: options.prefix,
@@ -200,6 +205,10 @@ export class ActionQueue {
       this.#logger.info(`job id ${data.jobKey} is taken by an earlier job; nothing was queued`);
       return { jobId: data.jobKey, ahead: 0, duplicate: false, taken: true };
     }
+    // A job lost in a failover after "queued" was said would be a job lost; the job is queued here either way.
+    await this.#replicaWait
+      .after(this.#redis, bull.wait)
+      .catch((e: unknown) => this.#logger.warn('could not wait for a replica to hold a queued job', e));
     this.#logger.debug(`queued ${data.action} for ${data.clientId} as ${data.jobKey}`);
     return { jobId: data.jobKey, ahead: admission.ahead, duplicate: false, taken: false };
   }

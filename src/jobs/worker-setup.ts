@@ -1,7 +1,7 @@
-import type { Redis } from 'ioredis';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
-import { createRedis } from '../redis.js';
+import type { Redis } from '../redis.js';
+import { createRedis, type RedisTarget } from '../redis.js';
 
 /** What every worker role starts with: its logger and two Redis connections (one for BullMQ's blocking reads). */
 export interface WorkerSetup {
@@ -11,14 +11,14 @@ export interface WorkerSetup {
 }
 
 export function setUpWorker(
-  options: { connection: string | (() => Redis); logger?: AppLogger | undefined },
+  options: { connection: string | RedisTarget | (() => Redis); logger?: AppLogger | undefined },
   role: string,
 ): WorkerSetup {
   const logger = (options.logger ?? silentLogger()).child({ role });
   const connect = (blocking: boolean) =>
-    typeof options.connection === 'string'
-      ? createRedis(options.connection, { blocking })
-      : options.connection();
+    typeof options.connection === 'function'
+      ? options.connection()
+      : createRedis(options.connection, { blocking });
   const redis = connect(false);
   const blocking = connect(true);
   // Redis going away is logged, not left to ioredis's "Unhandled error event" on stderr; both reconnect.

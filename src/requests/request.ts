@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { AccessError } from '../access/access-error.js';
 import type { AccessPolicy } from '../access/policy.js';
 import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
@@ -8,6 +7,7 @@ import type { ApprovalHooks } from '../jobs/job-run.js';
 import type { ActionQueue, JobApproval } from '../jobs/queue.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { Redis } from '../redis.js';
 import type { ReplyTarget, Reporter } from '../slack/reply-target.js';
 import type { BindingStore } from '../store/bindings.js';
 import type { ActionLedger } from '../store/ledger.js';

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Redis } from '../redis.js';
 
 /**
  * One-time claims: Slack redelivers slow requests and people double-click, so every command,

@@ -8,7 +8,7 @@
  *   npm run faults -- --full    the full size: 1,000 jobs, 20 kills, 10,000 fuzz cases, the 1,000-command
  *                               multi-process run
  *   npm run faults -- --only=fuzz,redis   some rows only (gateway, kill, redis, slack, fuzz, approvals,
- *                                        digests, hostile, multi)
+ *                                        digests, hostile, cluster, sentinel, multi)
  *
  * Exits 1 when a goal column is not 0, and prints what the audit found under the table.
  */
@@ -16,6 +16,7 @@ import { runMultiProcess } from '../fleet/multi-process.js';
 import { PrivateRedis } from '../fleet/private-redis.js';
 import { concurrentApprovals } from './approvals.js';
 import { doubledDigests } from './digests.js';
+import { clusterMasterKilled, sentinelPrimaryKilled } from './failover.js';
 import { fuzzRow } from './fuzz.js';
 import { hostileGateway } from './hostile.js';
 import { type FaultRow, notYetBuilt } from './row.js';
@@ -36,6 +37,7 @@ const SIZES = full
       fuzz: 10_000,
       approvalCards: 10,
       digestPeriods: 30,
+      failoverJobs: 300,
       multi: 1_000,
       hostile: 1_000,
     }
@@ -48,6 +50,7 @@ const SIZES = full
       fuzz: 500,
       approvalCards: 3,
       digestPeriods: 5,
+      failoverJobs: 40,
       multi: 200,
       hostile: 200,
     };
@@ -87,6 +90,8 @@ async function main(): Promise<void> {
     await run('approvals', () => concurrentApprovals(redis, SIZES.approvalCards));
     await run('digests', () => doubledDigests(redis, SIZES.digestPeriods));
     await run('hostile', () => hostileGateway(redis, SIZES.hostile));
+    await run('cluster', () => clusterMasterKilled(SIZES.failoverJobs));
+    await run('sentinel', () => sentinelPrimaryKilled(SIZES.failoverJobs));
     if (SIZES.multi > 0 && wanted('multi')) {
       await run('multi', async () => {
         const r = await runMultiProcess(redis.url, SIZES.multi);

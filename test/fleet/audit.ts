@@ -108,7 +108,7 @@ export function toldAnything(slack: FakeSlack, s: Sent, statuses?: Map<string, F
 
 /** Jobs BullMQ still holds unfinished (waiting, delayed, active). */
 export async function openJobs(fleet: Fleet): Promise<number> {
-  const redis = createRedis(fleet.options.redisUrl);
+  const redis = createRedis(fleet.redisTarget);
   redis.on('error', () => {});
   const queue = new Queue(ACTION_QUEUE, { connection: redis, prefix: fleet.prefix });
   try {
@@ -122,7 +122,7 @@ export async function openJobs(fleet: Fleet): Promise<number> {
 
 /** The jobs BullMQ still holds unfinished, one line each: id, state, action, attempts and why it last failed. */
 export async function describeOpenJobs(fleet: Fleet, max = 10): Promise<string[]> {
-  const redis = createRedis(fleet.options.redisUrl);
+  const redis = createRedis(fleet.redisTarget);
   redis.on('error', () => {});
   const queue = new Queue(ACTION_QUEUE, { connection: redis, prefix: fleet.prefix });
   try {
@@ -175,7 +175,7 @@ export async function auditJobs(fleet: Fleet, sent: Sent[], clientId: string): P
   const channels = [...new Set(sent.map((s) => s.channel))];
   const statuses = statusMessages(fleet.slack, channels);
   const records = recordCounts(fleet.sandbox, clientId, [...new Set(actions.map((s) => s.action ?? ''))]);
-  const redis = createRedis(fleet.options.redisUrl);
+  const redis = createRedis(fleet.redisTarget);
   redis.on('error', () => {});
   const audit: JobAudit = {
     commands: sent.length,

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'undici';
 import { SlackDriver } from '../../src/local/driver.js';
 import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
-import { createRedis, deleteByPrefix } from '../../src/redis.js';
+import { createRedis, deleteByPrefix, type RedisTarget } from '../../src/redis.js';
 import { type Sandbox, type SandboxKnobs, startSandbox } from '../../src/sandbox/index.js';
 
 /**
@@ -30,6 +30,10 @@ export interface WorkerTuning {
 export interface FleetOptions {
   name: string;
   redisUrl: string;
+  /** A Redis Cluster or Sentinels instead of the one Redis at redisUrl (the prefix then gets a hash tag). */
+  redisTarget?: RedisTarget;
+  /** REDIS_PREFIX, when the test must know it before the start (a random one by default). */
+  prefix?: string;
   web?: number;
   workers?: number;
   schedulers?: number;
@@ -52,6 +56,21 @@ export interface RoleProcess {
   output(): string;
   /** Error lines it logged about a listener or the process itself ('unhandled …', fatal). */
   unhandled: number;
+  /** Lines with a Redis Cluster refusal (MOVED, CROSSSLOT): a key outside the prefix's slot, or a wrong client. */
+  clusterRefusals: number;
+}
+
+/** The environment that points a role at the target's Cluster nodes or Sentinels. */
+function redisTargetEnv(target: RedisTarget | undefined): Record<string, string> {
+  const list = (nodes: RedisTarget['clusterNodes']) =>
+    (nodes ?? []).map((n) => `${n.host}:${n.port}`).join(',');
+  if (target?.clusterNodes?.length) return { REDIS_CLUSTER_NODES: list(target.clusterNodes) };
+  if (target?.sentinels?.length)
+    return {
+      REDIS_SENTINELS: list(target.sentinels),
+      REDIS_SENTINEL_NAME: target.sentinelName ?? 'mymaster',
+    };
+  return {};
 }
 
 const ROLE_START_MS = 60_000;
@@ -72,7 +91,8 @@ export class Fleet {
   static async start(options: FleetOptions): Promise<Fleet> {
     const slack = await startFakeSlack();
     const sandbox = await startSandbox({ knobs: options.knobs ?? {} });
-    const prefix = `fleet-${options.name}-${Math.random().toString(36).slice(2, 8)}`;
+    const name = `fleet-${options.name}-${Math.random().toString(36).slice(2, 8)}`;
+    const prefix = options.prefix ?? (options.redisTarget?.clusterNodes?.length ? `{${name}}` : name);
     const fleet = new Fleet(options, slack, sandbox, prefix);
     try {
       const starts: Promise<RoleProcess>[] = [];
@@ -85,6 +105,11 @@ export class Fleet {
       throw error;
     }
     return fleet;
+  }
+
+  /** Where this fleet's Redis is, for connections of the test itself. */
+  get redisTarget(): string | RedisTarget {
+    return this.options.redisTarget ?? this.options.redisUrl;
   }
 
   get web(): RoleProcess[] {
@@ -136,6 +161,7 @@ export class Fleet {
         GATEWAY_ADMINS: FLEET_ADMIN,
         GATEWAY_ACTION_RATE: '1000/1s',
         LOG_LEVEL: 'info',
+        ...redisTargetEnv(this.options.redisTarget),
         ...(tuning ? { FLEET_TUNING: JSON.stringify(tuning) } : {}),
         ...this.options.env,
       },
@@ -156,11 +182,13 @@ export class Fleet {
       ),
       output: () => out,
       unhandled: 0,
+      clusterRefusals: 0,
     };
     const take = (chunk: Buffer) => {
       const text = chunk.toString();
       for (const line of text.split('\n')) {
         if (/"level":60|unhandled/i.test(line)) proc.unhandled += 1;
+        if (/\b(MOVED|CROSSSLOT)\b/.test(line)) proc.clusterRefusals += 1;
       }
       out = (out + text).slice(-65_536);
     };
@@ -229,7 +257,7 @@ export class Fleet {
     );
     await this.slack.close();
     await this.sandbox.close();
-    const redis = createRedis(this.options.redisUrl);
+    const redis = createRedis(this.redisTarget);
     redis.on('error', () => {});
     await deleteByPrefix(redis, this.prefix).catch(() => {});
     await redis.quit().catch(() => redis.disconnect());

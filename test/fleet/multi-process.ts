@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { DigestStore } from '../../src/digests/store.js';
-import { createRedis } from '../../src/redis.js';
+import { createRedis, type RedisTarget } from '../../src/redis.js';
 import { auditJobs, blockKitViolations, type JobAudit, unescapedMentions, waitSettled } from './audit.js';
 import { FLEET_ADMIN, FLEET_MEMBER, Fleet } from './fleet.js';
 import { bindChannel, FLEET_CLIENT, mixedCommand, sendAll } from './mixed.js';
@@ -28,6 +28,8 @@ export interface MultiProcessResult {
   unescapedDetails: string[];
   crashes: number;
   crashDetails: string[];
+  /** Log lines with MOVED or CROSSSLOT, over every process. */
+  clusterRefusals: number;
   ms: number;
 }
 
@@ -42,15 +44,26 @@ function digestRunsOf(fleet: Fleet, channel: string): string[] {
     .map((meta) => String(meta?.event_payload?.run));
 }
 
-export async function runMultiProcess(redisUrl: string, commands: number): Promise<MultiProcessResult> {
+export async function runMultiProcess(
+  redisUrl: string,
+  commands: number,
+  onCluster?: { target: RedisTarget; prefix: string },
+): Promise<MultiProcessResult> {
   const started = Date.now();
-  const fleet = await Fleet.start({ name: 'multi', redisUrl, web: 2, workers: 3, schedulers: 1 });
+  const fleet = await Fleet.start({
+    name: 'multi',
+    redisUrl,
+    ...(onCluster ? { redisTarget: onCluster.target, prefix: onCluster.prefix } : {}),
+    web: 2,
+    workers: 3,
+    schedulers: 1,
+  });
   try {
     const channel = 'CFLEET';
     await bindChannel(fleet, channel);
     // A reviews digest every second for the channel, while reviews keep arriving: the scheduler process
     // upserts its job scheduler, the worker processes run the periods, each period claims its run once.
-    const redis = createRedis(redisUrl);
+    const redis = createRedis(fleet.redisTarget);
     const digests = new DigestStore(redis, fleet.prefix);
     await digests.save({
       channel,
@@ -132,6 +145,7 @@ export async function runMultiProcess(redisUrl: string, commands: number): Promi
       unescapedDetails: unescaped.details,
       crashes: crashes.exits + crashes.unhandled,
       crashDetails: crashes.details,
+      clusterRefusals: fleet.processes.reduce((sum, p) => sum + p.clusterRefusals, 0),
       ms: Date.now() - started,
     };
   } finally {

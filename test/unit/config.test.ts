@@ -6,7 +6,7 @@ describe('config', () => {
   it('gives the contract’s defaults for an empty environment', () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);
-    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'gw' });
+    expect(config.redis).toMatchObject({ url: 'redis://127.0.0.1:6379', prefix: 'gw', form: 'single' });
     expect(config.role).toBe('all');
     expect(config.guardedActions).toEqual(['deploy_blog', 'send_prospect_email']);
     expect(config.gateway.actionRate).toEqual({ max: 10, windowMs: 60_000 });
@@ -39,6 +39,31 @@ describe('config', () => {
       baseUrl: 'https://gw.example/api',
       sandbox: false,
     });
+  });
+
+  it('picks Redis Cluster or Sentinel from their node lists, and refuses a cluster prefix without a hash tag', () => {
+    const cluster = loadConfig({ REDIS_CLUSTER_NODES: 'r1:7000, r2:7001,[::1]:7002', REDIS_PREFIX: '{gw}' });
+    expect(cluster.redis).toMatchObject({
+      form: 'cluster',
+      prefix: '{gw}',
+      clusterNodes: [
+        { host: 'r1', port: 7000 },
+        { host: 'r2', port: 7001 },
+        { host: '::1', port: 7002 },
+      ],
+    });
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'r1:7000', REDIS_PREFIX: 'gw' })).toThrow(
+      'REDIS_PREFIX "gw" has no {hash tag}: on a Redis Cluster every key of the bot and its queues must share one slot, so wrap the prefix in braces (REDIS_PREFIX={gw})',
+    );
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'r1:7000', REDIS_PREFIX: 'gw{}x' })).toThrow('{hash tag}');
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'r1', REDIS_PREFIX: '{gw}' })).toThrow(
+      'REDIS_CLUSTER_NODES: "r1" is not host:port',
+    );
+    const sentinel = loadConfig({ REDIS_SENTINELS: 's1:26379,s2:26379', REDIS_SENTINEL_NAME: 'main' });
+    expect(sentinel.redis).toMatchObject({ form: 'sentinel', sentinelName: 'main' });
+    expect(() => loadConfig({ REDIS_SENTINELS: 's1:26379', REDIS_CLUSTER_NODES: 'r1:7000' })).toThrow(
+      'REDIS_SENTINELS and REDIS_CLUSTER_NODES are both set',
+    );
   });
 
   it('picks Socket Mode when an app token is set', () => {

@@ -1,0 +1,240 @@
+/**
+ * The bot on a local Redis Cluster (3 masters, 3 replicas) and on a Sentinel-managed primary: health that
+ * tells a node that refuses the bot's keys from one that takes them, the cluster client that follows the slot
+ * wherever REDIS_URL points, clean-up that reaches every master, and a Sentinel failover followed without a
+ * restart.
+ */
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedis, deleteByPrefix, type Redis } from '../../src/redis.js';
+import { ReplicaWait } from '../../src/redis-replica.js';
+import type { Runtime } from '../../src/runtime.js';
+import { uniquePrefix } from '../helpers/redis.js';
+import {
+  LOCAL_ACL,
+  type LocalCluster,
+  type LocalSentinels,
+  startLocalCluster,
+  startLocalSentinels,
+} from '../helpers/redis-cluster.js';
+import { type RedisProcess, redisCli } from '../helpers/redis-process.js';
+import { type RoleFleet, startRoleFleet } from '../helpers/role-fleet.js';
+
+const get = async (runtime: Runtime, path: string) => {
+  const res = await request(`http://127.0.0.1:${runtime.port}${path}`);
+  return { status: res.statusCode, body: await res.body.text() };
+};
+
+/** `REDIS_URL` in the Cluster and Sentinel forms: only its user, password and scheme count. */
+const ACL_URL = `redis://${LOCAL_ACL.user}:${LOCAL_ACL.password}@127.0.0.1:1`;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('on a Redis Cluster', () => {
+  let cluster: LocalCluster;
+  let fleet: RoleFleet;
+  const prefix = `{${uniquePrefix('cluster')}}`;
+
+  /** /healthz of a worker on the cluster with this REDIS_URL (0: it did not start). */
+  async function healthWith(nodes: string, url: string): Promise<number> {
+    const other = await startRoleFleet('cluster-login', {
+      sandboxLatencyMs: 0,
+      env: { REDIS_CLUSTER_NODES: nodes, REDIS_PREFIX: prefix, REDIS_URL: url },
+    });
+    try {
+      return await other.start('worker').then(
+        async (runtime) => (await get(runtime, '/healthz')).status,
+        () => 0,
+      );
+    } finally {
+      await other.close();
+    }
+  }
+
+  beforeAll(async () => {
+    cluster = await startLocalCluster();
+    const wrongNode = await cluster.notOwnerOf(`${prefix}:x`);
+    fleet = await startRoleFleet('cluster', {
+      sandboxLatencyMs: 0,
+      env: { REDIS_URL: `redis://127.0.0.1:${wrongNode.port}`, REDIS_PREFIX: prefix },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await fleet?.close();
+    await cluster?.stop();
+  });
+
+  it('is unhealthy with one connection at a node that does not own the slot, and says why', async () => {
+    const runtime = await fleet.start('worker');
+    const health = await get(runtime, '/healthz');
+    expect(health.status).toBe(503);
+    expect(JSON.parse(health.body)).toEqual({ ok: false, redis: 'refusing (MOVED)' });
+    const ready = await get(runtime, '/readyz');
+    expect(ready.status).toBe(503);
+    expect(JSON.parse(ready.body)).toMatchObject({ ok: false, redis: 'refusing (MOVED)' });
+    // The workers' own loop hits the same refusal, and /metrics counts it.
+    await until('a worker error counted', async () => {
+      const text = (await get(runtime, '/metrics')).body;
+      return /gateway_bot_worker_errors_total\{queue="\w+",kind="MOVED"\} [1-9]/.test(text) || undefined;
+    });
+    await runtime.stop(5_000);
+  });
+
+  it('is healthy with REDIS_CLUSTER_NODES whatever node REDIS_URL names, logged in as its ACL user', async () => {
+    expect(await healthWith(cluster.env, `redis://${LOCAL_ACL.user}:wrong@127.0.0.1:1`)).not.toBe(200);
+    const onCluster = await startRoleFleet('cluster-ok', {
+      sandboxLatencyMs: 0,
+      env: { REDIS_CLUSTER_NODES: cluster.env, REDIS_PREFIX: prefix, REDIS_URL: ACL_URL },
+    });
+    try {
+      const worker = await onCluster.start('worker');
+      const health = await get(worker, '/healthz');
+      expect(JSON.parse(health.body)).toEqual({ ok: true, redis: 'ok' });
+      expect(health.status).toBe(200);
+      // BullMQ's scripts read several keys at once: on the cluster they share the prefix's slot (no CROSSSLOT).
+      expect(await worker.services.queue.queue.getJobCounts('waiting', 'delayed')).toEqual({
+        waiting: 0,
+        delayed: 0,
+      });
+    } finally {
+      await onCluster.close();
+    }
+  });
+
+  it('keeps a write through a master SIGKILL only when a replica acknowledged it first', async () => {
+    const redis = createRedis({ url: 'redis://x', clusterNodes: cluster.nodes });
+    try {
+      const lostKey = `{${uniquePrefix('lost')}}:write`;
+      const lost = await survivesFailover(
+        redis,
+        lostKey,
+        await cluster.masterOf(lostKey),
+        () => cluster.failover(lostKey),
+        undefined,
+      );
+      expect(lost).toBe(false);
+      const keptKey = `{${uniquePrefix('kept')}}:write`;
+      const kept = await survivesFailover(
+        redis,
+        keptKey,
+        await cluster.masterOf(keptKey),
+        () => cluster.failover(keptKey),
+        new ReplicaWait(15_000),
+      );
+      expect(kept).toBe(true);
+    } finally {
+      redis.disconnect();
+    }
+  }, 60_000);
+
+  it('deletes a prefix from every master (SCAN answers for one node only)', async () => {
+    const redis = createRedis({ url: 'redis://x', clusterNodes: cluster.nodes });
+    try {
+      // No hash tag here: these keys spread over the slots, so over the three masters.
+      const scanned = uniquePrefix('scan');
+      const keys = Array.from({ length: 12 }, (_, i) => `${scanned}-${i}`);
+      for (const key of keys) await redis.set(key, '1');
+      const masters = new Set(await Promise.all(keys.map(async (k) => (await cluster.masterOf(k)).port)));
+      expect(masters.size).toBe(3);
+      expect(await deleteByPrefix(redis, scanned)).toBe(12);
+      for (const key of keys) expect(await redis.exists(key)).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
+describe('on a Sentinel-managed primary', () => {
+  let sentinels: LocalSentinels;
+  let fleet: RoleFleet;
+
+  beforeAll(async () => {
+    sentinels = await startLocalSentinels();
+    fleet = await startRoleFleet('sentinel', {
+      sandboxLatencyMs: 0,
+      env: {
+        REDIS_SENTINELS: sentinels.env,
+        REDIS_SENTINEL_NAME: sentinels.name,
+        REDIS_URL: ACL_URL,
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await fleet?.close();
+    await sentinels?.stop();
+  });
+
+  it('logs in as its ACL user (a wrong password is not healthy)', async () => {
+    const wrong = await startRoleFleet('sentinel-wrong', {
+      sandboxLatencyMs: 0,
+      env: {
+        REDIS_SENTINELS: sentinels.env,
+        REDIS_SENTINEL_NAME: sentinels.name,
+        REDIS_URL: `redis://${LOCAL_ACL.user}:wrong@127.0.0.1:1`,
+      },
+    });
+    try {
+      const status = await wrong.start('worker').then(
+        async (runtime) => (await get(runtime, '/healthz')).status,
+        () => 0,
+      );
+      expect(status).not.toBe(200);
+    } finally {
+      await wrong.close();
+    }
+  });
+
+  it('follows a failover without a restart: unhealthy in the gap, healthy on the new primary', async () => {
+    const runtime = await fleet.start('worker');
+    expect((await get(runtime, '/healthz')).status).toBe(200);
+    const before = (await sentinels.primary()).port;
+    await sentinels.failover();
+    expect((await sentinels.primary()).port).not.toBe(before);
+    await until('healthy on the new primary', async () =>
+      (await get(runtime, '/healthz')).status === 200 ? true : undefined,
+    );
+    expect(await runtime.services.queue.queue.getJobCounts('waiting')).toEqual({ waiting: 0 });
+    await runtime.stop(5_000);
+  }, 60_000);
+});
+
+/**
+ * A write acknowledged by the primary alone is lost when the primary dies before its replica has it. Here the
+ * primary cuts its replica off just before the write (a password the replica lacks, its link dropped) and is
+ * killed right after it, and the replica takes over: without a wait the write is gone. With ReplicaWait (what
+ * the bot does before a POST and before "queued"), the replica is let back in while the wait runs: the wait
+ * returns only once the replica has the write, and it survives the failover.
+ */
+async function survivesFailover(
+  redis: Redis,
+  key: string,
+  primary: RedisProcess,
+  failover: () => Promise<void>,
+  wait: ReplicaWait | undefined,
+): Promise<boolean> {
+  const cli = (...args: string[]) =>
+    redisCli(['-p', String(primary.port), '-a', 'cut-off', '--no-auth-warning', ...args]);
+  // The client's connection to the node exists before the password does (it stays logged in).
+  await redis.exists(key);
+  await redisCli(['-p', String(primary.port), 'config', 'set', 'requirepass', 'cut-off']);
+  await cli('client', 'kill', 'type', 'replica');
+  await redis.set(key, 'written');
+  if (wait) {
+    const letBackIn = new Promise((r) => setTimeout(r, 300)).then(() =>
+      cli('config', 'set', 'requirepass', ''),
+    );
+    expect(await wait.after(redis, key)).toBeGreaterThanOrEqual(1);
+    await letBackIn;
+  }
+  await failover();
+  const [value] = await until('the key is readable after the failover', async () => [await redis.get(key)]);
+  return value === 'written';
+}
