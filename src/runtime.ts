@@ -23,6 +23,7 @@ import { createSlackPoster, createWorkerSlackClient } from './jobs/slack-poster.
 import type { AppLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { createRedis } from './redis.js';
+import { RedisOutageLog, redisReadyAtStart } from './redis-outage.js';
 import { ActionRequests } from './requests/action-requests.js';
 import type { Sandbox } from './sandbox/index.js';
 import { startSandbox } from './sandbox/index.js';
@@ -59,6 +60,9 @@ export interface RuntimeOptions {
   };
 }
 
+/** How long start waits for Redis before saying it is not answering (the process then exits). */
+const REDIS_START_WAIT_MS = 3_000;
+
 const SANDBOX_NOT_CHOSEN =
   'GATEWAY_BASE_URL is not set. Set it (and GATEWAY_API_KEY) to your gateway, as shown in the agency ' +
   'automations area; or set GATEWAY_BASE_URL=sandbox to run against the built-in sandbox and its sample ' +
@@ -79,12 +83,22 @@ export async function startRuntime(
       'SLACK_BOT_TOKEN is required (OAuth & Permissions → Bot User OAuth Token); `npm run demo` needs none.',
     );
   }
+  // Real Slack people must never be served the sandbox's sample clients by a forgotten variable.
+  if (!config.gateway.baseUrl && !config.gateway.sandbox) throw new Error(SANDBOX_NOT_CHOSEN);
+  if (config.gateway.baseUrl && !config.gateway.apiKey)
+    throw new Error('GATEWAY_API_KEY is required with GATEWAY_BASE_URL (agency automations area).');
+
+  // Without Redis nothing works: a person is told so in one line at start, instead of a flood of retries.
+  const redis = createRedis(config.redis.url);
+  const redisOutage = new RedisOutageLog(logger, config.redis.url);
+  await redisReadyAtStart(redis, config.redis.url, REDIS_START_WAIT_MS).catch((e) => {
+    redis.disconnect();
+    throw e;
+  });
   let sandbox: Sandbox | undefined;
   let gatewayUrl = config.gateway.baseUrl;
   let apiKey = config.gateway.apiKey;
   if (!gatewayUrl) {
-    // Real Slack people must never be served the sandbox's sample clients by a forgotten variable.
-    if (!config.gateway.sandbox) throw new Error(SANDBOX_NOT_CHOSEN);
     const { seed, ...knobs } = config.sandbox;
     sandbox = await startSandbox({ port: 0, seed, knobs });
     gatewayUrl = sandbox.url;
@@ -93,9 +107,8 @@ export async function startRuntime(
   }
   if (!apiKey)
     throw new Error('GATEWAY_API_KEY is required with GATEWAY_BASE_URL (agency automations area).');
+  redisOutage.watch(redis);
 
-  const redis = createRedis(config.redis.url);
-  redis.on('error', (error) => logger.warn('redis connection error', error.message));
   const metrics = new Metrics();
   const gateway = new GatewayClient({
     baseUrl: gatewayUrl,
@@ -124,6 +137,12 @@ export async function startRuntime(
   });
   const digests = new DigestStore(redis, config.redis.prefix);
   const approvalExpiry = new ApprovalExpiry({ connection: redis, prefix: config.redis.prefix });
+  // BullMQ's queues share the connection above; their errors would otherwise reach stderr as raw traces.
+  for (const q of [queue.queue, digestQueue.queue, approvalExpiry.queue])
+    q.on(
+      'error',
+      redisOutage.otherwise((error) => logger.error('queue error', error)),
+    );
   // Who someone is and who is in a group: short retries, a timeout and no waiting out a 429, since a person is
   // waiting for the answer (a lookup that fails refuses and says to try again).
   const people = new WebClient(botToken, {
@@ -189,6 +208,7 @@ export async function startRuntime(
       actionTimeoutMs: config.gateway.actionTimeoutMs,
       logger,
       metrics,
+      redisOutage,
       ...options.worker,
     });
     digestWorkers = startDigestWorkers({
@@ -199,6 +219,7 @@ export async function startRuntime(
       tz: config.digestTz,
       logger,
       metrics,
+      redisOutage,
       ...(options.digests?.leaseMs ? { leaseMs: options.digests.leaseMs } : {}),
     });
     approvalWorkers = startApprovalWorker({
@@ -207,6 +228,7 @@ export async function startRuntime(
       slack: createWorkerSlackClient(botToken, config.slack.apiUrl, logger),
       logger,
       metrics,
+      redisOutage,
     });
   }
   if (runs('scheduler')) {
@@ -214,6 +236,7 @@ export async function startRuntime(
       queue: digestQueue,
       store: digests,
       logger,
+      redisOutage,
       ...(options.digests?.pollMs ? { pollMs: options.digests.pollMs } : {}),
     });
   }

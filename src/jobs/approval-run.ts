@@ -5,6 +5,7 @@ import { ApprovalStore } from '../approvals/approval-store.js';
 import type { ApprovalRecord } from '../approvals/record.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { RedisOutageLog } from '../redis-outage.js';
 import { buildApprovalCard } from '../views/approval-card.js';
 import { failureCode } from './job-errors.js';
 import type { ActionJobData, ActionJobOutcome } from './queue.js';
@@ -73,9 +74,11 @@ export function startApprovalWorker(options: {
   prefix: string;
   slack: WebClient;
   logger?: AppLogger;
+  /** Shared with the process's other connections, so a Redis outage is one line per interval. */
+  redisOutage?: RedisOutageLog;
   metrics?: Metrics;
 }): ApprovalWorkers {
-  const { logger, redis, blocking } = setUpWorker(options, 'approval-worker');
+  const { logger, redis, blocking, redisOutage } = setUpWorker(options, 'approval-worker');
   const store = new ApprovalStore(redis, options.prefix, options.metrics ? { metrics: options.metrics } : {});
   const poster = createSlackPoster(options.slack);
   const worker = new Worker<ExpireJobData>(
@@ -89,7 +92,10 @@ export function startApprovalWorker(options: {
     { connection: blocking, prefix: options.prefix, concurrency: 5 },
   );
   worker.on('failed', (job, error) => logger.warn(`approval expiry ${job?.id} failed`, error.message));
-  worker.on('error', (error) => logger.error('approval worker error', error));
+  worker.on(
+    'error',
+    redisOutage.otherwise((error) => logger.error('approval worker error', error)),
+  );
   return {
     close: async () => {
       await worker.close();

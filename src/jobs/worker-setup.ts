@@ -2,16 +2,23 @@ import type { Redis } from 'ioredis';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { createRedis } from '../redis.js';
+import { RedisOutageLog } from '../redis-outage.js';
 
 /** What every worker role starts with: its logger and two Redis connections (one for BullMQ's blocking reads). */
 export interface WorkerSetup {
   logger: AppLogger;
   redis: Redis;
   blocking: Redis;
+  /** Where this worker's lost connections are counted (one line per interval for the whole process). */
+  redisOutage: RedisOutageLog;
 }
 
 export function setUpWorker(
-  options: { connection: string | (() => Redis); logger?: AppLogger | undefined },
+  options: {
+    connection: string | (() => Redis);
+    logger?: AppLogger | undefined;
+    redisOutage?: RedisOutageLog | undefined;
+  },
   role: string,
 ): WorkerSetup {
   const logger = (options.logger ?? silentLogger()).child({ role });
@@ -21,10 +28,13 @@ export function setUpWorker(
       : options.connection();
   const redis = connect(false);
   const blocking = connect(true);
-  // Redis going away is logged, not left to ioredis's "Unhandled error event" on stderr; both reconnect.
-  for (const connection of [redis, blocking])
-    connection.on('error', (error: Error) => logger.warn('redis connection error', error.message));
-  return { logger, redis, blocking };
+  // Redis going away is logged once per interval, not left to ioredis's "Unhandled error event" on stderr;
+  // both reconnect.
+  const redisOutage =
+    options.redisOutage ??
+    new RedisOutageLog(logger, typeof options.connection === 'string' ? options.connection : 'redis://');
+  for (const connection of [redis, blocking]) redisOutage.watch(connection);
+  return { logger, redis, blocking, redisOutage };
 }
 
 /** Seconds a job ran, from BullMQ's timestamps (0 when they are missing). */
