@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, type LogLevel } from '@slack/bolt';
+import { App, HTTPReceiver, type LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { BotIdentity } from './bot-identity.js';
 import { register as registerCommands } from './commands/index.js';
 import type { Config } from './config.js';
@@ -9,6 +9,7 @@ import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { instrumentRequests } from './http/request-context.js';
 import { register as registerInteractions } from './interactions/index.js';
 import type { BotServices } from './services.js';
+import { SocketConnection } from './socket-connection.js';
 
 /** The web role's Slack client options: Bolt's own client and the request layer's reporter share them. */
 export function webSlackClientOptions(config: Config) {
@@ -47,11 +48,21 @@ export function createBot(services: BotServices): Bot {
   let healthServer: HealthServer | undefined;
   let app: App;
   let receiver: HTTPReceiver | undefined;
+  let socket: SocketConnection | undefined;
   if (config.slack.mode === 'socket') {
+    // Our own receiver, its reconnecting ours (socket-connection.ts), and the Web API address Bolt's would not
+    // pass on to the app-level token's calls.
+    const socketReceiver = new SocketModeReceiver({
+      appToken: config.slack.appToken ?? '',
+      logger,
+      logLevel,
+      autoReconnectEnabled: false,
+      installerOptions: { clientOptions },
+    });
+    socket = new SocketConnection(socketReceiver, logger);
     app = new App({
       authorize,
-      appToken: config.slack.appToken,
-      socketMode: true,
+      receiver: socketReceiver,
       logger,
       logLevel,
       clientOptions,
@@ -90,12 +101,16 @@ export function createBot(services: BotServices): Bot {
         const server = (await app.start(port)) as Server;
         return (server.address() as AddressInfo).port;
       }
-      await app.start();
       healthServer = await startHealthServer(routes, port);
+      await socket?.start().catch(async (error: unknown) => {
+        await healthServer?.close();
+        throw error;
+      });
       return healthServer.port;
     },
     async stop() {
       identity.stop();
+      socket?.stop();
       await app.stop();
       await healthServer?.close();
     },

@@ -12,7 +12,7 @@ const HOW_TO_GET_ONE =
   'brew services start redis) or set REDIS_URL to yours; `npm run demo` starts its own.';
 
 /** Where a Redis URL points, without its password: all a log line or an error message may name. */
-export function redisWhere(url: string): string {
+function redisWhere(url: string): string {
   try {
     const parsed = new URL(url);
     return `${parsed.hostname}:${parsed.port || '6379'}`;
@@ -21,7 +21,7 @@ export function redisWhere(url: string): string {
   }
 }
 
-export class RedisUnavailableError extends Error {
+class RedisUnavailableError extends Error {
   readonly code = 'redis_unavailable';
 }
 
@@ -69,7 +69,7 @@ const CONNECTION_CODES = new Set([
   'ENOTFOUND',
   'EPIPE',
 ]);
-export function isRedisConnectionError(error: unknown): boolean {
+function isRedisConnectionError(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown };
   if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
   if ((error as { name?: unknown }).name === 'MaxRetriesPerRequestError') return true;
