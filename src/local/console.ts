@@ -24,7 +24,8 @@ const CONSOLE_HELP = [
   '  as <user>              switch user: alice (admin), bob, carol, dave (guest), erin (another workspace);',
   '                         the channel message buttons stay pressable (an approver presses Approve)',
   '  channel #name          switch channel (#seo is bound in the sample session)',
-  '  wait                   wait until the bot has finished its work',
+  '  wait                   wait until every job is done, queued ones included',
+  '  wait 60s                let that much time pass (s or m: wait 90s, wait 2m)',
   '  advance                a day passes at the sandbox gateway: new reviews, new keyword positions',
   '  help | quit',
 ];
@@ -34,8 +35,11 @@ export interface ConsoleOptions {
   driver: SlackDriver;
   /** A person at a terminal: modals are asked field by field, and output arrives as it happens. */
   interactive: boolean;
-  /** True while action jobs are waiting or running. */
-  busy: () => Promise<boolean>;
+  /**
+   * True while jobs are running or about to. `queued`: also while action jobs only wait for the rate window
+   * (a script goes on past those after each line; `wait` sits them out).
+   */
+  busy: (options?: { queued?: boolean }) => Promise<boolean>;
   /** `advance`: a day of new data at the sandbox gateway; answers what it added, as lines to print. */
   advance?: () => string[];
   /** How long to wait after each line; scripts wait for jobs too. */
@@ -52,6 +56,18 @@ export interface ConsoleOutcome {
 }
 
 class ConsoleProblem extends Error {}
+
+/** `wait` with no time gives up after this long, saying so. */
+const WAIT_ALL_MAX_MS = 5 * 60_000;
+
+/** `60s`, `60 s`, `2m`, `500ms`; a bare number is refused (seconds or minutes would be a guess). At most 10 m. */
+function parseWaitTime(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m)$/i.exec(text);
+  if (!match) return undefined;
+  const unit = (match[2] ?? '').toLowerCase();
+  const ms = Number(match[1]) * (unit === 'm' ? 60_000 : unit === 's' ? 1_000 : 1);
+  return ms > 0 && ms <= 10 * 60_000 ? ms : undefined;
+}
 
 export class DemoConsole {
   user: string;
@@ -145,7 +161,7 @@ export class DemoConsole {
       if (!this.opts.advance) throw new ConsoleProblem('advance needs the built-in sandbox gateway');
       this.out?.print(this.opts.advance());
     } else if (lower === 'wait') {
-      await this.settle(true);
+      await this.wait(arg);
     } else if (lower === 'help' || lower === '?') {
       this.out?.print(CONSOLE_HELP);
     } else if (lower === 'quit' || lower === 'exit') {
@@ -170,6 +186,31 @@ export class DemoConsole {
       ...(answerAfter === undefined ? {} : { answerAfter }),
     });
     this.flush();
+  }
+
+  /** `wait`: until every job is done, queued ones included; `wait 60s`: that long. */
+  private async wait(arg: string): Promise<void> {
+    const spec = arg.trim();
+    if (!spec) {
+      const started = Date.now();
+      const done = await waitForIdle(this.opts.slack, {
+        quietMs: 500,
+        maxMs: WAIT_ALL_MAX_MS,
+        busy: () => this.opts.busy({ queued: true }),
+      });
+      this.flush();
+      if (!done) throw new ConsoleProblem(`jobs still pending after ${WAIT_ALL_MAX_MS / 60_000} minutes`);
+      this.out?.print([`(every job is done; waited ${Math.round((Date.now() - started) / 1_000)} s)`]);
+      return;
+    }
+    const ms = parseWaitTime(spec);
+    if (ms === undefined)
+      throw new ConsoleProblem(
+        `wait takes nothing (until every job is done) or a time up to 10m such as 60s or 2m, not “${spec}”`,
+      );
+    await new Promise((r) => setTimeout(r, ms));
+    this.flush();
+    this.out?.print([`(waited ${spec})`]);
   }
 
   private async press(which: string): Promise<void> {
