@@ -29,7 +29,7 @@ export type DigestArgs =
   | { action: 'subscribe'; kind: DigestKind; schedule: Schedule; tz?: string; filters: DigestFilters }
   | { action: 'off'; kind: DigestKind }
   | { action: 'now'; kind: DigestKind }
-  | { action: 'status' };
+  | { action: 'status'; ignored: readonly Token[] };
 
 export const DIGEST_USAGE =
   '/gateway digest reviews|rankings daily|weekly <day>|off [HH:MM] [filters] [tz=Area/City]';
@@ -61,9 +61,8 @@ export function parseDigestArgs(args: readonly Token[]): DigestArgs {
   const [first, ...rest] = args;
   const word = first?.kind === 'word' ? first.value.toLowerCase() : undefined;
   if (!first || word === 'status' || word === 'list') {
-    // Words after `status` would be dropped unsaid: say so instead.
-    if (rest.length > 0) throw bad('`digest status` takes nothing after it.', '/gateway digest status');
-    return { action: 'status' };
+    // Words after `status` are ignored, and the answer says so.
+    return { action: 'status', ignored: first ? rest : [] };
   }
   if (word === 'now') {
     const usage = '/gateway digest now reviews|rankings';

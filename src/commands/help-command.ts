@@ -1,4 +1,5 @@
 import type { Catalogue } from '../actions/catalogue.js';
+import { FILTER_FORMS } from '../digests/filters.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildCommandHelp, buildHelp, type HelpDetail, type HelpEntry } from '../views/help.js';
@@ -31,6 +32,17 @@ async function helpDetails(ctx: CommandContext, name: string, catalogue: Catalog
   if (name === 'get') {
     const { resources } = await ctx.services.gateway.discover();
     return [{ label: 'Resources', names: [...resources].sort() }];
+  }
+  if (name === 'digest') {
+    return [
+      { label: 'Reviews filters', names: FILTER_FORMS.reviews },
+      { label: 'Rankings filters', names: FILTER_FORMS.rankings },
+      { label: 'Time zone (else DIGEST_TZ)', names: ['tz=Area/City'] },
+      {
+        label: 'Also',
+        names: ['digest now reviews|rankings', 'digest status', 'digest reviews|rankings off'],
+      },
+    ];
   }
   if (name === 'run') {
     const actions = catalogue.entries().map((e) => e.action);
@@ -72,8 +84,12 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
         await ctx.reply(fullHelp(catalogue, entries, ctx.isAdmin()));
         return;
       }
+      // `help digest now` is the help of `digest`: a command's own sub-words lead to the command.
+      const first = wanted.split(' ')[0];
       const entry =
-        entries.find((e) => e.name === wanted) ?? entries.find((e) => e.name.split(' ')[0] === wanted);
+        entries.find((e) => e.name === wanted) ??
+        entries.find((e) => e.name.split(' ')[0] === wanted) ??
+        entries.find((e) => e.name === first);
       if (!entry) {
         const guess = closestCommand(
           wanted,
