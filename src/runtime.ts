@@ -26,7 +26,7 @@ import { createRedis } from './redis.js';
 import { RedisOutageLog, redisReadyAtStart } from './redis-outage.js';
 import { ActionRequests } from './requests/action-requests.js';
 import type { Sandbox } from './sandbox/index.js';
-import { startSandbox } from './sandbox/index.js';
+import { recentAnchor, startSandbox } from './sandbox/index.js';
 import type { BotServices, CoreServices } from './services.js';
 import { shutdownDeadline } from './shutdown.js';
 import { AnswerQueue } from './slack/answer-queue.js';
@@ -100,7 +100,8 @@ export async function startRuntime(
   let apiKey = config.gateway.apiKey;
   if (!gatewayUrl) {
     const { seed, ...knobs } = config.sandbox;
-    sandbox = await startSandbox({ port: 0, seed, knobs });
+    // Its sample data ends the day before today: a person reading it sees recent dates.
+    sandbox = await startSandbox({ port: 0, seed, knobs, anchorDate: recentAnchor() });
     gatewayUrl = sandbox.url;
     apiKey = SANDBOX_KEYS.full;
     logger.info(`GATEWAY_BASE_URL=sandbox: using the built-in sandbox gateway at ${sandbox.url}`);
