@@ -1,6 +1,6 @@
-import { type ButtonTarget, ConsoleFeed } from './console-feed.js';
+import { type ButtonTarget, ConsoleFeed, messageKey } from './console-feed.js';
 import { type IdleOptions, type LineSource, waitForIdle } from './console-input.js';
-import { describeModal, parseFill } from './console-modal.js';
+import { answerFor, describeModal, modalFields, parseFill } from './console-modal.js';
 import { fillModalInteractively } from './console-prompts.js';
 import type { RenderNames } from './console-render.js';
 import type { SlackDriver } from './driver.js';
@@ -18,12 +18,13 @@ const CONSOLE_HELP = [
   'Console commands:',
   '  /gateway <command>     send a slash command (try /gateway help)',
   '  press N  (or just N)   press button [N] of the last message shown with buttons',
-  '  press <label>          press the button with that label (press Next)',
-  '  fill name=value …      answer the open modal’s fields (quotes for spaces), then: submit',
+  '  press <label>          press the button with that label, or the start of one (press Next, press App)',
+  '  fill name=value …      answer the open modal’s fields (quotes for spaces, \\" for a quote; a choice',
+  '                         by its number, value or label: fill category_id=2), then: submit',
   '  submit | cancel        submit or close the open modal',
   '  as <user>              switch user: alice (admin), bob, carol, dave (guest), erin (another workspace);',
   '                         the channel message buttons stay pressable (an approver presses Approve)',
-  '  channel #name          switch channel (#seo is bound in the sample session)',
+  '  channel #name          switch channel (bind it to a client with /gateway use <client_id>)',
   '  wait                   wait until every job is done, queued ones included',
   '  wait 60s                let that much time pass (s or m: wait 90s, wait 2m)',
   '  advance                a day passes at the sandbox gateway: new reviews, new keyword positions',
@@ -101,7 +102,10 @@ export class DemoConsole {
   flush(): void {
     const batch = this.feed.collect(this.user);
     const lines = [...batch.lines];
+    // A message shown again (decided, replaced, a new page) has only the buttons it shows now.
     if (batch.buttons.length) this.buttons = batch.buttons;
+    else if (batch.touched.length)
+      this.buttons = this.buttons.filter((b) => !batch.touched.includes(messageKey(b.message)));
     if (batch.view && !this.opts.interactive) lines.push(...this.modalLines(batch.view));
     this.out?.print(lines);
   }
@@ -216,9 +220,15 @@ export class DemoConsole {
   private async press(which: string): Promise<void> {
     const wanted = which.trim().replace(/^\[|\]$/g, '');
     if (!wanted) throw new ConsoleProblem('press which button? e.g. press 1');
+    const lower = wanted.toLowerCase();
+    const prefixed = this.buttons.filter((b) => b.text.toLowerCase().startsWith(lower));
+    if (!/^\d+$/.test(wanted) && prefixed.length > 1 && !prefixed.some((b) => b.text.toLowerCase() === lower))
+      throw new ConsoleProblem(
+        `“${wanted}” starts more than one button: ${prefixed.map((b) => `[${b.number}] ${b.text}`).join('  ')}`,
+      );
     const target = /^\d+$/.test(wanted)
       ? this.buttons.find((b) => b.number === Number(wanted))
-      : this.buttons.find((b) => b.text.toLowerCase() === wanted.toLowerCase());
+      : (this.buttons.find((b) => b.text.toLowerCase() === lower) ?? prefixed[0]);
     if (!target) {
       const shown = this.buttons.map((b) => `[${b.number}] ${b.text}`).join('  ') || 'none';
       throw new ConsoleProblem(`no button “${wanted}” is shown (buttons: ${shown})`);
@@ -252,6 +262,17 @@ export class DemoConsole {
   private fill(values: InputValues): void {
     const view = this.openModal();
     if (!view) throw new ConsoleProblem('no modal is open: fill answers a modal the bot opened');
+    // A choice is picked by its number as shown (`1) Guides`), its value or its label.
+    for (const field of modalFields(view)) {
+      const given = values[field.actionId];
+      if (typeof given !== 'string' || !field.options.length) continue;
+      const picked = answerFor(field, given);
+      if (picked === undefined)
+        throw new ConsoleProblem(
+          `“${given}” is not one of ${field.actionId}’s choices: ${field.options.map((o, i) => `${i + 1}) ${o.label}`).join('  ')}`,
+        );
+      values[field.actionId] = picked;
+    }
     Object.assign(this.valuesFor(view), values);
     this.out?.print([`(filled ${Object.keys(values).join(', ')})`]);
   }
@@ -327,6 +348,10 @@ export class DemoConsole {
       sent = await send();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      if (message.startsWith('driver: no button matches'))
+        throw new ConsoleProblem(
+          'that button is no longer on its message: the message changed since (decided, replaced or a new page)',
+        );
       if (message.startsWith('driver:')) throw new ConsoleProblem(message.replace(/^driver:\s*/, ''));
       this.outcome.crashed = true;
       throw new ConsoleProblem(`the bot did not answer: ${message}`);

@@ -10,10 +10,11 @@ import { TEST_REDIS_URL } from '../helpers/redis.js';
 // Budgets for a loaded machine, where starting the demo alone may take most of a minute; a hang still fails.
 const demo = demoRunner('demo-console', 180_000);
 let waits: DemoRun;
+let edges: DemoRun;
 
 beforeAll(async () => {
   // One action every 20 s: the index job queues behind the audit, and `wait` sits that out.
-  waits = await demo.run(
+  const waiting = demo.run(
     [
       '/gateway use acme-plumbing',
       '/gateway audit https://acme-plumbing.example/',
@@ -26,6 +27,24 @@ beforeAll(async () => {
     'waits',
     { GATEWAY_ACTION_RATE: '1/20s' },
   );
+  edges = await demo.run(
+    [
+      'help',
+      '/gateway use acme-plumbing',
+      '/gateway blog',
+      'fill keyword="the \\"best\\" plumber" category_id=2 tone=friendly',
+      'submit',
+      '/gateway use bright-dental',
+      'press Ke',
+      'as bob',
+      '/gateway deploy',
+      'as alice',
+      'press Rej',
+      'press Approve',
+    ].join('\n'),
+    'edges',
+  );
+  waits = await waiting;
 }, 240_000);
 afterAll(demo.cleanup);
 
@@ -61,6 +80,31 @@ describe('the demo console: time in a script', () => {
     expect(existsSync(path ?? '')).toBe(true);
     expect(waits.stdout).not.toMatch(/^\[\d\d:\d\d:\d\d(\.\d+)?\] (WARN|ERROR|INFO)/m);
     expect(waits.stderr).not.toMatch(/(WARN|ERROR|INFO)/);
+  });
+});
+
+describe('the demo console: rough edges', () => {
+  it('does not claim #seo is bound before anything was bound', () => {
+    expect(edges.stdout).toContain('channel #name');
+    expect(edges.stdout).not.toContain('#seo is bound');
+  });
+
+  it('takes an escaped quote in fill, and a choice by its number', () => {
+    const out = edges.stdout;
+    expect(out).toContain('(filled keyword, category_id, tone)');
+    expect(out).not.toContain('is not one of');
+    expect(out).toMatch(/Blog article about “the "best" plumber” .* — done/);
+  });
+
+  it('presses a button by a unique start of its label', () => {
+    expect(edges.stdout).toContain('(pressed [2] Keep Acme Plumbing & Heating)');
+  });
+
+  it('offers no button of a decided card, and shows no internal JSON', () => {
+    const out = edges.stdout.slice(edges.stdout.indexOf('> press Approve'));
+    expect(out).toMatch(/! no button “Approve” is shown|! that button is no longer on its message/);
+    expect(edges.stdout).not.toContain('{"actionId"');
+    expect(edges.code, edges.stderr).toBe(2);
   });
 });
 
