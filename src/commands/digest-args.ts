@@ -8,6 +8,7 @@ import {
   type TypedFilter,
 } from '../digests/filters.js';
 import {
+  canonicalTimeZone,
   DEFAULT_TIME,
   isTimeZone,
   parseTimeOfDay,
@@ -98,7 +99,15 @@ export function parseDigestArgs(args: readonly Token[]): DigestArgs {
           `/gateway digest ${kind} daily 09:00 tz=Europe/Berlin`,
         );
       }
-      tz = token.value;
+      // `EST`, `PST`, `CET` are zones to Intl but fixed offsets or ambiguous to a person: a digest at 09:00
+      // must follow the place's daylight saving time, so only Area/City names (and UTC) are taken.
+      if (!token.value.includes('/') && token.value.toUpperCase() !== 'UTC') {
+        throw bad(
+          `\`${token.value}\` is an abbreviation, not a place: name the time zone as Area/City (UTC is fine too).`,
+          `/gateway digest ${kind} daily 09:00 tz=America/New_York`,
+        );
+      }
+      tz = canonicalTimeZone(token.value);
       continue;
     }
     if (token.kind === 'pair') {

@@ -89,7 +89,9 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
       const entry =
         entries.find((e) => e.name === wanted) ??
         entries.find((e) => e.name.split(' ')[0] === wanted) ??
-        entries.find((e) => e.name === first);
+        entries.find((e) => e.name === first) ??
+        // A gateway action's name leads to its command's help (`help generate_blog` → `blog`).
+        entries.find((e) => e.name === catalogue.byAction(wanted)?.command);
       if (!entry) {
         const guess = closestCommand(
           wanted,

@@ -3,6 +3,7 @@ import { actionTitle } from '../views/action-title.js';
 import { buildIgnoredWords } from '../views/error-message.js';
 import { buildJobList } from '../views/job-list.js';
 import type { CommandSpec } from './command-context.js';
+import { closestCommand } from './tokenizer.js';
 
 /** How many jobs `jobs` lists, and `jobs all` (the channel index keeps the newest 100). */
 const SHORT = 20;
@@ -41,6 +42,11 @@ export const jobsCommand: CommandSpec = {
       }),
     );
     // Nothing typed is dropped unsaid, as with `status extra words`.
-    if (ignored.length > 0) await ctx.reply(buildIgnoredWords('jobs', ignored, ['all']));
+    if (ignored.length > 0) {
+      const meant = all
+        ? undefined
+        : ignored.find((t) => t.kind === 'word' && closestCommand(t.value, ['all']) === 'all');
+      await ctx.reply(buildIgnoredWords('jobs', ignored, ['all'], meant ? 'all' : undefined));
+    }
   },
 };
