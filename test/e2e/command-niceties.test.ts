@@ -38,6 +38,15 @@ describe('command niceties', () => {
     expect(textOf(again)).toContain('acme-plumbing');
   });
 
+  it('refuses `keywords desc asc` naming both directions, rather than picking one unsaid', async () => {
+    const refused = await newEphemeral(
+      MEMBER,
+      () => h.gateway('keywords limit=2 desc asc', { user: MEMBER }),
+      /direction/,
+    );
+    expect(textOf(refused)).toContain('Both `desc` and `asc`');
+  });
+
   it('suggests `jobs all` for `jobs al`', async () => {
     const note = await newEphemeral(MEMBER, () => h.gateway('jobs al', { user: MEMBER }), /ignored/);
     expect(textOf(note)).toContain('Did you mean `/gateway jobs all`?');
