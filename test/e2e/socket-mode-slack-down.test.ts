@@ -58,11 +58,11 @@ describe('Socket Mode when Slack is unreachable at start', () => {
 
     const slack = await startFakeSlack({ port, botToken: BOT_TOKEN });
     standIns.push(slack);
-    // The backoff doubles to 60 s: the next try is at most that far away.
+    // The backoff doubles to 60 s: the next try is at most that far away (and a try takes seconds more).
     await slack
       .waitFor(() => slack.socket.connected() || undefined, {
         what: 'the bot’s Socket Mode connection',
-        timeoutMs: 70_000,
+        timeoutMs: 100_000,
       })
       .catch((error: Error) => {
         throw new Error(`${error.message}\nthe bot's output:\n${bot.output().slice(-4000)}`);
