@@ -10,6 +10,7 @@ import { instrumentRequests } from './http/request-context.js';
 import { register as registerInteractions } from './interactions/index.js';
 import { atLeastInfo } from './logger.js';
 import type { BotServices } from './services.js';
+import { SocketConnection } from './socket-connection.js';
 
 /** The web role's Slack client options: Bolt's own client and the request layer's reporter share them. */
 export function webSlackClientOptions(config: Config) {
@@ -50,19 +51,21 @@ export function createBot(services: BotServices): Bot {
   let healthServer: HealthServer | undefined;
   let app: App;
   let receiver: HTTPReceiver | undefined;
+  let socket: SocketConnection | undefined;
   if (config.slack.mode === 'socket') {
-    // The Socket Mode client's debug lines print every envelope, live response URLs included: it logs at info
-    // at most, whatever LOG_LEVEL says.
+    // Our own receiver, its reconnecting ours (socket-connection.ts), and the Web API address Bolt's would not
+    // pass on to the app-level token's calls. The Socket Mode client's debug lines print every envelope, live
+    // response URLs included: it logs at info at most, whatever LOG_LEVEL says.
     const socketReceiver = new SocketModeReceiver({
       appToken: config.slack.appToken ?? '',
       logger: atLeastInfo(logger.child({ part: 'socket-mode' })),
-      // What App would hand its own receiver: the Web API address apps.connections.open is called at.
+      autoReconnectEnabled: false,
       installerOptions: { clientOptions },
     });
+    socket = new SocketConnection(socketReceiver, logger);
     app = new App({
       authorize,
       receiver: socketReceiver,
-      socketMode: true,
       logger,
       logLevel,
       clientOptions,
@@ -101,12 +104,16 @@ export function createBot(services: BotServices): Bot {
         const server = (await app.start(port)) as Server;
         return (server.address() as AddressInfo).port;
       }
-      await app.start();
       healthServer = await startHealthServer(routes, port);
+      await socket?.start().catch(async (error: unknown) => {
+        await healthServer?.close();
+        throw error;
+      });
       return healthServer.port;
     },
     async stop() {
       identity.stop();
+      socket?.stop();
       await app.stop();
       await healthServer?.close();
     },

@@ -22,7 +22,15 @@ export interface FoundClient {
 export async function findClient(services: BotServices, clientId: string): Promise<FoundClient> {
   const page = await services.gateway.read('clients', { filter: { field: 'id', value: clientId }, limit: 1 });
   const client = page.data[0];
-  if (!client) throw await noSuchClient(services, clientId);
+  if (!client) {
+    // Ids are matched in any case: `use ACME-PLUMBING` binds `acme-plumbing`.
+    const { rows } = await services.gateway.collect('clients', {}, { cap: CLIENTS_READ });
+    const same = rows.find(
+      (r) => typeof r.id === 'string' && r.id !== clientId && r.id.toLowerCase() === clientId.toLowerCase(),
+    );
+    if (typeof same?.id === 'string') return findClient(services, same.id);
+    throw await noSuchClient(services, clientId);
+  }
   const clientLabel = typeof client.name === 'string' && client.name ? client.name : clientId;
   // Prove the key really reaches the client's data (an unlinked client answers 403 here, with its advice).
   await services.gateway.read('locations', { clientId, limit: 1 });

@@ -23,10 +23,11 @@ import { ActionQueue } from './jobs/queue.js';
 import type { AppLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { createRedis } from './redis.js';
+import { RedisOutageLog, redisReadyAtStart } from './redis-outage.js';
 import { replicaWaitMs } from './redis-replica.js';
 import { ActionRequests } from './requests/action-requests.js';
 import type { Sandbox } from './sandbox/index.js';
-import { startSandbox } from './sandbox/index.js';
+import { recentAnchor, startSandbox } from './sandbox/index.js';
 import type { BotServices, CoreServices } from './services.js';
 import { shutdownDeadline } from './shutdown.js';
 import { AnswerQueue } from './slack/answer-queue.js';
@@ -64,6 +65,8 @@ export interface RuntimeOptions {
 
 /** The worker starts after this long even if discovery has not answered (a dripping gateway, say). */
 const FIRST_REFRESH_WAIT_MS = 3_000;
+/** How long start waits for Redis before saying it is not answering (the process then exits). */
+const REDIS_START_WAIT_MS = 3_000;
 
 const SANDBOX_NOT_CHOSEN =
   'GATEWAY_BASE_URL is not set. Set it (and GATEWAY_API_KEY) to your gateway, as shown in the agency ' +
@@ -85,23 +88,33 @@ export async function startRuntime(
       'SLACK_BOT_TOKEN is required (OAuth & Permissions → Bot User OAuth Token); `npm run demo` needs none.',
     );
   }
+  // Real Slack people must never be served the sandbox's sample clients by a forgotten variable.
+  if (!config.gateway.baseUrl && !config.gateway.sandbox) throw new Error(SANDBOX_NOT_CHOSEN);
+  if (config.gateway.baseUrl && !config.gateway.apiKey)
+    throw new Error('GATEWAY_API_KEY is required with GATEWAY_BASE_URL (agency automations area).');
+
+  // Without Redis nothing works: a person is told so in one line at start, instead of a flood of retries.
+  const redis = createRedis(config.redis);
+  const redisOutage = new RedisOutageLog(logger, config.redis.url);
+  await redisReadyAtStart(redis, config.redis.url, REDIS_START_WAIT_MS).catch((e) => {
+    redis.disconnect();
+    throw e;
+  });
   let sandbox: Sandbox | undefined;
   let gatewayUrl = config.gateway.baseUrl;
   let apiKey = config.gateway.apiKey;
   if (!gatewayUrl) {
-    // Real Slack people must never be served the sandbox's sample clients by a forgotten variable.
-    if (!config.gateway.sandbox) throw new Error(SANDBOX_NOT_CHOSEN);
     const { seed, ...knobs } = config.sandbox;
-    sandbox = await startSandbox({ port: 0, seed, knobs });
+    // Its sample data ends the day before today: a person reading it sees recent dates.
+    sandbox = await startSandbox({ port: 0, seed, knobs, anchorDate: recentAnchor() });
     gatewayUrl = sandbox.url;
     apiKey = SANDBOX_KEYS.full;
     logger.info(`GATEWAY_BASE_URL=sandbox: using the built-in sandbox gateway at ${sandbox.url}`);
   }
   if (!apiKey)
     throw new Error('GATEWAY_API_KEY is required with GATEWAY_BASE_URL (agency automations area).');
+  redisOutage.watch(redis);
 
-  const redis = createRedis(config.redis);
-  redis.on('error', (error) => logger.warn('redis connection error', error.message));
   const metrics = new Metrics();
   const gateway = new GatewayClient({
     baseUrl: gatewayUrl,
@@ -132,6 +145,12 @@ export async function startRuntime(
   });
   const digests = new DigestStore(redis, config.redis.prefix);
   const approvalExpiry = new ApprovalExpiry({ connection: redis, prefix: config.redis.prefix });
+  // BullMQ's queues share the connection above; their errors would otherwise reach stderr as raw traces.
+  for (const q of [queue.queue, digestQueue.queue, approvalExpiry.queue])
+    q.on(
+      'error',
+      redisOutage.otherwise((error) => logger.error('queue error', error)),
+    );
   // Who someone is and who is in a group: short retries, a timeout and no waiting out a 429, since a person is
   // waiting for the answer (a lookup that fails refuses and says to try again).
   const people = new WebClient(botToken, {
@@ -210,6 +229,7 @@ export async function startRuntime(
       replicaWaitMs: replicaWaitMs(config.redis.form),
       logger,
       metrics,
+      redisOutage,
       ...options.worker,
     });
     digestWorkers = startDigestWorkers({
@@ -220,6 +240,7 @@ export async function startRuntime(
       tz: config.digestTz,
       logger,
       metrics,
+      redisOutage,
       ...(options.digests?.leaseMs ? { leaseMs: options.digests.leaseMs } : {}),
     });
     approvalWorkers = startApprovalWorker({
@@ -229,6 +250,7 @@ export async function startRuntime(
       poster: workerPoster,
       logger,
       metrics,
+      redisOutage,
     });
   }
   if (runs('scheduler')) {
@@ -236,6 +258,7 @@ export async function startRuntime(
       queue: digestQueue,
       store: digests,
       logger,
+      redisOutage,
       ...(options.digests?.pollMs ? { pollMs: options.digests.pollMs } : {}),
     });
   }

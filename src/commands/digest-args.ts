@@ -8,6 +8,7 @@ import {
   type TypedFilter,
 } from '../digests/filters.js';
 import {
+  canonicalTimeZone,
   DEFAULT_TIME,
   isTimeZone,
   parseTimeOfDay,
@@ -29,7 +30,7 @@ export type DigestArgs =
   | { action: 'subscribe'; kind: DigestKind; schedule: Schedule; tz?: string; filters: DigestFilters }
   | { action: 'off'; kind: DigestKind }
   | { action: 'now'; kind: DigestKind }
-  | { action: 'status' };
+  | { action: 'status'; ignored: readonly Token[] };
 
 export const DIGEST_USAGE =
   '/gateway digest reviews|rankings daily|weekly <day>|off [HH:MM] [filters] [tz=Area/City]';
@@ -61,9 +62,8 @@ export function parseDigestArgs(args: readonly Token[]): DigestArgs {
   const [first, ...rest] = args;
   const word = first?.kind === 'word' ? first.value.toLowerCase() : undefined;
   if (!first || word === 'status' || word === 'list') {
-    // Words after `status` would be dropped unsaid: say so instead.
-    if (rest.length > 0) throw bad('`digest status` takes nothing after it.', '/gateway digest status');
-    return { action: 'status' };
+    // Words after `status` are ignored, and the answer says so.
+    return { action: 'status', ignored: first ? rest : [] };
   }
   if (word === 'now') {
     const usage = '/gateway digest now reviews|rankings';
@@ -99,7 +99,15 @@ export function parseDigestArgs(args: readonly Token[]): DigestArgs {
           `/gateway digest ${kind} daily 09:00 tz=Europe/Berlin`,
         );
       }
-      tz = token.value;
+      // `EST`, `PST`, `CET` are zones to Intl but fixed offsets or ambiguous to a person: a digest at 09:00
+      // must follow the place's daylight saving time, so only Area/City names (and UTC) are taken.
+      if (!token.value.includes('/') && token.value.toUpperCase() !== 'UTC') {
+        throw bad(
+          `\`${token.value}\` is an abbreviation, not a place: name the time zone as Area/City (UTC is fine too).`,
+          `/gateway digest ${kind} daily 09:00 tz=America/New_York`,
+        );
+      }
+      tz = canonicalTimeZone(token.value);
       continue;
     }
     if (token.kind === 'pair') {

@@ -10,6 +10,7 @@ import { isNotInChannel } from '../slack/describe-error.js';
 import { section } from '../views/blocks.js';
 import { formatWhen } from '../views/digest-common.js';
 import { buildDigestStatus, type SubscriptionView } from '../views/digest-status.js';
+import { buildIgnoredWords } from '../views/error-message.js';
 import { escapeMrkdwn } from '../views/escape.js';
 import { fitMessage } from '../views/limits.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
@@ -199,6 +200,7 @@ export const digestCommand: CommandSpec = {
     switch (args.action) {
       case 'status':
         await ctx.reply(buildDigestStatus(await channelDigests(ctx.services, ctx.channel)));
+        if (args.ignored.length > 0) await ctx.reply(buildIgnoredWords('digest status', args.ignored));
         return;
       case 'now':
         await now(ctx, args.kind);

@@ -1,4 +1,5 @@
 import type { Catalogue } from '../actions/catalogue.js';
+import { FILTER_FORMS } from '../digests/filters.js';
 import { SPEC_RESOURCES } from '../gateway/spec.js';
 import { closestName } from '../reads/closest-name.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
@@ -47,6 +48,17 @@ async function helpDetails(ctx: CommandContext, name: string, catalogue: Catalog
     const resources = await resourceNames(ctx);
     return [{ label: 'Resources', names: [...resources].sort() }];
   }
+  if (name === 'digest') {
+    return [
+      { label: 'Reviews filters', names: FILTER_FORMS.reviews },
+      { label: 'Rankings filters', names: FILTER_FORMS.rankings },
+      { label: 'Time zone (else DIGEST_TZ)', names: ['tz=Area/City'] },
+      {
+        label: 'Also',
+        names: ['digest now reviews|rankings', 'digest status', 'digest reviews|rankings off'],
+      },
+    ];
+  }
   if (name === 'run') {
     const actions = catalogue.entries().map((e) => e.action);
     return [{ label: 'Actions', names: [...new Set(actions)].sort() }];
@@ -88,8 +100,14 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
         await ctx.reply(fullHelp(catalogue, entries, ctx.isAdmin()));
         return;
       }
+      // `help digest now` is the help of `digest`: a command's own sub-words lead to the command.
+      const first = wanted.split(' ')[0];
       const entry =
-        entries.find((e) => e.name === wanted) ?? entries.find((e) => e.name.split(' ')[0] === wanted);
+        entries.find((e) => e.name === wanted) ??
+        entries.find((e) => e.name.split(' ')[0] === wanted) ??
+        entries.find((e) => e.name === first) ??
+        // A gateway action's name leads to its command's help (`help generate_blog` → `blog`).
+        entries.find((e) => e.name === catalogue.byAction(wanted)?.command);
       if (!entry) {
         const guess = closestName(
           wanted,

@@ -1,4 +1,5 @@
 import { failureCode } from '../jobs/job-errors.js';
+import { closestName } from '../reads/closest-name.js';
 import { actionTitle } from '../views/action-title.js';
 import { buildIgnoredWords } from '../views/error-message.js';
 import { buildJobList } from '../views/job-list.js';
@@ -42,6 +43,11 @@ export const jobsCommand: CommandSpec = {
       }),
     );
     // Nothing typed is dropped unsaid, as with `status extra words`.
-    if (ignored.length > 0) await ctx.reply(buildIgnoredWords('jobs', ignored, ['all']));
+    if (ignored.length > 0) {
+      const meant = all
+        ? undefined
+        : ignored.find((t) => t.kind === 'word' && closestName(t.value, ['all']) === 'all');
+      await ctx.reply(buildIgnoredWords('jobs', ignored, ['all'], meant ? 'all' : undefined));
+    }
   },
 };

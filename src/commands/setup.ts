@@ -37,9 +37,9 @@ const useCommand: CommandSpec = {
     }
     const clientId = first.value;
     const current = await ctx.services.bindings.get(ctx.channel);
-    if (current?.clientId === clientId) {
+    if (current?.clientId.toLowerCase() === clientId.toLowerCase()) {
       // Nothing changes, so nothing is announced in the channel again.
-      await ctx.reply(buildAlreadyBound({ clientLabel: current.clientLabel, clientId }));
+      await ctx.reply(buildAlreadyBound({ clientLabel: current.clientLabel, clientId: current.clientId }));
       return;
     }
     const client = await findClient(ctx.services, clientId);

@@ -1,5 +1,6 @@
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
+import type { RedisOutageLog } from '../redis-outage.js';
 import {
   DIGEST_JOB_NAME,
   type DigestJobData,
@@ -22,6 +23,8 @@ export interface DigestSchedulerOptions {
   queue: DigestQueue;
   store: DigestStore;
   logger?: AppLogger;
+  /** Shared with the process's other connections, so a Redis outage is one line per interval. */
+  redisOutage?: RedisOutageLog;
   /** How often the subscriptions' version is checked. Default 2 s. */
   pollMs?: number;
   /** A full sync at least this often, whatever the version. Default 60 s. */
@@ -84,7 +87,9 @@ export function startDigestScheduler(options: DigestSchedulerOptions): DigestSch
       const version = await store.version();
       if (version !== seenVersion || Date.now() - lastSync >= resyncMs) await sync();
     } catch (error) {
-      logger.warn('digest schedule sync failed; trying again shortly', error);
+      const log = (e: Error) => logger.warn('digest schedule sync failed; trying again shortly', e);
+      if (options.redisOutage) options.redisOutage.otherwise(log)(error as Error);
+      else log(error as Error);
     } finally {
       if (!closed) timer = setTimeout(tick, pollMs);
     }

@@ -6,6 +6,7 @@ import { ranFor, setUpWorker } from '../jobs/worker-setup.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { type Redis, type RedisTarget, redisErrorKind } from '../redis.js';
+import type { RedisOutageLog } from '../redis-outage.js';
 import type { SlackOutbound } from '../slack/slack-poster.js';
 import { BindingStore } from '../store/bindings.js';
 import { type DigestJobDeps, processDigestJob, reportDigestFailure } from './digest-job.js';
@@ -21,6 +22,8 @@ export interface DigestWorkerOptions {
   slack: SlackOutbound;
   tz: string;
   logger?: AppLogger;
+  /** Shared with the process's other connections, so a Redis outage is one line per interval. */
+  redisOutage?: RedisOutageLog;
   metrics?: Metrics;
   /** Digests page whole resources: a couple at a time per process is plenty. */
   concurrency?: number;
@@ -33,7 +36,7 @@ export interface DigestWorkers {
 }
 
 export function startDigestWorkers(options: DigestWorkerOptions): DigestWorkers {
-  const { logger, redis, blocking } = setUpWorker(options, 'digest-worker');
+  const { logger, redis, blocking, redisOutage } = setUpWorker(options, 'digest-worker');
   const deps: DigestJobDeps = {
     redis,
     gateway: options.gateway,
@@ -74,10 +77,13 @@ export function startDigestWorkers(options: DigestWorkerOptions): DigestWorkers 
       .finally(() => reports.delete(report));
     reports.add(report);
   });
-  worker.on('error', (error) => {
-    options.metrics?.workerError(DIGEST_QUEUE, redisErrorKind(error));
-    logger.error('digest worker error', error);
-  });
+  worker.on(
+    'error',
+    redisOutage.otherwise((error) => {
+      options.metrics?.workerError(DIGEST_QUEUE, redisErrorKind(error));
+      logger.error('digest worker error', error);
+    }),
+  );
   return {
     worker,
     close: async () => {

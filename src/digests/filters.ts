@@ -43,6 +43,12 @@ export const FILTER_EXAMPLES: Record<DigestKind, string> = {
 
 const SENTIMENTS = ['positive', 'neutral', 'negative'];
 
+/** Each kind's filters as a person types them, for `help digest`. */
+export const FILTER_FORMS: Record<DigestKind, readonly string[]> = {
+  reviews: [`sentiment=${SENTIMENTS.join('|')}`, 'rating<=N', 'rating<N'],
+  rankings: ['min_change=N', 'top=N', 'keyword~text'],
+};
+
 function wholeNumber(filter: TypedFilter, min: number, max: number, kind: DigestKind): number {
   const n = Number(filter.value);
   if (!/^\d+$/.test(filter.value) || n < min || n > max) {

@@ -48,6 +48,11 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
+/** A zone as the time zone database spells it (`america/new_york` → `America/New_York`). */
+export function canonicalTimeZone(tz: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+}
+
 /** BullMQ's repeat options for a schedule: a cron pattern in the zone, or a fixed interval. */
 export function repeatOptions(
   schedule: Schedule,

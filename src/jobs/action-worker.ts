@@ -6,6 +6,7 @@ import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { type Redis, type RedisTarget, redisErrorKind } from '../redis.js';
+import type { RedisOutageLog } from '../redis-outage.js';
 import { ReplicaWait } from '../redis-replica.js';
 import { createSlackPoster } from '../slack/slack-poster.js';
 import { releaseJobClaim } from '../store/in-flight.js';
@@ -47,6 +48,8 @@ export interface ActionWorkerOptions {
   actionTimeoutMs: number;
   concurrency?: number;
   logger?: AppLogger;
+  /** Shared with the process's other connections, so a Redis outage is one line per interval. */
+  redisOutage?: RedisOutageLog;
   /** Job durations, job retries and reconciliations are counted here when given. */
   metrics?: Metrics;
   /** Lease around reconcile-and-POST; renewed while it runs. Default 15 s. */
@@ -80,7 +83,7 @@ export interface ActionWorkers {
 }
 
 export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers {
-  const { logger, redis, blocking } = setUpWorker(options, 'action-worker');
+  const { logger, redis, blocking, redisOutage } = setUpWorker(options, 'action-worker');
   const base = options.backoffMs ?? 5_000;
   const limiterKey = bullKeys(options.prefix, ACTION_QUEUE).limiter;
   const faults = faultStreak(redis, options.prefix, {
@@ -89,6 +92,10 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
   });
   // Read-only use of the queue: the waiting jobs and their waits, for the messages a slowdown updates.
   const queue = new ActionQueue({ connection: redis, prefix: options.prefix, rate: options.rate });
+  queue.queue.on(
+    'error',
+    redisOutage.otherwise((error) => logger.error('queue error', error)),
+  );
   const poster = createSlackPoster(options.slack);
 
   const deps: ActionJobDeps = {
@@ -200,10 +207,13 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       .finally(() => reports.delete(report));
     reports.add(report);
   });
-  worker.on('error', (error) => {
-    options.metrics?.workerError(ACTION_QUEUE, redisErrorKind(error));
-    logger.error('worker error', error);
-  });
+  worker.on(
+    'error',
+    redisOutage.otherwise((error) => {
+      options.metrics?.workerError(ACTION_QUEUE, redisErrorKind(error));
+      logger.error('worker error', error);
+    }),
+  );
 
   return {
     worker,

@@ -2,16 +2,23 @@ import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import type { Redis } from '../redis.js';
 import { createRedis, type RedisTarget } from '../redis.js';
+import { RedisOutageLog } from '../redis-outage.js';
 
 /** What every worker role starts with: its logger and two Redis connections (one for BullMQ's blocking reads). */
 export interface WorkerSetup {
   logger: AppLogger;
   redis: Redis;
   blocking: Redis;
+  /** Where this worker's lost connections are counted (one line per interval for the whole process). */
+  redisOutage: RedisOutageLog;
 }
 
 export function setUpWorker(
-  options: { connection: string | RedisTarget | (() => Redis); logger?: AppLogger | undefined },
+  options: {
+    connection: string | RedisTarget | (() => Redis);
+    logger?: AppLogger | undefined;
+    redisOutage?: RedisOutageLog | undefined;
+  },
   role: string,
 ): WorkerSetup {
   const logger = (options.logger ?? silentLogger()).child({ role });
@@ -21,12 +28,19 @@ export function setUpWorker(
       : createRedis(options.connection, { blocking });
   const redis = connect(false);
   const blocking = connect(true);
-  // Redis going away is logged, not left to ioredis's "Unhandled error event" on stderr; both reconnect.
-  for (const connection of [redis, blocking])
-    connection.on('error', (error: Error) => logger.warn('redis connection error', error.message));
-  return { logger, redis, blocking };
+  // Redis going away is logged once per interval, not left to ioredis's "Unhandled error event" on stderr;
+  // both reconnect.
+  const redisOutage = options.redisOutage ?? new RedisOutageLog(logger, redisUrlOf(options.connection));
+  for (const connection of [redis, blocking]) redisOutage.watch(connection);
+  return { logger, redis, blocking, redisOutage };
 }
 
 /** Seconds a job ran, from BullMQ's timestamps (0 when they are missing). */
 export const ranFor = (job: { processedOn?: number; finishedOn?: number }) =>
   Math.max(0, (job.finishedOn ?? Date.now()) - (job.processedOn ?? Date.now())) / 1_000;
+
+/** The Redis URL to name in an outage line (its password is never printed). */
+function redisUrlOf(connection: string | RedisTarget | (() => Redis)): string {
+  if (typeof connection === 'string') return connection;
+  return typeof connection === 'function' ? 'redis://' : connection.url;
+}

@@ -19,6 +19,8 @@ export interface FeedBatch {
   lines: string[];
   /** The numbered buttons of this batch, in print order (empty when it showed none). */
   buttons: ButtonTarget[];
+  /** Every message this batch printed (new or changed), as `channel:ts`: older buttons on them are gone. */
+  touched: string[];
   /** The modal on top of the user's stack when it is new or changed since the last batch. */
   view?: FakeView;
 }
@@ -31,6 +33,9 @@ interface Item {
 }
 
 const BOT_NAME = 'gateway';
+
+/** A message's identity across its versions. */
+export const messageKey = (m: FakeMessage) => `${m.channel}:${m.ts}`;
 
 const signature = (m: FakeMessage) => `${m.text}\u0000${JSON.stringify(m.blocks ?? null)}`;
 const firstLine = (text: string, max = 60) => {
@@ -76,7 +81,7 @@ export class ConsoleFeed {
       }
     }
     items.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
-    const batch: FeedBatch = { lines: [], buttons: [] };
+    const batch: FeedBatch = { lines: [], buttons: [], touched: [] };
     for (const item of items) this.print(batch, item);
     const view = this.slack.views(user).at(-1);
     const viewSig = view ? `${view.id}:${view.hash}:${JSON.stringify(view.errors ?? null)}` : '';
@@ -99,6 +104,7 @@ export class ConsoleFeed {
 
   private print(batch: FeedBatch, item: Item): void {
     const { message: m } = item;
+    batch.touched.push(messageKey(m));
     const body = renderMessageBody(m, { names: this.names, firstButton: batch.buttons.length + 1 });
     for (const b of body.buttons) {
       batch.buttons.push({

@@ -31,6 +31,33 @@ export function scriptSource(text: string, write: (chunk: string) => void): Line
   };
 }
 
+/**
+ * Script lines from a pipe, read as they come: a line runs as soon as it arrives, not once the whole input has
+ * been read, so a script fed by another program runs step by step.
+ */
+export function streamSource(input: NodeJS.ReadableStream, write: (chunk: string) => void): LineSource {
+  const rl = createInterface({ input, terminal: false });
+  const lines = rl[Symbol.asyncIterator]();
+  return {
+    async next(prompt) {
+      for (;;) {
+        const { value, done } = await lines.next();
+        if (done) return undefined;
+        const line = String(value).trim();
+        if (!line || line.startsWith('#')) continue;
+        write(`\n${prompt}${line}\n`);
+        return line;
+      }
+    },
+    print(out) {
+      if (out.length) write(`${out.join('\n')}\n`);
+    },
+    close() {
+      rl.close();
+    },
+  };
+}
+
 /** A person at a terminal. `onInterrupt` runs on ^C. */
 export function terminalSource(
   input: NodeJS.ReadStream,

@@ -1,6 +1,6 @@
-import { type ButtonTarget, ConsoleFeed } from './console-feed.js';
+import { type ButtonTarget, ConsoleFeed, messageKey } from './console-feed.js';
 import { type IdleOptions, type LineSource, waitForIdle } from './console-input.js';
-import { describeModal, parseFill } from './console-modal.js';
+import { answerFor, describeModal, modalFields, parseFill } from './console-modal.js';
 import { fillModalInteractively } from './console-prompts.js';
 import type { RenderNames } from './console-render.js';
 import type { SlackDriver } from './driver.js';
@@ -18,13 +18,15 @@ const CONSOLE_HELP = [
   'Console commands:',
   '  /gateway <command>     send a slash command (try /gateway help)',
   '  press N  (or just N)   press button [N] of the last message shown with buttons',
-  '  press <label>          press the button with that label (press Next)',
-  '  fill name=value …      answer the open modal’s fields (quotes for spaces), then: submit',
+  '  press <label>          press the button with that label, or the start of one (press Next, press App)',
+  '  fill name=value …      answer the open modal’s fields (quotes for spaces, \\" for a quote; a choice',
+  '                         by its number, value or label: fill category_id=2), then: submit',
   '  submit | cancel        submit or close the open modal',
   '  as <user>              switch user: alice (admin), bob, carol, dave (guest), erin (another workspace);',
   '                         the channel message buttons stay pressable (an approver presses Approve)',
-  '  channel #name          switch channel (#seo is bound in the sample session)',
-  '  wait                   wait until the bot has finished its work',
+  '  channel #name          switch channel (bind it to a client with /gateway use <client_id>)',
+  '  wait                   wait until every job is done, queued ones included',
+  '  wait 60s                let that much time pass (s or m: wait 90s, wait 2m)',
   '  advance                a day passes at the sandbox gateway: new reviews, new keyword positions',
   '  help | quit',
 ];
@@ -34,8 +36,11 @@ export interface ConsoleOptions {
   driver: SlackDriver;
   /** A person at a terminal: modals are asked field by field, and output arrives as it happens. */
   interactive: boolean;
-  /** True while action jobs are waiting or running. */
-  busy: () => Promise<boolean>;
+  /**
+   * True while jobs are running or about to. `queued`: also while action jobs only wait for the rate window
+   * (a script goes on past those after each line; `wait` sits them out).
+   */
+  busy: (options?: { queued?: boolean }) => Promise<boolean>;
   /** `advance`: a day of new data at the sandbox gateway; answers what it added, as lines to print. */
   advance?: () => string[];
   /** How long to wait after each line; scripts wait for jobs too. */
@@ -52,6 +57,18 @@ export interface ConsoleOutcome {
 }
 
 class ConsoleProblem extends Error {}
+
+/** `wait` with no time gives up after this long, saying so. */
+const WAIT_ALL_MAX_MS = 5 * 60_000;
+
+/** `60s`, `60 s`, `2m`, `500ms`; a bare number is refused (seconds or minutes would be a guess). At most 10 m. */
+function parseWaitTime(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m)$/i.exec(text);
+  if (!match) return undefined;
+  const unit = (match[2] ?? '').toLowerCase();
+  const ms = Number(match[1]) * (unit === 'm' ? 60_000 : unit === 's' ? 1_000 : 1);
+  return ms > 0 && ms <= 10 * 60_000 ? ms : undefined;
+}
 
 export class DemoConsole {
   user: string;
@@ -85,7 +102,10 @@ export class DemoConsole {
   flush(): void {
     const batch = this.feed.collect(this.user);
     const lines = [...batch.lines];
+    // A message shown again (decided, replaced, a new page) has only the buttons it shows now.
     if (batch.buttons.length) this.buttons = batch.buttons;
+    else if (batch.touched.length)
+      this.buttons = this.buttons.filter((b) => !batch.touched.includes(messageKey(b.message)));
     if (batch.view && !this.opts.interactive) lines.push(...this.modalLines(batch.view));
     this.out?.print(lines);
   }
@@ -145,7 +165,7 @@ export class DemoConsole {
       if (!this.opts.advance) throw new ConsoleProblem('advance needs the built-in sandbox gateway');
       this.out?.print(this.opts.advance());
     } else if (lower === 'wait') {
-      await this.settle(true);
+      await this.wait(arg);
     } else if (lower === 'help' || lower === '?') {
       this.out?.print(CONSOLE_HELP);
     } else if (lower === 'quit' || lower === 'exit') {
@@ -172,12 +192,43 @@ export class DemoConsole {
     this.flush();
   }
 
+  /** `wait`: until every job is done, queued ones included; `wait 60s`: that long. */
+  private async wait(arg: string): Promise<void> {
+    const spec = arg.trim();
+    if (!spec) {
+      const started = Date.now();
+      const done = await waitForIdle(this.opts.slack, {
+        quietMs: 500,
+        maxMs: WAIT_ALL_MAX_MS,
+        busy: () => this.opts.busy({ queued: true }),
+      });
+      this.flush();
+      if (!done) throw new ConsoleProblem(`jobs still pending after ${WAIT_ALL_MAX_MS / 60_000} minutes`);
+      this.out?.print([`(every job is done; waited ${Math.round((Date.now() - started) / 1_000)} s)`]);
+      return;
+    }
+    const ms = parseWaitTime(spec);
+    if (ms === undefined)
+      throw new ConsoleProblem(
+        `wait takes nothing (until every job is done) or a time up to 10m such as 60s or 2m, not “${spec}”`,
+      );
+    await new Promise((r) => setTimeout(r, ms));
+    this.flush();
+    this.out?.print([`(waited ${spec})`]);
+  }
+
   private async press(which: string): Promise<void> {
     const wanted = which.trim().replace(/^\[|\]$/g, '');
     if (!wanted) throw new ConsoleProblem('press which button? e.g. press 1');
+    const lower = wanted.toLowerCase();
+    const prefixed = this.buttons.filter((b) => b.text.toLowerCase().startsWith(lower));
+    if (!/^\d+$/.test(wanted) && prefixed.length > 1 && !prefixed.some((b) => b.text.toLowerCase() === lower))
+      throw new ConsoleProblem(
+        `“${wanted}” starts more than one button: ${prefixed.map((b) => `[${b.number}] ${b.text}`).join('  ')}`,
+      );
     const target = /^\d+$/.test(wanted)
       ? this.buttons.find((b) => b.number === Number(wanted))
-      : this.buttons.find((b) => b.text.toLowerCase() === wanted.toLowerCase());
+      : (this.buttons.find((b) => b.text.toLowerCase() === lower) ?? prefixed[0]);
     if (!target) {
       const shown = this.buttons.map((b) => `[${b.number}] ${b.text}`).join('  ') || 'none';
       throw new ConsoleProblem(`no button “${wanted}” is shown (buttons: ${shown})`);
@@ -211,6 +262,17 @@ export class DemoConsole {
   private fill(values: InputValues): void {
     const view = this.openModal();
     if (!view) throw new ConsoleProblem('no modal is open: fill answers a modal the bot opened');
+    // A choice is picked by its number as shown (`1) Guides`), its value or its label.
+    for (const field of modalFields(view)) {
+      const given = values[field.actionId];
+      if (typeof given !== 'string' || !field.options.length) continue;
+      const picked = answerFor(field, given);
+      if (picked === undefined)
+        throw new ConsoleProblem(
+          `“${given}” is not one of ${field.actionId}’s choices: ${field.options.map((o, i) => `${i + 1}) ${o.label}`).join('  ')}`,
+        );
+      values[field.actionId] = picked;
+    }
     Object.assign(this.valuesFor(view), values);
     this.out?.print([`(filled ${Object.keys(values).join(', ')})`]);
   }
@@ -286,6 +348,10 @@ export class DemoConsole {
       sent = await send();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      if (message.startsWith('driver: no button matches'))
+        throw new ConsoleProblem(
+          'that button is no longer on its message: the message changed since (decided, replaced or a new page)',
+        );
       if (message.startsWith('driver:')) throw new ConsoleProblem(message.replace(/^driver:\s*/, ''));
       this.outcome.crashed = true;
       throw new ConsoleProblem(`the bot did not answer: ${message}`);

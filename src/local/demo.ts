@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pretty from 'pino-pretty';
 import { type Config, ConfigError, loadConfig } from '../config.js';
@@ -7,7 +9,7 @@ import { createLogger } from '../logger.js';
 import { createRedis, deleteByPrefix } from '../redis.js';
 import { type Runtime, startRuntime } from '../runtime.js';
 import { DemoConsole } from './console.js';
-import { type LineSource, scriptSource, terminalSource } from './console-input.js';
+import { type LineSource, scriptSource, streamSource, terminalSource } from './console-input.js';
 import { SlackDriver } from './driver.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
 import { ensureRedis, type PrivateRedis } from './redis-local.js';
@@ -20,7 +22,9 @@ import { ensureRedis, type PrivateRedis } from './redis-local.js';
 
 const USAGE = `Usage: npm run demo [-- --script FILE]
   Without a script: an interactive console (type help).
-  --script FILE, or lines on stdin: runs them, waits for the bot after each, prints the transcript, exits.`;
+  --script FILE, or lines piped to stdin: runs them, waits for the bot after each, prints the transcript, exits.
+  Exit code: 0 when every line ran; 2 when a line could not be carried out (marked with ! in the transcript; the
+  lines after it still run); 1 when the bot stopped answering or the demo could not start.`;
 
 const ADMIN = 'UADMIN';
 
@@ -62,12 +66,6 @@ function demoConfig(
   });
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<number> {
@@ -78,11 +76,9 @@ async function main(): Promise<number> {
     print(USAGE);
     return 0;
   }
-  const script = values.script
-    ? readFileSync(values.script, 'utf8')
-    : process.stdin.isTTY
-      ? undefined
-      : await readStdin();
+  const script = values.script ? readFileSync(values.script, 'utf8') : undefined;
+  // Lines piped in run as they arrive; only a terminal gets the interactive console.
+  const piped = script === undefined && !process.stdin.isTTY;
 
   // Validates the environment once, before anything starts, and names the Redis to use.
   const wantedRedis = loadConfig({ ...process.env, SLACK_BOT_TOKEN: '', SLACK_APP_TOKEN: '' }).redis.url;
@@ -124,15 +120,17 @@ async function main(): Promise<number> {
   try {
     slack = await startFakeSlack();
     const signingSecret = randomBytes(16).toString('hex');
+    const logPath = join(tmpdir(), `gateway-bot-${prefix}.log`);
     const config = demoConfig(process.env, { slack, signingSecret, redisUrl: privateRedis.url, prefix });
     const logger = createLogger({
       level: config.logLevel,
       secrets: [signingSecret, slack.botToken],
-      // Readable lines on stderr (pino-pretty, a dev dependency: the demo only): stdout is the Slack console.
+      // Readable lines in a file the console names (pino-pretty, a dev dependency: the demo only): the console
+      // shows the conversation, and a worker's warning must not land in the middle of it.
       destination: pretty({
-        destination: 2,
+        destination: logPath,
         sync: true,
-        colorize: process.stderr.isTTY,
+        colorize: false,
         translateTime: 'SYS:HH:MM:ss',
         ignore: 'pid,hostname,name',
       }),
@@ -147,16 +145,17 @@ async function main(): Promise<number> {
       signingSecret,
       slack,
     });
-    const interactive = script === undefined;
+    const interactive = script === undefined && !piped;
     const demo = new DemoConsole({
       slack,
       driver,
       interactive,
-      busy: async () => {
+      busy: async (options) => {
         // Not the digests' delayed jobs: a schedule keeps one waiting for its next run, days away.
-        // Nor action jobs that only wait for the rate window (GATEWAY_ACTION_RATE): their message says so and
-        // carries a Cancel button, and a script goes on instead of sitting out the window.
-        const held = ((await actionQueue.estimateWait(0)).ms ?? 0) > 1_000;
+        // Nor, after each line, action jobs that only wait for the rate window (GATEWAY_ACTION_RATE): their
+        // message says so and carries a Cancel button, and a script goes on instead of sitting out the window
+        // (`wait` sits it out).
+        const held = !options?.queued && ((await actionQueue.estimateWait(0)).ms ?? 0) > 1_000;
         const counts = [
           await queue.getJobCounts(
             'active',
@@ -184,12 +183,17 @@ async function main(): Promise<number> {
       `demo: sandbox gateway ${runtime.sandbox?.url ?? '(none)'} · fake Slack ${slack.apiUrl} · ` +
         `Redis ${printableRedisUrl(privateRedis.url)} (keys under ${prefix}${own}) · bot on port ${runtime.port}`,
     );
+    print(`demo: the bot's log (LOG_LEVEL=${config.logLevel}) goes to ${logPath}`);
     print(
       'You are alice (an admin) in #seo. Type /gateway help to start, help for the console, quit to leave.',
     );
-    source = interactive
-      ? terminalSource(process.stdin, process.stdout, interrupt)
-      : scriptSource(script, (chunk) => process.stdout.write(chunk));
+    const write = (chunk: string) => process.stdout.write(chunk);
+    source =
+      script !== undefined
+        ? scriptSource(script, write)
+        : piped
+          ? streamSource(process.stdin, write)
+          : terminalSource(process.stdin, process.stdout, interrupt);
     if (interactive) timer = setInterval(() => demo.flush(), 200);
     const outcome = await demo.run(source);
     if (outcome.crashed) return 1;

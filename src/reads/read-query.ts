@@ -117,6 +117,13 @@ export function parseReadQuery(
     if (token.kind === 'word') {
       const word = token.value.toLowerCase();
       if (word === 'asc' || word === 'desc') {
+        // Both directions at once: no silent pick of one, the reply says which were typed.
+        if (query.direction && query.direction !== word)
+          throw new UserError(
+            UserErrorCode.BadArguments,
+            `Both \`${query.direction}\` and \`${word}\`: which direction? Give one, or neither for the default.`,
+            { usage },
+          );
         query.direction = word;
         continue;
       }

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { SAMPLE_KEY_TABLE } from './auth.js';
 import { SAMPLE_CLIENTS } from './clients.js';
-import { startSandbox } from './server.js';
+import { recentAnchor, startSandbox } from './server.js';
 
 // A CLI's own output: the banner a person reads, not log lines (those go through the injected logger).
 const say = (text: string) => process.stdout.write(`${text}\n`);
@@ -14,6 +14,7 @@ async function main(): Promise<void> {
   const sandbox = await startSandbox({
     port: config.sandboxPort,
     seed: config.sandbox.seed,
+    anchorDate: recentAnchor(),
     knobs: {
       latencyMs: config.sandbox.latencyMs,
       errorRate: config.sandbox.errorRate,

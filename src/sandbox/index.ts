@@ -2,4 +2,4 @@
 export { SAMPLE_CLIENTS } from './clients.js';
 export { storeResourceOf } from './discovery.js';
 export type { Sandbox, SandboxKnobs } from './sandbox-types.js';
-export { startSandbox } from './server.js';
+export { recentAnchor, startSandbox } from './server.js';

@@ -54,7 +54,8 @@ export interface SandboxOptions {
   knobs?: Partial<SandboxKnobs>;
   /** Keyword rows of the large client; default 100,000 (20,000 keywords × 5 weekly dates). */
   largeKeywordRows?: number;
-  /** The instant the sample data ends at (ISO); default 2025-06-30T12:00:00Z, so every run serves the same rows. */
+  /** The instant the sample data ends at (ISO); default 2025-06-30T12:00:00Z, so every run serves the same rows
+   * (the bot's sandbox and `npm run sandbox` pass `recentAnchor()`: the day before they start). */
   anchorDate?: string;
 }
 

@@ -18,6 +18,17 @@ import type { Sandbox, SandboxKnobs, SandboxOptions, SandboxRequestLog } from '.
 const GATEWAY_PATH = '/gateway';
 const DEFAULT_ANCHOR = '2025-06-30T12:00:00.000Z';
 
+/**
+ * Where a sandbox that people look at lays its sample data out: it ends at noon the day before `now` (UTC),
+ * so its rows read as recent and a day `advance`d is today, never a date long past while the clock says
+ * otherwise. Tests keep the fixed default, so every run serves the same rows.
+ */
+export function recentAnchor(now = Date.now()): string {
+  const today = new Date(now);
+  today.setUTCHours(0, 0, 0, 0);
+  return new Date(today.getTime() - 12 * 3_600_000).toISOString();
+}
+
 function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);

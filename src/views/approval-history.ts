@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../approvals/audit.js';
+import type { ApprovalPreview } from '../approvals/record.js';
 import { cardTime } from './approval-card.js';
 import type { KnownBlock, SlackMessage } from './blocks.js';
 import { actions, button, context, section } from './blocks.js';
@@ -17,9 +18,27 @@ function step(e: AuditEntry): string {
   return /^[UW][A-Z0-9]+$/.test(e.actor) ? `${what} by <@${e.actor}>` : what;
 }
 
+/** What ran, in a few words: the post (title and id) or the email (recipient and subject). */
+function whatRan(preview: ApprovalPreview | undefined): string {
+  if (!preview) return '';
+  if (preview.kind === 'deploy') {
+    if (!preview.postId) return ' · no post named (the gateway picked)';
+    const title = preview.postTitle ? `“${escapeMrkdwn(preview.postTitle)}” ` : '';
+    return ` · ${title}${code(preview.postId)}`;
+  }
+  if (preview.kind === 'email')
+    return ` · to ${escapeMrkdwn(preview.to)}: “${escapeMrkdwn(preview.subject)}”`;
+  return '';
+}
+
 export function buildApprovalHistory(
   entries: AuditEntry[],
-  options: { more: boolean; page: number },
+  options: {
+    more: boolean;
+    page: number;
+    /** Each approval's frozen payload as its card showed it (an approval whose record is gone: none). */
+    previews?: ReadonlyMap<string, ApprovalPreview>;
+  },
 ): SlackMessage {
   if (!entries.length) {
     const line =
@@ -29,12 +48,15 @@ export function buildApprovalHistory(
   const lines = entries.map((e) => {
     const client = e.clientLabel ? `*${escapeMrkdwn(e.clientLabel)}*` : code(e.client);
     const note = e.note ? ` · ${code(e.note)}` : '';
-    return `• ${cardTime(e.at)} · ${step(e)} · ${escapeMrkdwn(e.label)} for ${client} · hash ${code(e.hash.slice(0, 12))} · ${code(e.approval)}${note}`;
+    const what = whatRan(options.previews?.get(e.approval));
+    return `• ${cardTime(e.at)} · ${step(e)} · ${escapeMrkdwn(e.label)} for ${client}${what} · hash ${code(e.hash.slice(0, 12))} · ${code(e.approval)}${note}`;
   });
   const blocks: KnownBlock[] = [
     section(`*Approvals and guarded actions* · page ${options.page}`),
     section(lines.join('\n')),
-    context('Newest first. Each line is one step of an approval: who, what, when, payload hash, outcome.'),
+    context(
+      'Newest first. Each line is one step of an approval: who, what (the post or the email), when, payload hash, outcome.',
+    ),
   ];
   const last = entries.at(-1);
   if (options.more && last) {

@@ -54,9 +54,12 @@ export function buildIgnoredWords(
   words: ReadonlyArray<{ kind: 'word'; value: string } | { kind: 'pair'; name: string; value: string }>,
   /** The words it does take (`jobs`: `all`); none: it takes nothing after its name. */
   takes: readonly string[] = [],
+  /** A word it takes that one of the ignored ones looks like a typo of (`al` → `all`). */
+  meant?: string,
 ): SlackMessage {
   const typed = words.map((w) => code(w.kind === 'word' ? w.value : `${w.name}=${w.value}`)).join(' ');
   const what = takes.length ? `only ${takes.map((t) => code(t)).join(' or ')}` : 'nothing';
-  const text = `:information_source: ${code(`/gateway ${command}`)} takes ${what} after its name, so I ignored ${truncate(typed, 1_000)}.`;
+  const guess = meant ? ` Did you mean ${code(`/gateway ${command} ${meant}`)}?` : '';
+  const text = `:information_source: ${code(`/gateway ${command}`)} takes ${what} after its name, so I ignored ${truncate(typed, 1_000)}.${guess}`;
   return fitMessage({ text, blocks: [section(text)] });
 }

@@ -294,6 +294,8 @@ describe('approvals', () => {
     expect(text).toMatch(/rejected\* by <@UGROUPIE>/);
     expect(text).not.toMatch(/pending\*|by worker|for `harbor-law`/);
     expect(text).toMatch(/hash `[0-9a-f]{12}`/);
+    // What ran, so deploys can be told apart: the post's title and id.
+    expect(text).toMatch(/\*done\* · Blog deploy for \*Harbor Law Group\* · “[^”]+” `blog_\d+` · hash/);
     expect(JSON.stringify(page.blocks)).toContain('approval_history_older');
     await h.driver.click(page, { actionId: 'approval_history_older' }, { user: MEMBER });
     await h.slack.waitFor(() => h.slack.ephemerals(CHANNEL, MEMBER).find((m) => /page 2/.test(textOf(m))), {

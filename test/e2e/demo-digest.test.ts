@@ -33,6 +33,22 @@ describe('the shipped demo tour: digests', () => {
     );
     expect(before).toMatch(/Reviews digest for Acme Plumbing & Heating: tracking [\d,]+ reviews from now on/);
     expect(after).toMatch(/\(sandbox: \d{4}-\d{2}-\d{2} at acme-plumbing: \d+ new reviews/);
+    // The sample data ends the day before the sandbox started: the day `advance` makes is today, and the new
+    // reviews are dated within the week before it, not in a year long past.
+    const today = new Date();
+    expect(after).toContain(`(sandbox: ${today.toISOString().slice(0, 10)} at acme-plumbing`);
+    const reviewDays = [...after.matchAll(/[★☆]+ [^·\n]+ · (\w{3} \d{1,2} \w{3}), /g)].map((m) => m[1]);
+    expect(reviewDays.length).toBeGreaterThan(0);
+    // The week before today: one sample review arrives late, dated days before the day that passed.
+    const recent = [0, 1, 2, 3, 4, 5, 6, 7].map((back) =>
+      new Date(today.getTime() - back * 86_400_000).toLocaleDateString('en-GB', {
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        timeZone: 'UTC',
+      }),
+    );
+    for (const day of reviewDays) expect(recent.map((r) => r.replace(',', ''))).toContain(day);
     expect(after).toMatch(/\d+ keywords? fell out of the top 10/);
     expect(after).toMatch(/→ 1 \(▲\d+\)/);
     expect(after).toContain(':trophy: new best');

@@ -102,7 +102,10 @@ describe('npm run demo -- --script', () => {
     );
     expect(approved).toMatch(/✅ Approved by @alice at .* · done/);
     const history = out.slice(out.indexOf('> /gateway history'));
-    expect(history).toMatch(/done · Blog deploy for Acme Plumbing & Heating · hash `[0-9a-f]{12}`/);
+    // Each line names what ran: here no post was named, so the gateway picked.
+    expect(history).toMatch(
+      /done · Blog deploy for Acme Plumbing & Heating · no post named \(the gateway picked\) · hash `[0-9a-f]{12}`/,
+    );
   });
 
   it('waits for the audit job and shows its result in the thread of its status message', () => {

@@ -37,6 +37,27 @@ describe('help', () => {
     expect(textOf(help)).not.toContain(':warning:');
   });
 
+  it('`help digest` lists the filters and `tz=`, and `help digest now` is the digest help', async () => {
+    await h.gateway('help digest');
+    const digest = await h.ephemeral((m) => textOf(m).includes('Usage: `/gateway digest'));
+    for (const filter of [
+      'sentiment=',
+      'rating&lt;=N',
+      'min_change=N',
+      'top=N',
+      'keyword~text',
+      'tz=Area/City',
+    ])
+      expect(textOf(digest)).toContain(filter);
+    const before = h.slack.ephemerals(CHANNEL, MEMBER).length;
+    await h.gateway('help digest now');
+    const now = await h.ephemeral(
+      (m) => h.slack.ephemerals(CHANNEL, MEMBER).indexOf(m) >= before && textOf(m).includes('Usage:'),
+    );
+    expect(textOf(now)).toContain('digest now reviews|rankings');
+    expect(textOf(now)).not.toContain('There is no');
+  });
+
   it('every example in help works against the sandbox', async () => {
     await h.gateway('help', { user: ADMIN });
     const full = await h.ephemeral((m) => textOf(m).includes('Gateway bot commands'), { user: ADMIN });
@@ -94,8 +115,13 @@ describe('commands that take no words', () => {
     await h.ephemeral((m) => textOf(m).includes('Client:'));
   });
 
-  it('`digest status` with words after it says so instead of dropping them', async () => {
-    await h.gateway('digest status rankings', { user: MEMBER });
-    await h.ephemeral((m) => textOf(m).includes('`digest status` takes nothing after it.'));
+  it('`digest status` with words after it answers, and names the words it ignored (not the subscribe usage)', async () => {
+    await h.gateway('digest status extra', { user: MEMBER });
+    const note = await h.ephemeral((m) => textOf(m).includes('digest status` takes'));
+    expect(textOf(note)).toContain(
+      '`/gateway digest status` takes nothing after its name, so I ignored `extra`.',
+    );
+    expect(textOf(note)).not.toContain('daily|weekly');
+    await h.ephemeral((m) => /digest/i.test(textOf(m)) && !textOf(m).includes('ignored'));
   });
 });

@@ -31,14 +31,14 @@ const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 /** A folder for a test file's scripts; `run` writes one and runs the demo on it, `cleanup` removes the folder. */
 export function demoRunner(name: string, timeoutMs: number) {
   const dir = mkdtempSync(join(tmpdir(), `${name}-`));
-  const run = (script: string, file = 'tour'): Promise<DemoRun> => {
+  const run = (script: string, file = 'tour', env: Record<string, string> = {}): Promise<DemoRun> => {
     const path = join(dir, `${file}.txt`);
     writeFileSync(path, script);
     const started = Date.now();
     return new Promise((resolve, reject) => {
       // Its own process group: tsx runs the demo in a child of its own, which the budget must end too.
       const child = spawn(TSX, ['src/local/demo.ts', '--script', path], {
-        env: { ...process.env, REDIS_URL: TEST_REDIS_URL },
+        env: { ...process.env, REDIS_URL: TEST_REDIS_URL, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
       });

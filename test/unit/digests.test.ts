@@ -31,8 +31,8 @@ describe('digest arguments', () => {
     });
     expect(args('reviews off')).toEqual({ action: 'off', kind: 'reviews' });
     expect(args('now rankings')).toEqual({ action: 'now', kind: 'rankings' });
-    expect(args('')).toEqual({ action: 'status' });
-    expect(args('status')).toEqual({ action: 'status' });
+    expect(args('')).toEqual({ action: 'status', ignored: [] });
+    expect(args('status')).toEqual({ action: 'status', ignored: [] });
   });
 
   it('refuses what it cannot read, with an example', () => {

@@ -30,6 +30,8 @@ export interface FakeSlackOptions {
   port?: number;
   /** Default 'xoxb-standin'. */
   botToken?: string;
+  /** The one app-level token `apps.connections.open` accepts (invalid_auth for another); default: any xapp- token. */
+  appToken?: string;
   teamId?: string;
   teamDomain?: string;
   /** Default 'UBOT'. */

@@ -35,6 +35,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     botId: options.botId ?? 'B0LOCAL',
     appId: options.appId ?? 'A0LOCAL',
     triggerTtlMs: options.triggerTtlMs ?? TRIGGER_TTL_MS,
+    appToken: options.appToken,
   };
   const socketMode = createSocketModeHub(ctx);
   const server = createFakeSlackServer(ctx, botToken, socketMode);

@@ -11,6 +11,8 @@ export interface MethodContext {
   botId: string;
   appId: string;
   triggerTtlMs: number;
+  /** When set, the only app-level token Socket Mode accepts. */
+  appToken?: string | undefined;
 }
 
 export type MethodResult =

@@ -74,6 +74,7 @@ export function createSocketModeHub(ctx: MethodContext, ackTimeoutMs = ACK_TIMEO
       if (!token) return fail('not_authed');
       // Slack refuses bot and user tokens here: Socket Mode needs the app-level (xapp-) token.
       if (!token.startsWith('xapp-')) return fail('not_allowed_token_type');
+      if (ctx.appToken && token !== ctx.appToken) return fail('invalid_auth');
       const ticket = randomId('', 24);
       tickets.set(ticket, Date.now() + TICKET_TTL_MS);
       return { ok: true, url: `${ctx.origin.replace(/^http/, 'ws')}${SOCKET_PATH}?ticket=${ticket}` };
