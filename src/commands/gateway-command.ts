@@ -4,8 +4,9 @@ import type { Token } from '../actions/token.js';
 import { slackLogContext } from '../http/request-context.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
+import { ChatPoster } from '../slack/chat-post.js';
 import { describeError } from '../slack/describe-error.js';
-import { postToResponseUrl } from '../slack/response-url.js';
+import { ephemeralBody, postToResponseUrl } from '../slack/response-url.js';
 import { claimOnce } from '../store/dedupe.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildIgnoredWords } from '../views/error-message.js';
@@ -14,6 +15,10 @@ import { requireBinding } from './command-context.js';
 import { closestCommand, splitCommand } from './tokenizer.js';
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
+
+/** What a person is told when the answer queue is full: the command was not run (the bench counts these). */
+export const BUSY_TEXT = ':hourglass: I am very busy right now. Try again in a minute.';
+const BUSY_BODY = JSON.stringify({ response_type: 'ephemeral', text: BUSY_TEXT });
 
 export interface CommandRegistry {
   commands: CommandSpec[];
@@ -73,6 +78,11 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     byName.set(spec.name, spec);
     for (const alias of spec.aliases ?? []) byName.set(alias, spec);
   }
+  // A command's channel post goes out as one JSON POST, with WebClient's retries and errors (slack/chat-post.ts).
+  const poster = new ChatPoster({
+    apiUrl: services.config.slack.apiUrl ?? 'https://slack.com/api/',
+    token: services.config.slack.botToken ?? '',
+  });
 
   return async function handleGatewayCommand({
     command,
@@ -85,10 +95,12 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     const queued = services.answers.offer(() => answer({ command, client, logger, context }));
     if (!queued) {
       services.metrics.command('busy', 'refused');
-      await postToResponseUrl(command.response_url, {
-        response_type: 'ephemeral',
-        text: ':hourglass: I am very busy right now. Try again in a minute.',
-      }).catch((error: unknown) => logger.error('could not say the bot is busy', error));
+      // Not on the ack's turn: under overload the acks still to come must not wait behind this post.
+      setImmediate(() => {
+        postToResponseUrl(command.response_url, BUSY_BODY).catch((error: unknown) =>
+          logger.error('could not say the bot is busy', error),
+        );
+      });
     }
   };
 
@@ -101,11 +113,7 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     const started = Date.now();
     const log = services.logger.child({ ...slackLogContext(command, context), command: 'gateway' });
     const reply = async (message: SlackMessage) => {
-      await postToResponseUrl(command.response_url, {
-        response_type: 'ephemeral',
-        text: message.text,
-        blocks: message.blocks,
-      });
+      await postToResponseUrl(command.response_url, ephemeralBody(message));
     };
     let name = 'unknown';
     // A typed word is not a metric label: only a command or action the bot knows names a series.
@@ -136,13 +144,13 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
         logger: log,
         reply,
         post: async (message) => {
-          const result = await client.chat.postMessage({
+          const result = await poster.postMessage({
             channel: command.channel_id,
             text: message.text,
             blocks: message.blocks,
             thread_ts: message.thread_ts,
           });
-          return result.ts ?? '';
+          return result.ts;
         },
         isAdmin: () => services.access.isAdmin(command.user_id),
         binding: () => requireBinding(services, command.channel_id, command.user_id),
