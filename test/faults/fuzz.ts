@@ -177,32 +177,47 @@ export async function fuzzRow(redis: PrivateRedis, cases: number, seed: number):
   };
 }
 
-/** Opens an action's modal and submits it with fuzz in every text input; how the bot answered. */
+/** How long a form may take to open (and fill its selects) or the command to be answered otherwise. */
+const FORM_MS = 10_000;
+
+/**
+ * Opens an action's modal and submits it with fuzz in every text input; how the bot answered. The form is
+ * known by the trigger id of its command (not by how many views are open: a form left open earlier would hide
+ * every later one), and the wait ends as soon as the command is answered some other way.
+ */
 async function fuzzModal(
   fleet: Fleet,
   command: string,
   values: string[][],
   i: number,
 ): Promise<{ result: 'submitted' | 'refused' | 'no modal'; sent: Sent }> {
-  const before = fleet.slack.views(FLEET_MEMBER).length;
   const sent = await send(fleet, command, {
     marker: `fm${String(i).padStart(5, '0')}z`,
     channel: CHANNEL,
     user: FLEET_MEMBER,
   });
-  const view = await fleet.slack
-    .waitFor(
-      () => {
-        const views = fleet.slack.views(FLEET_MEMBER);
-        const top = views.at(-1);
-        return views.length > before && top?.view.blocks.some((b: { type: string }) => b.type === 'input')
-          ? top
-          : undefined;
-      },
-      { what: `the ${command} modal`, timeoutMs: 5_000 },
-    )
+  const responseId = sent.responseUrl.slice(sent.responseUrl.lastIndexOf('/') + 1);
+  const opened = () => fleet.slack.views(FLEET_MEMBER).find((v) => v.trigger_id === sent.triggerId);
+  const ready = () => opened()?.view.blocks.some((b: { type: string }) => b.type === 'input');
+  const answered = () =>
+    fleet.slack.calls.some((c) => c.ok && c.method === 'response_url' && c.responseUrl === responseId);
+  await fleet.slack
+    .waitFor(() => ready() || (!opened() && answered()), {
+      what: `the ${command} form or another answer to ${sent.marker}`,
+      timeoutMs: FORM_MS,
+    })
     .catch(() => undefined);
-  if (!view) return { result: 'no modal', sent };
+  const view = ready() ? opened() : undefined;
+  if (!view) {
+    // A form that opened but never filled in (its "Loading…" view) is closed, so the next starts clean.
+    const stuck = opened();
+    if (stuck)
+      await fleet
+        .driver()
+        .close(stuck, { user: FLEET_MEMBER })
+        .catch(() => {});
+    return { result: 'no modal', sent };
+  }
   const inputs: InputValues = {};
   let k = 0;
   for (const block of view.view.blocks as Array<{

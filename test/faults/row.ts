@@ -6,6 +6,7 @@ import {
   unescapedMentions,
   waitSettled,
 } from '../fleet/audit.js';
+import { within } from '../fleet/deadline.js';
 import { FLEET_ADMIN, FLEET_MEMBER, Fleet, type FleetOptions } from '../fleet/fleet.js';
 import { bindChannel, FLEET_CLIENT } from '../fleet/mixed.js';
 
@@ -45,7 +46,16 @@ export function notYetBuilt(name: string, size: string, why: string): FaultRow {
   };
 }
 
-/** Starts a fleet, binds the fault channel, runs `drive`, waits for the jobs to settle and audits everything. */
+/** The fleet's processes starting (each has its own start deadline too), and the audit's reads. */
+const START_MS = 120_000;
+const AUDIT_MS = 120_000;
+/** The drive of a row: sending its commands and faults (the full fuzz sends 10,000 commands). */
+const DRIVE_MS = 8 * 60_000;
+
+/**
+ * Starts a fleet, binds the fault channel, runs `drive`, waits for the jobs to settle and audits everything.
+ * Each step has a deadline; one that passes fails the row with what it was waiting for.
+ */
 export async function runRow(
   name: string,
   size: string,
@@ -63,15 +73,15 @@ export async function runRow(
   settleMs: number,
 ): Promise<FaultRow> {
   const began = Date.now();
-  const fleet = await Fleet.start(options);
+  const fleet = await within(`the ${options.name} fleet to start`, START_MS, Fleet.start(options));
   let after: (() => Promise<void>) | undefined;
   try {
-    await bindChannel(fleet, CHANNEL);
-    const driven = await drive(fleet);
+    await within(`${CHANNEL} to be bound`, START_MS, bindChannel(fleet, CHANNEL));
+    const driven = await within(`the ${options.name} row's commands and faults`, DRIVE_MS, drive(fleet));
     after = driven.after;
     const { sent, note, details = [], missed = [] } = driven;
-    await waitSettled(fleet, sent, settleMs);
-    const audit = await auditJobs(fleet, sent, FLEET_CLIENT);
+    await within('the jobs to settle', settleMs + 30_000, waitSettled(fleet, sent, settleMs));
+    const audit = await within('the audit of the jobs', AUDIT_MS, auditJobs(fleet, sent, FLEET_CLIENT));
     const blockKit = blockKitViolations(fleet.slack);
     const unescaped = unescapedMentions(fleet.slack, [CHANNEL], [FLEET_ADMIN, FLEET_MEMBER]);
     const crashes = fleet.crashes();
@@ -93,8 +103,8 @@ export async function runRow(
       ...(missed.length ? { missed } : {}),
     };
   } finally {
-    await fleet.stop();
-    await after?.();
+    await within(`the ${options.name} fleet to stop`, START_MS, fleet.stop());
+    await within(`what the ${options.name} row started to stop`, START_MS, async () => after?.());
   }
 }
 
