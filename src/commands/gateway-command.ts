@@ -144,12 +144,8 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
         logger: log,
         reply,
         post: async (message) => {
-          const result = await poster.postMessage({
-            channel: command.channel_id,
-            text: message.text,
-            blocks: message.blocks,
-            thread_ts: message.thread_ts,
-          });
+          const { thread_ts: thread, ...shown } = message;
+          const result = await poster.postMessage(command.channel_id, thread ? shown : message, thread);
           return result.ts;
         },
         isAdmin: () => services.access.isAdmin(command.user_id),

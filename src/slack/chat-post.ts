@@ -29,7 +29,22 @@ export interface ChatPostOptions {
   dispatcher?: Dispatcher;
 }
 
-export type ChatPostArgs = SlackMessage & { channel: string; thread_ts?: string };
+export type ChatPostMessage = Pick<SlackMessage, 'text'> & Partial<Pick<SlackMessage, 'blocks'>>;
+
+/**
+ * A message's `"text":…,"blocks":…` JSON, written once per message object: a page reused for the same data
+ * (read-resource.ts) goes out again without being serialised again.
+ */
+const fragments = new WeakMap<ChatPostMessage, string>();
+
+function messageJson(message: ChatPostMessage): string {
+  let fragment = fragments.get(message);
+  if (fragment === undefined) {
+    fragment = JSON.stringify({ text: message.text, blocks: message.blocks }).slice(1, -1);
+    fragments.set(message, fragment);
+  }
+  return fragment;
+}
 
 const REQUEST_TIMEOUT_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -59,10 +74,12 @@ export class ChatPoster {
       new Agent({ headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
   }
 
-  /** Posts a message; resolves with its ts. */
-  async postMessage(args: ChatPostArgs): Promise<{ ts: string }> {
-    // Undefined fields (no thread) drop out of the JSON, as WebClient drops them from its form.
-    const body = JSON.stringify(args);
+  /** Posts a message in a channel (in a thread when given); resolves with its ts. */
+  async postMessage(channel: string, message: ChatPostMessage, threadTs?: string): Promise<{ ts: string }> {
+    // Undefined fields (no blocks, no thread) drop out of the JSON, as WebClient drops them from its form.
+    const thread = threadTs ? `,"thread_ts":${JSON.stringify(threadTs)}` : '';
+    const fragment = messageJson(message);
+    const body = `{"channel":${JSON.stringify(channel)}${thread}${fragment ? `,${fragment}` : ''}}`;
     const retries = this.options.retries ?? 3;
     let backoff = this.options.minTimeoutMs ?? 500;
     for (let attempt = 0; ; attempt++) {

@@ -111,6 +111,7 @@ export async function fuzzRow(redis: PrivateRedis, cases: number, seed: number):
     async (fleet) => {
       const sent: Sent[] = [];
       let noModal = 0;
+      const unopened: string[] = [];
       let next = 0;
       const lane = async () => {
         while (next < texts.length) {
@@ -135,7 +136,8 @@ export async function fuzzRow(redis: PrivateRedis, cases: number, seed: number):
       let refused = 0;
       for (let i = 0; i < modals; i++) {
         const command = MODAL_COMMANDS[i % MODAL_COMMANDS.length] ?? 'blog';
-        const { result, sent: asked } = await fuzzModal(fleet, command, values, i);
+        const { result, sent: asked, why } = await fuzzModal(fleet, command, values, i);
+        if (why) unopened.push(`${asked.marker} (${command}): ${why}`);
         // A form command that opened no form is audited like any command: it must have been answered.
         if (result === 'no modal') sent.push(asked);
         if (result === 'submitted') submitted += 1;
@@ -162,6 +164,7 @@ export async function fuzzRow(redis: PrivateRedis, cases: number, seed: number):
       const slow = sent.filter((s) => s.ackMs > 3_000).length;
       return {
         sent,
+        details: unopened.slice(0, 5).map((u) => `form not opened: ${u}`),
         note:
           `modals: ${submitted} submitted, ${refused} answered with field errors, ${noModal} not opened; ` +
           `acks not 200: ${non200}, over 3 s: ${slow}; gateway POSTs (jobs run) ${posts}, jobs unfinished: ${open}`,
@@ -190,7 +193,7 @@ async function fuzzModal(
   command: string,
   values: string[][],
   i: number,
-): Promise<{ result: 'submitted' | 'refused' | 'no modal'; sent: Sent }> {
+): Promise<{ result: 'submitted' | 'refused' | 'no modal'; sent: Sent; why?: string }> {
   const sent = await send(fleet, command, {
     marker: `fm${String(i).padStart(5, '0')}z`,
     channel: CHANNEL,
@@ -216,7 +219,15 @@ async function fuzzModal(
         .driver()
         .close(stuck, { user: FLEET_MEMBER })
         .catch(() => {});
-    return { result: 'no modal', sent };
+    const said = fleet.slack.calls.find(
+      (c) => c.ok && c.method === 'response_url' && c.responseUrl === responseId,
+    )?.args.text;
+    const why = stuck
+      ? 'the form opened but never filled in'
+      : typeof said === 'string'
+        ? `answered "${said.slice(0, 120)}"`
+        : `no form and no answer in ${FORM_MS / 1_000} s`;
+    return { result: 'no modal', sent, why };
   }
   const inputs: InputValues = {};
   let k = 0;
