@@ -108,9 +108,11 @@ describe('/metrics', () => {
       release = resolve;
     });
     const answers = h.runtime.services.answers;
+    // Full: every running slot taken (they start on the next turn) and every waiting place.
     while (answers.offer(() => held)) {}
     try {
       const before = value(await scrape(), 'gateway_bot_commands_total{command="help",outcome="ok"}') ?? 0;
+      while (answers.offer(() => held)) {}
       const sent = await h.gateway('help');
       expect(sent.status).toBe(200);
       const refusal = await h.ephemeral((m) => textOf(m).includes('very busy'));
