@@ -2,7 +2,7 @@
  * Every wait of the fault suite and the fleet has a deadline: a wait that runs past it fails its row with an
  * error that names what it waited for, instead of leaving the suite waiting with nothing to show.
  */
-export class DeadlineError extends Error {
+class DeadlineError extends Error {
   readonly code = 'deadline_passed';
 }
 
