@@ -2,7 +2,8 @@
  * The ack benchmark's capacity figure: commands sent at a steady rate (an open loop: command i leaves at
  * i / rate s whatever came back), one step after another at rising rates, until a step is not answered whole.
  * A step passes when every command was acked with 200 and answered (a busy refusal is not an answer) with the
- * p99 of send → answer under 3 s. The capacity is the highest rate that passed before the first that did not.
+ * p99 of send → answer under 3 s. The capacity is the highest rate that passed before the first that failed
+ * twice in a row.
  */
 import type { Pool } from 'undici';
 import type { RoleChild } from './ack-ipc.js';
@@ -16,6 +17,7 @@ export const CAPACITY_RATES = [
 const ANSWER_P99_GOAL_MS = 3_000;
 /** After the last send, how long answers may still come before the rest count as missing. */
 const DRAIN_MS = 10_000;
+const QUIET_MAX_MS = 60_000;
 
 export interface CapacityStep {
   rate: number;
@@ -54,13 +56,38 @@ export async function measureCapacity(
   const steps: CapacityStep[] = [];
   let capacity = 0;
   for (const rate of rates) {
-    const commands = await target.commands(Math.round(rate * stepSeconds));
-    const step = await runStep(world, target.pool, commands, rate);
-    steps.push(step);
-    if (!step.ok) break;
+    // A failed step is tried once more: on a shared machine one step can fall on someone else's burst.
+    let passed = false;
+    for (let attempt = 0; attempt < 2 && !passed; attempt++) {
+      // Each step starts once the last one's answers have stopped coming (a target still answering a failed
+      // step competes for the CPU), on a fresh stand-in (what it holds would slow what it records next).
+      await quiet(world);
+      await world.call('reset');
+      const commands = await target.commands(Math.round(rate * stepSeconds));
+      const step = await runStep(world, target.pool, commands, rate);
+      steps.push(step);
+      passed = step.ok;
+    }
+    if (!passed) break;
     capacity = rate;
   }
+  await quiet(world);
   return { capacity, steps };
+}
+
+/** Waits until no answer has reached the stand-in for a second (at most QUIET_MAX_MS). */
+async function quiet(world: RoleChild): Promise<void> {
+  const deadline = Date.now() + QUIET_MAX_MS;
+  let last = -1;
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    const { answered, busy } = await world.call<{ answered: number; busy: number }>('answers');
+    if (answered + busy !== last) {
+      last = answered + busy;
+      since = Date.now();
+    } else if (Date.now() - since >= 1_000) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 async function runStep(
