@@ -31,6 +31,22 @@ describe('logger (pino)', () => {
     });
   });
 
+  it('gives a child the level its parent had when it was asked for, however late it first logs', () => {
+    const { logger, parsed } = capture({ level: 'info' });
+    const early = logger.child({ requestId: 'early' });
+    logger.setLevel('error');
+    const late = logger.child({ requestId: 'late' });
+    logger.setLevel('info');
+    early.info('kept');
+    late.info('dropped');
+    late.error('kept too');
+    early.debug('below its level');
+    expect(parsed().map((l) => [l.requestId, l.msg])).toEqual([
+      ['early', 'kept'],
+      ['late', 'kept too'],
+    ]);
+  });
+
   it('puts the gateway request id of a logged error on its line', () => {
     const { logger, parsed } = capture();
     const error = Object.assign(new Error('Gateway server error, HTTP 500'), { requestId: 'req-77' });
