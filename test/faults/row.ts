@@ -47,7 +47,7 @@ export function notYetBuilt(name: string, size: string, why: string): FaultRow {
 }
 
 /** The fleet's processes starting (each has its own start deadline too), and the audit's reads. */
-const START_MS = 120_000;
+const START_MS = 240_000;
 const AUDIT_MS = 120_000;
 /** The drive of a row: sending its commands and faults (the full fuzz sends 10,000 commands). */
 const DRIVE_MS = 8 * 60_000;

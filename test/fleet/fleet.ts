@@ -55,7 +55,8 @@ export interface RoleProcess {
   unhandled: number;
 }
 
-const ROLE_START_MS = 60_000;
+// tsx compiles src/ as a role loads: six starting at once on two busy cores took over a minute.
+const ROLE_START_MS = 150_000;
 /** After SIGKILL a process is gone at once; after SIGTERM it has its graceful stop, then SIGKILL. */
 const EXIT_MS = 30_000;
 /** The stand-ins' servers closing, and the run's keys deleted. */
