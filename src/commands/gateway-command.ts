@@ -62,6 +62,12 @@ function runWithoutAction(catalogue: Catalogue, args: Token[]): UserError {
   });
 }
 
+/** The command's first word, lower-cased, without tokenizing the rest (this runs on the ack's turn). */
+function firstWord(text: string): string {
+  const match = /^\s*(\S+)/.exec(text);
+  return match?.[1]?.toLowerCase() ?? 'help';
+}
+
 /** What only admins may do, as the refusal says it. */
 function adminOnlyWhat(spec: CommandSpec): string {
   return typeof spec.adminOnly === 'string' ? spec.adminOnly : `run \`/gateway ${spec.name}\``;
@@ -92,7 +98,9 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     context,
   }: CommandArgs): Promise<void> {
     await ack();
-    const queued = services.answers.offer(() => answer({ command, client, logger, context }));
+    // A word that is no built-in command may be an action whose form must open within 3 s: ahead of the rest.
+    const first = !byName.has(firstWord(command.text ?? ''));
+    const queued = services.answers.offer(() => answer({ command, client, logger, context }), { first });
     if (!queued) {
       services.metrics.command('busy', 'refused');
       // Not on the ack's turn: under overload the acks still to come must not wait behind this post.

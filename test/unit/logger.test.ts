@@ -1,3 +1,4 @@
+import { LogLevel } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 
@@ -34,9 +35,9 @@ describe('logger (pino)', () => {
   it('gives a child the level its parent had when it was asked for, however late it first logs', () => {
     const { logger, parsed } = capture({ level: 'info' });
     const early = logger.child({ requestId: 'early' });
-    logger.setLevel('error');
+    logger.setLevel(LogLevel.ERROR);
     const late = logger.child({ requestId: 'late' });
-    logger.setLevel('info');
+    logger.setLevel(LogLevel.INFO);
     early.info('kept');
     late.info('dropped');
     late.error('kept too');
