@@ -1,8 +1,19 @@
 /** The ack benchmark's figures and the lines it prints. */
+
+import { type CapacityStep, describeSteps } from './ack-capacity.js';
 import type { Usage } from './ack-ipc.js';
 import { percentile } from './ack-load.js';
 
 const P99_RATIO_GOAL = 1.2;
+const CPU_GOAL_MS = 0.4;
+const CAPACITY_GOAL = 0.6;
+
+export interface Capacity {
+  bot: number;
+  bare: number;
+  botSteps: CapacityStep[];
+  bareSteps: CapacityStep[];
+}
 
 export interface AckFigures {
   bare: { p50: number; p99: number };
@@ -17,8 +28,12 @@ export interface AckFigures {
   };
   /** Requests not acked with 200 (all phases). */
   errors: number;
-  /** CPU time per command, ms (the bot's includes answering it). */
+  /** CPU time per command, ms (the bot's includes answering it, over the commands it answered). */
   cpuPerCommandMs: { bot: number; bare: number };
+  /** Measured bot commands refused as busy (not answered). */
+  busy: number;
+  /** Commands per second answered whole with answer p99 < 3 s: the bot's and the bare answering app's. */
+  capacity?: Capacity;
   /** Worst p99 of event-loop delay over the measured rounds, ms. */
   loopDelayP99Ms: { bot: number; bare: number };
   /** Sampled commands whose answer never came or was an error. */
@@ -28,6 +43,9 @@ export interface AckFigures {
 }
 
 export interface AckMeasurements {
+  /** Measured bot commands that got "I am very busy" instead of an answer. */
+  busy: number;
+  capacity?: Capacity;
   bot: Float64Array;
   bare: Float64Array;
   botRounds: Float64Array[];
@@ -61,14 +79,16 @@ export function summarize(m: AckMeasurements): AckFigures {
   const help = { ...spread(m.answerMs.help), n: m.answerMs.help.length };
   const keywords = { ...spread(m.answerMs.keywords), n: m.answerMs.keywords.length };
   const cpuPerCommandMs = {
-    bot: sum(m.usage.bot.map((u) => u.cpuMs)) / m.bot.length,
+    bot: sum(m.usage.bot.map((u) => u.cpuMs)) / Math.max(1, m.bot.length - m.busy),
     bare: sum(m.usage.bare.map((u) => u.cpuMs)) / m.bare.length,
   };
   const loopDelayP99Ms = {
     bot: Math.max(...m.usage.bot.map((u) => u.loopDelayP99Ms)),
     bare: Math.max(...m.usage.bare.map((u) => u.loopDelayP99Ms)),
   };
-  const ok = p99Ratio <= P99_RATIO_GOAL && m.errors === 0 && m.answerFailures === 0;
+  const capacityRatio = m.capacity ? m.capacity.bot / Math.max(1, m.capacity.bare) : Number.NaN;
+  const ok = p99Ratio <= P99_RATIO_GOAL && m.errors === 0 && m.answerFailures === 0 && m.busy === 0;
+  const met = (yes: boolean) => (yes ? 'met' : 'MISSED');
   const lines = [
     `ack p50/p99: bare ${ms(bare.p50)}/${ms(bare.p99)} ms, bot ${ms(bot.p50)}/${ms(bot.p99)} ms; ` +
       `p99 ratio ${p99Ratio.toFixed(2)} (goal <= ${P99_RATIO_GOAL}${p99Ratio <= P99_RATIO_GOAL ? ', met' : ', MISSED'}); ` +
@@ -77,12 +97,24 @@ export function summarize(m: AckMeasurements): AckFigures {
       `${m.botRounds.length} alternating rounds of ${m.perRound}; per-round p99 bot/bare: ` +
       rounds.map((r) => `${ms(r.bot)}/${ms(r.bare)}`).join(', ') +
       ` ms; bot's last answer ${m.drainMs.map((d) => ms(d)).join(', ')} ms after its round's last ack`,
-    `  CPU per command: bot ${ms(cpuPerCommandMs.bot)} ms (ack + answer), bare ${ms(cpuPerCommandMs.bare)} ms; ` +
+    `  busy refusals: ${m.busy} of the bot's ${m.bot.length} measured commands (goal 0, ${met(m.busy === 0)}; ` +
+      'a refusal is not an answer)',
+    `  CPU per answered command: bot ${ms(cpuPerCommandMs.bot)} ms (ack + answer; goal <= ${CPU_GOAL_MS}, ` +
+      `${met(cpuPerCommandMs.bot <= CPU_GOAL_MS)}), bare ${ms(cpuPerCommandMs.bare)} ms (ack only); ` +
       `event-loop delay p99: bot ${ms(loopDelayP99Ms.bot)} ms, bare ${ms(loopDelayP99Ms.bare)} ms`,
     `answer p50: help ${ms(help.p50)} ms, keywords ${ms(keywords.p50)} ms ` +
       `(p99 ${ms(help.p99)} / ${ms(keywords.p99)} ms; ${help.n + keywords.n} of ${m.samples} commands ` +
       `paced one every ${m.sampleGapMs} ms, send → answer recorded by the Slack stand-in)`,
   ];
+  if (m.capacity) {
+    const c = m.capacity;
+    lines.push(
+      `capacity (every command answered, none busy, answer p99 < 3 s): bot ${c.bot}/s, bare answering app ` +
+        `${c.bare}/s; ratio ${capacityRatio.toFixed(2)} (goal >= ${CAPACITY_GOAL}, ${met(capacityRatio >= CAPACITY_GOAL)})`,
+      `  bot steps: ${describeSteps(c.botSteps)}`,
+      `  bare steps: ${describeSteps(c.bareSteps)}`,
+    );
+  }
   if (m.errors || m.answerFailures)
     lines.push(
       `errors: ${m.errors} requests not acked with 200, ${m.answerFailures} answers missing or wrong`,
@@ -97,6 +129,8 @@ export function summarize(m: AckMeasurements): AckFigures {
     errors: m.errors,
     answerFailures: m.answerFailures,
     cpuPerCommandMs,
+    busy: m.busy,
+    ...(m.capacity ? { capacity: m.capacity } : {}),
     loopDelayP99Ms,
     ok,
     summary: lines.join('\n'),

@@ -4,6 +4,7 @@
  *   world  the local Slack stand-in and the sandbox gateway: what is outside the bot in production
  *   bot    the real bot, started through src/runtime.ts exactly as main.ts does
  *   bare   a Bolt app that only acks `/gateway`, built the way src/app.ts builds the bot's
+ *   answerer  the same app, which also posts one fixed message to each command's response_url
  *
  * Separate processes so neither target pays for the outside world's CPU (block validation, rows served)
  * on its own event loop, and the load generator's timing is not delayed by it either.
@@ -11,13 +12,15 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver } from '@slack/bolt';
+import { BUSY_TEXT } from '../src/commands/gateway-command.js';
 import { loadConfig } from '../src/config.js';
 import { type FakeSlack, startFakeSlack } from '../src/local/fake-slack/index.js';
 import { silentLogger } from '../src/logger.js';
 import { type Runtime, startRuntime } from '../src/runtime.js';
 import { type Sandbox, startSandbox } from '../src/sandbox/index.js';
+import { postToResponseUrl } from '../src/slack/response-url.js';
 import { type Operations, serveRole } from './ack-ipc.js';
-import { AnswerWatch, epochMs, type WatchedChannel } from './ack-watch.js';
+import { AnswerWatch, CallStamper, epochMs, type WatchedChannel } from './ack-watch.js';
 
 export interface WorldInfo {
   apiUrl: string;
@@ -32,6 +35,7 @@ function worldOperations(): Operations {
   let slack: FakeSlack | undefined;
   let sandbox: Sandbox | undefined;
   let watch: AnswerWatch | undefined;
+  let stamper: CallStamper | undefined;
   const fake = (): FakeSlack => {
     if (!slack) throw new Error('world not started');
     return slack;
@@ -54,16 +58,31 @@ function worldOperations(): Operations {
       const s = fake();
       return targets.map(([channel, user]) => [s.newResponseUrl(channel, user), s.newTriggerId(user)]);
     },
-    /** Answers the bot has given so far (response_url posts and channel posts), and how many failed. */
-    async answers(): Promise<{ answered: number; failed: number }> {
+    /**
+     * Answers the bot has given so far (response_url posts and channel posts), how many of those only said it
+     * was too busy (a refusal, not an answer), and how many failed.
+     */
+    async answers(): Promise<{ answered: number; busy: number; failed: number }> {
       let answered = 0;
+      let busy = 0;
       let failed = 0;
       for (const call of fake().calls) {
         if (call.method !== 'response_url' && call.method !== 'chat.postMessage') continue;
-        if (call.ok) answered++;
-        else failed++;
+        if (!call.ok) failed++;
+        else if (call.method === 'response_url' && call.args.text === BUSY_TEXT) busy++;
+        else answered++;
       }
-      return { answered, failed };
+      return { answered, busy, failed };
+    },
+    async stampStart() {
+      stamper?.take();
+      stamper = new CallStamper(fake(), BUSY_TEXT, epochMs);
+    },
+    async stampTake() {
+      if (!stamper) throw new Error('nothing stamped');
+      const taken = stamper.take();
+      stamper = undefined;
+      return taken;
     },
     /** What the bot told people in a channel (error replies), for a benchmark that stops on one. */
     async replies(channel: string): Promise<string[]> {
@@ -85,6 +104,7 @@ function worldOperations(): Operations {
     },
     async stop() {
       watch?.stop();
+      stamper?.take();
       await slack?.close();
       await sandbox?.close();
     },
@@ -105,7 +125,14 @@ function botOperations(): Operations {
   };
 }
 
-function bareOperations(): Operations {
+/** The fixed answer of the bare answering app: a short ephemeral, serialised once. */
+const FIXED_ANSWER = JSON.stringify({ response_type: 'ephemeral', text: 'Answered.' });
+
+/**
+ * `answer`: after the ack, one fixed message to the command's response_url (the floor for answering a command
+ * at all); otherwise the app only acks.
+ */
+function bareOperations(answer: boolean): Operations {
   let app: App | undefined;
   return {
     async start(options: { botToken: string; apiUrl: string; signingSecret: string }): Promise<number> {
@@ -123,8 +150,9 @@ function bareOperations(): Operations {
         logger,
         clientOptions: { slackApiUrl: options.apiUrl },
       });
-      app.command('/gateway', async ({ ack }) => {
+      app.command('/gateway', async ({ ack, command }) => {
         await ack();
+        if (answer) await postToResponseUrl(command.response_url, FIXED_ANSWER);
       });
       const server = (await app.start(0)) as Server;
       return (server.address() as AddressInfo).port;
@@ -138,7 +166,8 @@ function bareOperations(): Operations {
 const ROLES: Record<string, () => Operations> = {
   world: worldOperations,
   bot: botOperations,
-  bare: bareOperations,
+  bare: () => bareOperations(false),
+  answerer: () => bareOperations(true),
 };
 
 const role = process.argv[2];

@@ -83,3 +83,54 @@ export class AnswerWatch {
     this.stopped = true;
   }
 }
+
+/** When each response_url and channel post reached the stand-in, for the capacity runs (bench/ack-capacity.ts). */
+export interface CallStamps {
+  /** By response URL id: when its first post came, and whether it said the bot is busy. */
+  responses: Record<string, { at: number; busy: boolean }>;
+  /** Successful chat.postMessage calls per channel, in arrival order. */
+  posts: Record<string, number[]>;
+}
+
+/** Stamps every response_url and chat.postMessage call as it is recorded (the same change hook as above). */
+export class CallStamper {
+  private readonly stamps: CallStamps = { responses: {}, posts: {} };
+  private stopped = false;
+  private seen: number;
+
+  constructor(
+    private readonly slack: FakeSlack,
+    private readonly busyText: string,
+    private readonly now: () => number,
+  ) {
+    this.seen = slack.calls.length;
+    void slack
+      .waitFor(() => this.check() || this.stopped, { timeoutMs: 10 * 60_000, what: 'bench stamps' })
+      .catch(() => {});
+  }
+
+  private check(): boolean {
+    const calls = this.slack.calls;
+    if (calls.length < this.seen) this.seen = 0;
+    const at = this.now();
+    for (; this.seen < calls.length; this.seen++) {
+      const call = calls[this.seen];
+      if (!call?.ok) continue;
+      if (call.method === 'response_url' && call.responseUrl && !this.stamps.responses[call.responseUrl]) {
+        this.stamps.responses[call.responseUrl] = { at, busy: call.args.text === this.busyText };
+      } else if (call.method === 'chat.postMessage' && typeof call.args.channel === 'string') {
+        const list = this.stamps.posts[call.args.channel] ?? [];
+        list.push(at);
+        this.stamps.posts[call.args.channel] = list;
+      }
+    }
+    return false;
+  }
+
+  /** Stops stamping and hands over what was stamped. */
+  take(): CallStamps {
+    this.check();
+    this.stopped = true;
+    return this.stamps;
+  }
+}

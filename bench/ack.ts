@@ -4,8 +4,13 @@
  * p50 and p99 ack latency of each and their ratios (goal: bot p99 within 1.2× of the bare app's), then the
  * time from sending a command to its answer reaching the local Slack stand-in, in a paced run.
  *
- * Run: npx tsx bench/ack.ts [--quick] [--cpu-prof=<dir>]
+ * Then the capacity (bench/ack-capacity.ts): the highest steady rate at which the bot answers every command
+ * (no busy refusal) with answer p99 under 3 s, beside a bare Bolt app that acks and posts one fixed message to
+ * the response_url. Busy refusals ("I am very busy") are counted and never taken for answers.
+ *
+ * Run: npx tsx bench/ack.ts [--quick] [--no-capacity] [--cpu-prof=<dir>]
  *   --quick           a smaller run (smoke test of the wiring)
+ *   --no-capacity     the ack rounds and answers only
  *   --cpu-prof=<dir>  writes a V8 CPU profile of the bot process into <dir> (open it in Chrome DevTools)
  * Exits non-zero only when something failed (a request not acked with 200, an answer missing), never for a
  * missed goal.
@@ -21,6 +26,7 @@ import { SANDBOX_KEYS } from '../src/gateway/spec.js';
 import { ensureRedis } from '../src/local/redis-local.js';
 import { createRedis, deleteByPrefix } from '../src/redis.js';
 import { BindingStore } from '../src/store/bindings.js';
+import { type CapacityCommand, type CapacityStep, measureCapacity } from './ack-capacity.js';
 import { forkRole, type RoleChild, type Usage } from './ack-ipc.js';
 import {
   type CommandTarget,
@@ -44,6 +50,8 @@ const CLIENT_ID = 'acme-plumbing';
 const IN_FLIGHT = 50;
 /** 40 commands a second: a busy agency, far below saturation. */
 const SAMPLE_GAP_MS = 25;
+/** Connections to a target during a capacity step: enough that the client never queues what it sends. */
+const CAPACITY_CONNECTIONS = 100;
 
 interface AckBenchOptions {
   rounds?: number;
@@ -51,6 +59,9 @@ interface AckBenchOptions {
   warmup?: number;
   samples?: number;
   cpuProfDir?: string;
+  /** Seconds each capacity step sends for; 0 skips the capacity figure. */
+  capacitySeconds?: number;
+  capacityRates?: number[];
 }
 
 type Pools = { bot: Pool; bare: Pool };
@@ -79,10 +90,13 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
   const world = forkRole(roles, 'world');
   const bot = forkRole(roles, 'bot', profile);
   const bare = forkRole(roles, 'bare');
+  const answerer = forkRole(roles, 'answerer');
   const pools: Partial<Pools> = {};
+  const capacityPools: Pool[] = [];
   try {
     const info = await world.call<WorldInfo>('start');
-    const [botPort, barePort] = await Promise.all([
+    const slackEnv = { botToken: info.botToken, apiUrl: info.apiUrl, signingSecret: SIGNING_SECRET };
+    const [botPort, barePort, answererPort] = await Promise.all([
       bot.call<number>('start', {
         SLACK_BOT_TOKEN: info.botToken,
         SLACK_SIGNING_SECRET: SIGNING_SECRET,
@@ -94,11 +108,8 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
         GATEWAY_BASE_URL: info.sandboxUrl,
         GATEWAY_API_KEY: SANDBOX_KEYS.full,
       }),
-      bare.call<number>('start', {
-        botToken: info.botToken,
-        apiUrl: info.apiUrl,
-        signingSecret: SIGNING_SECRET,
-      }),
+      bare.call<number>('start', slackEnv),
+      answerer.call<number>('start', slackEnv),
     ]);
     pools.bot = openPool(botPort, IN_FLIGHT);
     pools.bare = openPool(barePort, IN_FLIGHT);
@@ -113,9 +124,11 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
         return signCommand(SIGNING_SECRET, ws, { ...t, responseUrl, triggerId });
       });
     };
-    // Every bot command is answered once (a response_url post or a channel post); count them to drain.
+    // Every bot command is answered once (a response_url post or a channel post) or refused as busy; count
+    // them to drain.
     let expected = 0;
     const drain = () => waitForAnswers(world, expected);
+    const busyNow = async () => (await world.call<{ busy: number }>('answers')).busy;
 
     // Bind the load channel and every keywords sample channel, as an admin would.
     const keywordChannels = Array.from({ length: samples }, (_, i) => sampleChannel(i)).filter(
@@ -146,6 +159,7 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
     const usage = { bot: [] as Usage[], bare: [] as Usage[] };
     const children = { bot, bare };
     let errors = 0;
+    let busy = 0;
     const drainMs: number[] = [];
     for (let round = 0; round < rounds; round++) {
       // Alternate which goes first so drift (other load on the machine, GC) does not favour one side.
@@ -159,10 +173,12 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
         if (side === 'bot') {
           // Let the bot finish its answers before the next round, so the bare app is not measured
           // while the bot process still competes for the CPU.
+          const busyBefore = await busyNow();
           expected += perRound;
           const started = performance.now();
           await drain();
           drainMs.push(performance.now() - started);
+          busy += (await busyNow()) - busyBefore;
         }
         // After the drain: the bot's CPU per command includes the answer it owes.
         usage[side].push(await children[side].call<Usage>('usage'));
@@ -192,7 +208,15 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
       if (!a.ok || a.at === undefined) answerFailures++;
       else answerMs[a.kind].push(a.at - sentAt.get(a.channel)!);
     }
+    const capacity = options.capacitySeconds
+      ? await capacityFigures(world, sign, [botPort, answererPort], capacityPools, {
+          seconds: options.capacitySeconds,
+          rates: options.capacityRates,
+        })
+      : undefined;
     return summarize({
+      capacity,
+      busy,
       bot: concat(measured.bot),
       bare: concat(measured.bare),
       botRounds: measured.bot,
@@ -208,8 +232,8 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
       sampleGapMs: SAMPLE_GAP_MS,
     });
   } finally {
-    await Promise.all([pools.bot?.close(), pools.bare?.close()]);
-    await Promise.all([bot.stop(), bare.stop()]);
+    await Promise.all([pools.bot?.close(), pools.bare?.close(), ...capacityPools.map((p) => p.close())]);
+    await Promise.all([bot.stop(), bare.stop(), answerer.stop()]);
     await world.stop();
     await deleteByPrefix(redis, prefix).catch(() => 0);
     await redis.quit().catch(() => redis.disconnect());
@@ -227,12 +251,49 @@ function concat(parts: Float64Array[]): Float64Array {
   return out;
 }
 
+/**
+ * The capacity ladder (bench/ack-capacity.ts) against the bot and the bare answering app, one after the other,
+ * the same mix of commands as the rounds: help answered through the response_url, keywords in the channel.
+ */
+async function capacityFigures(
+  world: RoleChild,
+  sign: (texts: Text[]) => Promise<SignedCommand[]>,
+  [botPort, answererPort]: [number, number],
+  opened: Pool[],
+  options: { seconds: number; rates?: number[] },
+): Promise<{ bot: number; bare: number; botSteps: CapacityStep[]; bareSteps: CapacityStep[] }> {
+  const commands = async (n: number): Promise<CapacityCommand[]> => {
+    const texts = loadTexts(n);
+    const signed = await sign(texts);
+    return signed.map((c, i) => ({
+      signed: c,
+      responseUrl: new URLSearchParams(c.body).get('response_url') ?? '',
+      ...(texts[i]?.text === 'keywords' ? { postsIn: LOAD_CHANNEL } : {}),
+    }));
+  };
+  const pool = (port: number) => {
+    const p = openPool(port, CAPACITY_CONNECTIONS);
+    opened.push(p);
+    return p;
+  };
+  const bot = await measureCapacity(world, { pool: pool(botPort), commands }, options.seconds, options.rates);
+  const bare = await measureCapacity(
+    world,
+    { pool: pool(answererPort), commands },
+    options.seconds,
+    options.rates,
+  );
+  return { bot: bot.capacity, bare: bare.capacity, botSteps: bot.steps, bareSteps: bare.steps };
+}
+
 async function waitForAnswers(world: RoleChild, expected: number, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { answered, failed } = await world.call<{ answered: number; failed: number }>('answers');
+    const { answered, busy, failed } = await world.call<{ answered: number; busy: number; failed: number }>(
+      'answers',
+    );
     if (failed > 0) throw new Error(`${failed} of the bot's answers were refused by the Slack stand-in`);
-    if (answered >= expected) return;
+    if (answered + busy >= expected) return;
     if (Date.now() > deadline) throw new Error(`the bot answered ${answered} of ${expected} commands`);
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -252,8 +313,20 @@ async function waitForBindings(store: BindingStore, channels: string[], timeoutM
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<AckFigures> {
   const quick = argv.includes('--quick');
   const cpuProfDir = argv.find((a) => a.startsWith('--cpu-prof='))?.slice('--cpu-prof='.length);
+  const noCapacity = argv.includes('--no-capacity');
+  const capacitySeconds = noCapacity ? 0 : quick ? 1 : 4;
   const figures = await runAckBench(
-    quick ? { rounds: 2, perRound: 500, warmup: 100, samples: 40, cpuProfDir } : { cpuProfDir },
+    quick
+      ? {
+          rounds: 2,
+          perRound: 500,
+          warmup: 100,
+          samples: 40,
+          cpuProfDir,
+          capacitySeconds,
+          capacityRates: [50, 200],
+        }
+      : { cpuProfDir, capacitySeconds },
   );
   console.log(figures.summary);
   if (figures.errors > 0 || figures.answerFailures > 0) process.exitCode = 1;

@@ -124,11 +124,49 @@ function wrap(log: Pino, secrets: readonly string[]): AppLogger {
     // pino's bindings formatter sees only the base fields, so a child's are redacted here. A child keeps the
     // level it was made with: Bolt sets its own logger's level, which must not silence children made before.
     // (pino's children share the parent's level through their prototype unless given their own.)
-    child: (fields) => {
-      const child = log.child(redactValues(fields, secrets) as LogContext);
-      child.level = log.level;
-      return wrap(child, secrets);
+    child: (fields) => lazyChild(log, fields, secrets),
+  };
+}
+
+/**
+ * A child made when it first logs: a request's child is built on every command and click, and on the happy path
+ * never logs, while pino's child (bindings redacted and serialised) costs more than the rest of a short answer.
+ * It keeps the level its parent had when it was asked for, as a pino child made then would.
+ */
+function lazyChild(
+  parent: Pino,
+  fields: LogContext,
+  secrets: readonly string[],
+  levelNow: string = parent.level,
+): AppLogger {
+  let level = levelNow;
+  let made: AppLogger | undefined;
+  const real = (): AppLogger => {
+    if (!made) {
+      const child = parent.child(redactValues(fields, secrets) as LogContext);
+      child.level = level;
+      made = wrap(child, secrets);
+    }
+    return made;
+  };
+  const enabled = (at: string) => (parent.levels.values[at] ?? 0) >= (parent.levels.values[level] ?? 0);
+  const emit =
+    (at: 'debug' | 'info' | 'warn' | 'error') =>
+    (...args: unknown[]) => {
+      if (made || enabled(at)) real()[at](...args);
+    };
+  return {
+    debug: emit('debug'),
+    info: emit('info'),
+    warn: emit('warn'),
+    error: emit('error'),
+    setLevel: (next: LogLevel) => {
+      level = next;
+      made?.setLevel(next);
     },
+    getLevel: () => (made ? made.getLevel() : (level as LogLevel)),
+    setName: () => {},
+    child: (more) => (made ? made.child(more) : lazyChild(parent, { ...fields, ...more }, secrets, level)),
   };
 }
 

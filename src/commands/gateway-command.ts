@@ -5,8 +5,9 @@ import { slackLogContext } from '../http/request-context.js';
 import { closestName } from '../reads/closest-name.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
+import { ChatPoster } from '../slack/chat-post.js';
 import { describeError } from '../slack/describe-error.js';
-import { postToResponseUrl } from '../slack/response-url.js';
+import { ephemeralBody, postToResponseUrl } from '../slack/response-url.js';
 import { claimOnce } from '../store/dedupe.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildIgnoredWords } from '../views/error-message.js';
@@ -18,6 +19,9 @@ type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
 /** The lane of commands that read nothing from the gateway (AnswerQueue). */
 const LOCAL = '';
+/** What a person is told when the answer queue is full: the command was not run (the bench counts these). */
+export const BUSY_TEXT = ':hourglass: I am very busy right now. Try again in a minute.';
+const BUSY_BODY = JSON.stringify({ response_type: 'ephemeral', text: BUSY_TEXT });
 
 export interface CommandRegistry {
   commands: CommandSpec[];
@@ -61,6 +65,12 @@ function runWithoutAction(catalogue: Catalogue, args: Token[]): UserError {
   });
 }
 
+/** The command's first word, lower-cased, without tokenizing the rest (this runs on the ack's turn). */
+function firstWord(text: string): string {
+  const match = /^\s*(\S+)/.exec(text);
+  return match?.[1]?.toLowerCase() ?? 'help';
+}
+
 /** What only admins may do, as the refusal says it. */
 function adminOnlyWhat(spec: CommandSpec): string {
   return typeof spec.adminOnly === 'string' ? spec.adminOnly : `run \`/gateway ${spec.name}\``;
@@ -77,6 +87,11 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     byName.set(spec.name, spec);
     for (const alias of spec.aliases ?? []) byName.set(alias, spec);
   }
+  // A command's channel post goes out as one JSON POST, with WebClient's retries and errors (slack/chat-post.ts).
+  const poster = new ChatPoster({
+    apiUrl: services.config.slack.apiUrl ?? 'https://slack.com/api/',
+    token: services.config.slack.botToken ?? '',
+  });
 
   /**
    * Which answer slots a command takes, from its words alone (before anything is read): commands that never
@@ -104,15 +119,23 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     context,
   }: CommandArgs): Promise<void> {
     await ack();
+    const text = command.text ?? '';
     const task = () => answer({ command, client, logger, context });
-    const lane = laneOf(command.text ?? '');
-    const queued = lane === LOCAL ? services.answers.offer(task) : services.gatewayAnswers.offer(lane, task);
+    const lane = laneOf(text);
+    // A word that is no built-in command may be an action whose form must open within 3 s: ahead of the rest.
+    const first = !byName.has(firstWord(text));
+    const queued =
+      lane === LOCAL
+        ? services.answers.offer(task, { first })
+        : services.gatewayAnswers.offer(lane, task, { first });
     if (!queued) {
       services.metrics.command('busy', 'refused');
-      await postToResponseUrl(command.response_url, {
-        response_type: 'ephemeral',
-        text: ':hourglass: I am very busy right now. Try again in a minute.',
-      }).catch((error: unknown) => logger.error('could not say the bot is busy', error));
+      // Not on the ack's turn: under overload the acks still to come must not wait behind this post.
+      setImmediate(() => {
+        postToResponseUrl(command.response_url, BUSY_BODY).catch((error: unknown) =>
+          logger.error('could not say the bot is busy', error),
+        );
+      });
     }
   };
 
@@ -125,11 +148,7 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     const started = Date.now();
     const log = services.logger.child({ ...slackLogContext(command, context), command: 'gateway' });
     const reply = async (message: SlackMessage) => {
-      await postToResponseUrl(command.response_url, {
-        response_type: 'ephemeral',
-        text: message.text,
-        blocks: message.blocks,
-      });
+      await postToResponseUrl(command.response_url, ephemeralBody(message));
     };
     let name = 'unknown';
     // A typed word is not a metric label: only a command or action the bot knows names a series.
@@ -160,13 +179,9 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
         logger: log,
         reply,
         post: async (message) => {
-          const result = await client.chat.postMessage({
-            channel: command.channel_id,
-            text: message.text,
-            blocks: message.blocks,
-            thread_ts: message.thread_ts,
-          });
-          return result.ts ?? '';
+          const { thread_ts: thread, ...shown } = message;
+          const result = await poster.postMessage(command.channel_id, thread ? shown : message, thread);
+          return result.ts;
         },
         isAdmin: () => services.access.isAdmin(command.user_id),
         binding: () => requireBinding(services, command.channel_id, command.user_id),

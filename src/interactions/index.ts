@@ -53,12 +53,35 @@ const VIEWS: Record<string, (services: BotServices) => ViewListener> = {
 /** The interactive ids the bot listens to, from the maps above: the manifest test checks them against manifest.yml. */
 export const INTERACTIVE_IDS = { actions: Object.keys(BUTTONS), views: Object.keys(VIEWS) } as const;
 
-/** Every button and form listener (one register per surface), each behind the pipeline. */
+/** Matches exactly the ids of a map (ids are plain words; escaped all the same). */
+function idsPattern(ids: string[]): RegExp {
+  return new RegExp(`^(?:${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
+}
+
+/**
+ * One Bolt listener for every button and one for every form, each behind the pipeline, then a lookup by id.
+ * Bolt runs every listener's matching on every request it receives, commands included, before anything can
+ * ack: one listener per id made each ack pay for all sixteen.
+ */
 export function register(app: App, services: BotServices): void {
-  const buttons = buttonPipeline(services);
-  for (const [id, listener] of Object.entries(BUTTONS)) {
-    app.action<BlockButtonAction>(id, ...buttons, listener(services));
-  }
-  const views = viewPipeline(services);
-  for (const [id, listener] of Object.entries(VIEWS)) app.view(id, ...views, listener(services));
+  const buttons = new Map(Object.entries(BUTTONS).map(([id, make]) => [id, make(services)]));
+  const dispatchButton: ButtonListener = async (args) => {
+    const listener = buttons.get(args.action.action_id);
+    if (listener) await listener(args);
+  };
+  app.action<BlockButtonAction>(
+    { type: 'block_actions', action_id: idsPattern(INTERACTIVE_IDS.actions) },
+    ...buttonPipeline(services),
+    dispatchButton,
+  );
+  const views = new Map(Object.entries(VIEWS).map(([id, make]) => [id, make(services)]));
+  const dispatchView: ViewListener = async (args) => {
+    const listener = views.get(args.view.callback_id);
+    if (listener) await listener(args);
+  };
+  app.view(
+    { type: 'view_submission', callback_id: idsPattern(INTERACTIVE_IDS.views) },
+    ...viewPipeline(services),
+    dispatchView,
+  );
 }

@@ -42,6 +42,37 @@ interface ReadOutcome {
   pagination: Page['pagination'];
   /** How the rows are ordered, for the page's context line. */
   note: string;
+  /** The kept list the rows were sliced from (rankings): while it is the same, so is a page of it. */
+  source?: readonly Row[];
+}
+
+/**
+ * Pages rendered from a kept list, by everything else that shapes them: Next, Previous and the same command
+ * again reuse the rendering (and its serialised JSON) while the data has not changed, and a new list (the
+ * data changed) starts afresh, the old one's pages going with it.
+ */
+const renderedPages = new WeakMap<readonly Row[], Map<string, SlackMessage>>();
+const PAGES_KEPT = 64;
+
+function renderPage(input: ResourcePageInput, source: readonly Row[] | undefined): SlackMessage {
+  if (!source) return buildResourcePage(input);
+  const key = JSON.stringify([
+    input.resource,
+    input.clientLabel,
+    input.query,
+    input.orderNote,
+    input.askedLimit,
+    input.pagination,
+  ]);
+  const pages = renderedPages.get(source) ?? new Map<string, SlackMessage>();
+  renderedPages.set(source, pages);
+  let page = pages.get(key);
+  if (!page) {
+    page = buildResourcePage(input);
+    if (pages.size >= PAGES_KEPT) pages.clear();
+    pages.set(key, page);
+  }
+  return page;
 }
 
 /** Reads one page of a resource for the channel's client, as `user` may, and renders it (with Next/Previous). */
@@ -52,7 +83,8 @@ export async function readResourcePage(
   resource: string,
   query: ReadQuery,
 ): Promise<SlackMessage> {
-  return buildResourcePage(await readResource(services, user, binding, resource, query));
+  const { input, source } = await readResource(services, user, binding, resource, query);
+  return renderPage(input, source);
 }
 
 /**
@@ -66,10 +98,10 @@ export async function readResourceAnswer(
   resource: string,
   query: ReadQuery,
 ): Promise<{ message: SlackMessage; empty: boolean }> {
-  const input = await readResource(services, user, binding, resource, query);
+  const { input, source } = await readResource(services, user, binding, resource, query);
   return input.rows.length === 0
     ? { message: buildEmptyAnswer(input), empty: true }
-    : { message: buildResourcePage(input), empty: false };
+    : { message: renderPage(input, source), empty: false };
 }
 
 async function readResource(
@@ -78,7 +110,7 @@ async function readResource(
   binding: Pick<ChannelBinding, 'clientId' | 'clientLabel'>,
   resource: string,
   query: ReadQuery,
-): Promise<ResourcePageInput> {
+): Promise<{ input: ResourcePageInput; source?: readonly Row[] }> {
   services.access.requireRead(user, resource);
   const clientId = resource === 'clients' ? undefined : binding.clientId;
   if (query.filter && query.filter.value === '') {
@@ -103,7 +135,7 @@ async function readResource(
     outcome.rows.length === 0 && query.filter && query.offset === 0
       ? await filterValuesNote(services, resource, clientId, query.filter)
       : undefined;
-  return {
+  const input: ResourcePageInput = {
     resource,
     clientLabel: binding.clientLabel,
     rows: outcome.rows,
@@ -114,6 +146,7 @@ async function readResource(
     ...(emptyNote ? { emptyNote } : {}),
     ...(query.limit > limit ? { askedLimit: query.limit } : {}),
   };
+  return { input, ...(outcome.source && !emptyNote ? { source: outcome.source } : {}) };
 }
 
 interface Read {
@@ -229,6 +262,9 @@ async function rankingsOf(read: Read): Promise<Rankings> {
   return built;
 }
 
+/** The ranked rows oldest first, kept beside the sorts (a key no `field:direction` can be). */
+const OLDEST_FIRST = ':oldest';
+
 /** `keywords`: each keyword once at its latest observation, with its change, sorted as asked. */
 async function readRankings(read: Read, sort: LocalSort | undefined): Promise<ReadOutcome> {
   const collected = await rankingsOf(read);
@@ -238,16 +274,17 @@ async function readRankings(read: Read, sort: LocalSort | undefined): Promise<Re
     : '';
   if (!sort) {
     const oldest = read.query.direction === 'asc';
-    const rows = oldest ? [...ranked].reverse() : ranked;
+    const rows = oldest ? (collected.sorted.get(OLDEST_FIRST) ?? [...ranked].reverse()) : ranked;
+    if (oldest) collected.sorted.set(OLDEST_FIRST, rows);
     const note = `Each keyword at its latest observation, ${oldest ? 'oldest' : 'newest'} first${window ? `,${window}` : ''}; change since the one before`;
-    return { ...slice(rows, read), note };
+    return { ...slice(rows, read), note, source: rows };
   }
   const direction = read.query.direction ?? sort.natural;
   const words = `Each keyword at its latest observation, sorted by ${sort.name}, ${sort.words[direction]}`;
   const key = `${sort.field}:${direction}`;
   const sorted = collected.sorted.get(key) ?? sortRows(ranked, sort, direction);
   collected.sorted.set(key, sorted);
-  return { ...slice(sorted, read), note: window ? `${words},${window}` : words };
+  return { ...slice(sorted, read), note: window ? `${words},${window}` : words, source: sorted };
 }
 
 function slice(rows: readonly Row[], { query, limit }: Read): Pick<ReadOutcome, 'rows' | 'pagination'> {

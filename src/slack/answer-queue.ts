@@ -14,10 +14,15 @@ export class AnswerQueue {
     private readonly cap = 1_000,
   ) {}
 
-  /** Queues a task; false when the queue is full (the caller says so to the person). */
-  offer(task: () => Promise<void>): boolean {
+  /**
+   * Queues a task; false when the queue is full (the caller says so to the person). `first` puts it before
+   * every waiting task: a command that may open a form has 3 s before its trigger_id dies, and newest first is
+   * the order in which such triggers are still alive.
+   */
+  offer(task: () => Promise<void>, options: { first?: boolean } = {}): boolean {
     if (this.waiting.length >= this.cap) return false;
-    this.waiting.push(task);
+    if (options.first) this.waiting.unshift(task);
+    else this.waiting.push(task);
     setImmediate(() => this.pump());
     return true;
   }

@@ -16,10 +16,14 @@ export class GatewayAnswers {
     private readonly cap = 1_000,
   ) {}
 
-  /** Queues a task under its key; false when the queue is full (the caller says so to the person). */
-  offer(key: string, task: () => Promise<void>): boolean {
+  /**
+   * Queues a task under its key; false when the queue is full (the caller says so to the person). `first`: ahead
+   * of every waiting task (a command that may open a form, whose trigger_id dies after 3 s).
+   */
+  offer(key: string, task: () => Promise<void>, options: { first?: boolean } = {}): boolean {
     if (this.#waiting.length >= this.cap) return false;
-    this.#waiting.push({ key, task });
+    if (options.first) this.#waiting.unshift({ key, task });
+    else this.#waiting.push({ key, task });
     setImmediate(() => this.#pump());
     return true;
   }

@@ -101,4 +101,28 @@ describe('/metrics', () => {
     for (const leak of ['no-such-command', 'evil.example', 'harbor-law', CHANNEL, MEMBER, 'estate planning'])
       expect(text).not.toContain(leak);
   });
+
+  it('tells a person when the answer queue is full, and counts the refusal as busy, not as an answer', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const answers = h.runtime.services.answers;
+    // Full: every running slot taken (they start on the next turn) and every waiting place.
+    while (answers.offer(() => held)) {}
+    try {
+      const before = value(await scrape(), 'gateway_bot_commands_total{command="help",outcome="ok"}') ?? 0;
+      while (answers.offer(() => held)) {}
+      const sent = await h.gateway('help');
+      expect(sent.status).toBe(200);
+      const refusal = await h.ephemeral((m) => textOf(m).includes('very busy'));
+      expect(textOf(refusal)).toContain('Try again in a minute');
+      const text = await scrape();
+      expect(value(text, 'gateway_bot_commands_total{command="busy",outcome="refused"}')).toBe(1);
+      expect(value(text, 'gateway_bot_commands_total{command="help",outcome="ok"}') ?? 0).toBe(before);
+    } finally {
+      release();
+      await answers.drain();
+    }
+  });
 });

@@ -111,6 +111,7 @@ export async function fuzzRow(redis: PrivateRedis, cases: number, seed: number):
     async (fleet) => {
       const sent: Sent[] = [];
       let noModal = 0;
+      const unopened: string[] = [];
       let next = 0;
       const lane = async () => {
         while (next < texts.length) {
@@ -135,7 +136,8 @@ export async function fuzzRow(redis: PrivateRedis, cases: number, seed: number):
       let refused = 0;
       for (let i = 0; i < modals; i++) {
         const command = MODAL_COMMANDS[i % MODAL_COMMANDS.length] ?? 'blog';
-        const { result, sent: asked } = await fuzzModal(fleet, command, values, i);
+        const { result, sent: asked, why } = await fuzzModal(fleet, command, values, i);
+        if (why) unopened.push(`${asked.marker} (${command}): ${why}`);
         // A form command that opened no form is audited like any command: it must have been answered.
         if (result === 'no modal') sent.push(asked);
         if (result === 'submitted') submitted += 1;
@@ -162,6 +164,7 @@ export async function fuzzRow(redis: PrivateRedis, cases: number, seed: number):
       const slow = sent.filter((s) => s.ackMs > 3_000).length;
       return {
         sent,
+        details: unopened.slice(0, 5).map((u) => `form not opened: ${u}`),
         note:
           `modals: ${submitted} submitted, ${refused} answered with field errors, ${noModal} not opened; ` +
           `acks not 200: ${non200}, over 3 s: ${slow}; gateway POSTs (jobs run) ${posts}, jobs unfinished: ${open}`,
@@ -177,32 +180,55 @@ export async function fuzzRow(redis: PrivateRedis, cases: number, seed: number):
   };
 }
 
-/** Opens an action's modal and submits it with fuzz in every text input; how the bot answered. */
+/** How long a form may take to open (and fill its selects) or the command to be answered otherwise. */
+const FORM_MS = 10_000;
+
+/**
+ * Opens an action's modal and submits it with fuzz in every text input; how the bot answered. The form is
+ * known by the trigger id of its command (not by how many views are open: a form left open earlier would hide
+ * every later one), and the wait ends as soon as the command is answered some other way.
+ */
 async function fuzzModal(
   fleet: Fleet,
   command: string,
   values: string[][],
   i: number,
-): Promise<{ result: 'submitted' | 'refused' | 'no modal'; sent: Sent }> {
-  const before = fleet.slack.views(FLEET_MEMBER).length;
+): Promise<{ result: 'submitted' | 'refused' | 'no modal'; sent: Sent; why?: string }> {
   const sent = await send(fleet, command, {
     marker: `fm${String(i).padStart(5, '0')}z`,
     channel: CHANNEL,
     user: FLEET_MEMBER,
   });
-  const view = await fleet.slack
-    .waitFor(
-      () => {
-        const views = fleet.slack.views(FLEET_MEMBER);
-        const top = views.at(-1);
-        return views.length > before && top?.view.blocks.some((b: { type: string }) => b.type === 'input')
-          ? top
-          : undefined;
-      },
-      { what: `the ${command} modal`, timeoutMs: 5_000 },
-    )
+  const responseId = sent.responseUrl.slice(sent.responseUrl.lastIndexOf('/') + 1);
+  const opened = () => fleet.slack.views(FLEET_MEMBER).find((v) => v.trigger_id === sent.triggerId);
+  const ready = () => opened()?.view.blocks.some((b: { type: string }) => b.type === 'input');
+  const answered = () =>
+    fleet.slack.calls.some((c) => c.ok && c.method === 'response_url' && c.responseUrl === responseId);
+  await fleet.slack
+    .waitFor(() => ready() || (!opened() && answered()), {
+      what: `the ${command} form or another answer to ${sent.marker}`,
+      timeoutMs: FORM_MS,
+    })
     .catch(() => undefined);
-  if (!view) return { result: 'no modal', sent };
+  const view = ready() ? opened() : undefined;
+  if (!view) {
+    // A form that opened but never filled in (its "Loading…" view) is closed, so the next starts clean.
+    const stuck = opened();
+    if (stuck)
+      await fleet
+        .driver()
+        .close(stuck, { user: FLEET_MEMBER })
+        .catch(() => {});
+    const said = fleet.slack.calls.find(
+      (c) => c.ok && c.method === 'response_url' && c.responseUrl === responseId,
+    )?.args.text;
+    const why = stuck
+      ? 'the form opened but never filled in'
+      : typeof said === 'string'
+        ? `answered "${said.slice(0, 120)}"`
+        : `no form and no answer in ${FORM_MS / 1_000} s`;
+    return { result: 'no modal', sent, why };
+  }
   const inputs: InputValues = {};
   let k = 0;
   for (const block of view.view.blocks as Array<{

@@ -6,6 +6,7 @@ import {
   unescapedMentions,
   waitSettled,
 } from '../fleet/audit.js';
+import { within } from '../fleet/deadline.js';
 import { FLEET_ADMIN, FLEET_MEMBER, Fleet, type FleetOptions } from '../fleet/fleet.js';
 import { bindChannel, FLEET_CLIENT } from '../fleet/mixed.js';
 
@@ -52,7 +53,16 @@ export function notYetBuilt(name: string, size: string, why: string): FaultRow {
   };
 }
 
-/** Starts a fleet, binds the fault channel, runs `drive`, waits for the jobs to settle and audits everything. */
+/** The fleet's processes starting (each has its own start deadline too), and the audit's reads. */
+const START_MS = 240_000;
+const AUDIT_MS = 120_000;
+/** The drive of a row: sending its commands and faults (the full fuzz sends 10,000 commands). */
+const DRIVE_MS = 8 * 60_000;
+
+/**
+ * Starts a fleet, binds the fault channel, runs `drive`, waits for the jobs to settle and audits everything.
+ * Each step has a deadline; one that passes fails the row with what it was waiting for.
+ */
 export async function runRow(
   name: string,
   size: string,
@@ -73,16 +83,16 @@ export async function runRow(
   unescapedOptions: UnescapedOptions = {},
 ): Promise<FaultRow> {
   const began = Date.now();
-  const fleet = await Fleet.start(options);
+  const fleet = await within(`the ${options.name} fleet to start`, START_MS, Fleet.start(options));
   let after: (() => Promise<void>) | undefined;
   try {
-    await bindChannel(fleet, CHANNEL);
-    const driven = await drive(fleet);
+    await within(`${CHANNEL} to be bound`, START_MS, bindChannel(fleet, CHANNEL));
+    const driven = await within(`the ${options.name} row's commands and faults`, DRIVE_MS, drive(fleet));
     after = driven.after;
     const { sent, note, details = [] } = driven;
-    await waitSettled(fleet, sent, settleMs);
+    await within('the jobs to settle', settleMs + 30_000, waitSettled(fleet, sent, settleMs));
     const missed = typeof driven.missed === 'function' ? driven.missed() : (driven.missed ?? []);
-    const audit = await auditJobs(fleet, sent, FLEET_CLIENT);
+    const audit = await within('the audit of the jobs', AUDIT_MS, auditJobs(fleet, sent, FLEET_CLIENT));
     const blockKit = blockKitViolations(fleet.slack);
     const unescaped = unescapedMentions(
       fleet.slack,
@@ -110,8 +120,8 @@ export async function runRow(
       ...driven.columns?.(),
     };
   } finally {
-    await fleet.stop();
-    await after?.();
+    await within(`the ${options.name} fleet to stop`, START_MS, fleet.stop());
+    await within(`what the ${options.name} row started to stop`, START_MS, async () => after?.());
   }
 }
 

@@ -3,6 +3,7 @@ import { ACTION_QUEUE } from '../../src/jobs/queue.js';
 import type { FakeMessage, FakeSlack } from '../../src/local/fake-slack/index.js';
 import { createRedis } from '../../src/redis.js';
 import { type Sandbox, storeResourceOf } from '../../src/sandbox/index.js';
+import { within } from './deadline.js';
 import type { Fleet } from './fleet.js';
 
 /**
@@ -106,17 +107,24 @@ export function toldAnything(slack: FakeSlack, s: Sent, statuses?: Map<string, F
   );
 }
 
+/** A read of the queue (Redis answers in milliseconds; one that does not is down). */
+const QUEUE_READ_MS = 15_000;
+
 /** Jobs BullMQ still holds unfinished (waiting, delayed, active). */
 export async function openJobs(fleet: Fleet): Promise<number> {
   const redis = createRedis(fleet.redisTarget);
   redis.on('error', () => {});
   const queue = new Queue(ACTION_QUEUE, { connection: redis, prefix: fleet.prefix });
   try {
-    const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
+    const counts = await within(
+      'BullMQ to count the open jobs',
+      QUEUE_READ_MS,
+      queue.getJobCounts('waiting', 'delayed', 'active', 'prioritized'),
+    );
     return Object.values(counts).reduce((a, b) => a + b, 0);
   } finally {
-    await queue.close();
-    await redis.quit().catch(() => redis.disconnect());
+    await within('the queue to close', QUEUE_READ_MS, queue.close()).catch(() => {});
+    redis.disconnect();
   }
 }
 
@@ -126,7 +134,11 @@ export async function describeOpenJobs(fleet: Fleet, max = 10): Promise<string[]
   redis.on('error', () => {});
   const queue = new Queue(ACTION_QUEUE, { connection: redis, prefix: fleet.prefix });
   try {
-    const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized'], 0, max - 1);
+    const jobs = await within(
+      'BullMQ to list the open jobs',
+      QUEUE_READ_MS,
+      queue.getJobs(['waiting', 'delayed', 'active', 'prioritized'], 0, max - 1),
+    );
     return Promise.all(
       jobs.map(
         async (j) =>
@@ -135,8 +147,8 @@ export async function describeOpenJobs(fleet: Fleet, max = 10): Promise<string[]
       ),
     );
   } finally {
-    await queue.close();
-    await redis.quit().catch(() => redis.disconnect());
+    await within('the queue to close', QUEUE_READ_MS, queue.close()).catch(() => {});
+    redis.disconnect();
   }
 }
 

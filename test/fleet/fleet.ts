@@ -4,6 +4,7 @@ import { SlackDriver } from '../../src/local/driver.js';
 import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
 import { createRedis, deleteByPrefix, type RedisTarget } from '../../src/redis.js';
 import { type Sandbox, type SandboxKnobs, startSandbox } from '../../src/sandbox/index.js';
+import { within } from './deadline.js';
 
 /**
  * The bot as several real processes (web, worker, scheduler roles: `node --import tsx`) on one Redis, with
@@ -73,7 +74,12 @@ function redisTargetEnv(target: RedisTarget | undefined): Record<string, string>
   return {};
 }
 
-const ROLE_START_MS = 60_000;
+// tsx compiles src/ as a role loads: six starting at once on two busy cores took over a minute.
+const ROLE_START_MS = 150_000;
+/** After SIGKILL a process is gone at once; after SIGTERM it has its graceful stop, then SIGKILL. */
+const EXIT_MS = 30_000;
+/** The stand-ins' servers closing, and the run's keys deleted. */
+const CLEANUP_MS = 30_000;
 
 export class Fleet {
   readonly processes: RoleProcess[] = [];
@@ -215,7 +221,7 @@ export class Fleet {
   async kill(proc: RoleProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     proc.expected = true;
     if (proc.exitCode === undefined) proc.child.kill(signal);
-    await proc.exited;
+    await within(`${proc.name} to exit after ${signal}`, EXIT_MS, proc.exited);
   }
 
   /** Processes that exited when nobody stopped them, and error lines about unhandled failures. */
@@ -233,7 +239,10 @@ export class Fleet {
 
   /** A counter from one process's /metrics, summed over the series whose labels match. */
   async metric(proc: RoleProcess, name: string, labels: Record<string, string> = {}): Promise<number> {
-    const res = await request(`http://127.0.0.1:${proc.port}/metrics`);
+    const res = await request(`http://127.0.0.1:${proc.port}/metrics`, {
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    });
     const text = await res.body.text();
     let sum = 0;
     for (const line of text.split('\n')) {
@@ -251,16 +260,24 @@ export class Fleet {
         if (p.exitCode !== undefined) return;
         p.child.kill('SIGTERM');
         const forced = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
-        await p.exited;
-        clearTimeout(forced);
+        try {
+          await within(`${p.name} to exit after SIGTERM (SIGKILL at 15 s)`, EXIT_MS, p.exited);
+        } finally {
+          clearTimeout(forced);
+        }
       }),
     );
-    await this.slack.close();
-    await this.sandbox.close();
+    await within('the Slack stand-in and the sandbox to close', CLEANUP_MS, () =>
+      Promise.all([this.slack.close(), this.sandbox.close()]),
+    );
     const redis = createRedis(this.redisTarget);
     redis.on('error', () => {});
-    await deleteByPrefix(redis, this.prefix).catch(() => {});
-    await redis.quit().catch(() => redis.disconnect());
+    await within(
+      `the keys under ${this.prefix} to be deleted`,
+      CLEANUP_MS,
+      deleteByPrefix(redis, this.prefix),
+    ).catch(() => {});
+    redis.disconnect();
   }
 }
 

@@ -2,6 +2,7 @@ import { request } from 'undici';
 import { DigestStore } from '../../src/digests/store.js';
 import { createRedis, type RedisTarget } from '../../src/redis.js';
 import { auditJobs, blockKitViolations, type JobAudit, unescapedMentions, waitSettled } from './audit.js';
+import { within } from './deadline.js';
 import { FLEET_ADMIN, FLEET_MEMBER, Fleet } from './fleet.js';
 import { bindChannel, FLEET_CLIENT, mixedCommand, sendAll } from './mixed.js';
 
@@ -90,8 +91,13 @@ export async function runMultiProcess(
     }, 400);
     let sent: Awaited<ReturnType<typeof sendAll>>;
     try {
-      sent = await sendAll(fleet, commands, (i) => mixedCommand(i), { channel, inFlight: 8 });
-      await waitSettled(fleet, sent, 60_000 + commands * 100);
+      sent = await within(
+        `${commands} mixed commands to be acked`,
+        60_000 + commands * 200,
+        sendAll(fleet, commands, (i) => mixedCommand(i), { channel, inFlight: 8 }),
+      );
+      const settleMs = 60_000 + commands * 100;
+      await within('the jobs to settle', settleMs + 30_000, waitSettled(fleet, sent, settleMs));
       // At least a baseline and one digest after it, however fast the commands went.
       await fleet.slack
         .waitFor(() => digestRunsOf(fleet, channel).length >= 2 || undefined, {
@@ -105,7 +111,7 @@ export async function runMultiProcess(
       await redis.quit();
     }
     const runs = digestRunsOf(fleet, channel);
-    const audit = await auditJobs(fleet, sent, FLEET_CLIENT);
+    const audit = await within('the audit of the jobs', 120_000, auditJobs(fleet, sent, FLEET_CLIENT));
     const perWorker = await Promise.all(
       fleet.workers.map((w) =>
         fleet.metric(w, 'gateway_bot_job_duration_seconds_count', { queue: 'actions' }),
@@ -120,7 +126,10 @@ export async function runMultiProcess(
     const scheduler = fleet.live('scheduler')[0];
     let schedulerHealthy = false;
     if (scheduler) {
-      const health = await request(`http://127.0.0.1:${scheduler.port}/healthz`);
+      const health = await request(`http://127.0.0.1:${scheduler.port}/healthz`, {
+        headersTimeout: 10_000,
+        bodyTimeout: 10_000,
+      });
       schedulerHealthy = health.statusCode === 200;
       await health.body.dump();
     }
@@ -149,6 +158,6 @@ export async function runMultiProcess(
       ms: Date.now() - started,
     };
   } finally {
-    await fleet.stop();
+    await within('the multi-process fleet to stop', 120_000, fleet.stop());
   }
 }

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redisAnswers } from '../../src/local/redis-local.js';
+import { within } from './deadline.js';
 
 /**
  * A private redis-server with AOF on (appendfsync always, as a restart must lose nothing that was
@@ -57,7 +58,13 @@ export class PrivateRedis {
     if (!child || child.exitCode !== null) return;
     const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
-    await gone;
+    // Redis writes its AOF and exits at once; one that does not is killed, and the row says so.
+    const forced = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    try {
+      await within(`redis-server on port ${this.port} to exit after SIGTERM (SIGKILL at 10 s)`, 15_000, gone);
+    } finally {
+      clearTimeout(forced);
+    }
   }
 
   /** Down, a pause with nothing listening, and up again on the same port with the same AOF. */

@@ -48,4 +48,17 @@ describe('AnswerQueue', () => {
     await queue.drain();
     expect(seen).toEqual(['second']);
   });
+
+  it('runs a task offered first before every task already waiting', async () => {
+    const queue = new AnswerQueue(1, 10);
+    const order: string[] = [];
+    const task = (name: string) => async () => {
+      order.push(name);
+    };
+    queue.offer(task('a'));
+    queue.offer(task('b'));
+    queue.offer(task('form'), { first: true });
+    await queue.drain();
+    expect(order).toEqual(['form', 'a', 'b']);
+  });
 });

@@ -1,3 +1,4 @@
+import { LogLevel } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 
@@ -29,6 +30,22 @@ describe('logger (pino)', () => {
       gatewayRequestId: 'gw-42',
       level: 'warn',
     });
+  });
+
+  it('gives a child the level its parent had when it was asked for, however late it first logs', () => {
+    const { logger, parsed } = capture({ level: 'info' });
+    const early = logger.child({ requestId: 'early' });
+    logger.setLevel(LogLevel.ERROR);
+    const late = logger.child({ requestId: 'late' });
+    logger.setLevel(LogLevel.INFO);
+    early.info('kept');
+    late.info('dropped');
+    late.error('kept too');
+    early.debug('below its level');
+    expect(parsed().map((l) => [l.requestId, l.msg])).toEqual([
+      ['early', 'kept'],
+      ['late', 'kept too'],
+    ]);
   });
 
   it('puts the gateway request id of a logged error on its line', () => {

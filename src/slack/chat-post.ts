@@ -1,0 +1,138 @@
+import {
+  type WebAPICallResult,
+  WebAPIHTTPError,
+  WebAPIPlatformError,
+  WebAPIRateLimitedError,
+  WebAPIRequestError,
+} from '@slack/web-api';
+import { Agent, type Dispatcher } from 'undici';
+import type { SlackMessage } from '../views/blocks.js';
+
+/**
+ * `chat.postMessage` for a command's answer as one undici JSON POST. WebClient spends most of an answer's
+ * Slack CPU on its request queue, retry wrapper and form encoding; this sends the same call with the same
+ * outcomes a caller sees from WebClient as the web role configures it (app.ts): Slack's `ok: false` is a
+ * WebAPIPlatformError (`not_in_channel`, `channel_not_found` in `data.error`); a 429 waits its Retry-After and
+ * tries again; a non-200 or a failed request is retried with backoff; what is left is WebClient's own error
+ * class with its code. Unlike WebClient's default, a call that hangs gives up after REQUEST_TIMEOUT_MS.
+ */
+
+export interface ChatPostOptions {
+  apiUrl: string;
+  token: string;
+  /** Tries after the first, with backoff (the web role's WebClient retries 3 times). */
+  retries?: number;
+  minTimeoutMs?: number;
+  maxTimeoutMs?: number;
+  /** Set to hand a 429 back at once, as WebClient's rejectRateLimitedCalls does. */
+  rejectRateLimitedCalls?: boolean;
+  dispatcher?: Dispatcher;
+}
+
+export type ChatPostMessage = Pick<SlackMessage, 'text'> & Partial<Pick<SlackMessage, 'blocks'>>;
+
+/**
+ * A message's `"text":…,"blocks":…` JSON, written once per message object: a page reused for the same data
+ * (read-resource.ts) goes out again without being serialised again.
+ */
+const fragments = new WeakMap<ChatPostMessage, string>();
+
+function messageJson(message: ChatPostMessage): string {
+  let fragment = fragments.get(message);
+  if (fragment === undefined) {
+    fragment = JSON.stringify({ text: message.text, blocks: message.blocks }).slice(1, -1);
+    fragments.set(message, fragment);
+  }
+  return fragment;
+}
+
+const REQUEST_TIMEOUT_MS = 10_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Thrown inside one try to say "try again" without a backoff (a 429 already waited its Retry-After). */
+class RateLimitWaited extends Error {}
+
+export class ChatPoster {
+  private readonly url: string;
+  private readonly origin: string;
+  private readonly path: string;
+  private readonly headers: Record<string, string>;
+  private readonly dispatcher: Dispatcher;
+
+  constructor(private readonly options: ChatPostOptions) {
+    const base = options.apiUrl.endsWith('/') ? options.apiUrl : `${options.apiUrl}/`;
+    this.url = `${base}chat.postMessage`;
+    const parsed = new URL(this.url);
+    this.origin = parsed.origin;
+    this.path = parsed.pathname;
+    this.headers = {
+      'content-type': 'application/json; charset=utf-8',
+      authorization: `Bearer ${options.token}`,
+    };
+    this.dispatcher =
+      options.dispatcher ??
+      new Agent({ headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
+  }
+
+  /** Posts a message in a channel (in a thread when given); resolves with its ts. */
+  async postMessage(channel: string, message: ChatPostMessage, threadTs?: string): Promise<{ ts: string }> {
+    // Undefined fields (no blocks, no thread) drop out of the JSON, as WebClient drops them from its form.
+    const thread = threadTs ? `,"thread_ts":${JSON.stringify(threadTs)}` : '';
+    const fragment = messageJson(message);
+    const body = `{"channel":${JSON.stringify(channel)}${thread}${fragment ? `,${fragment}` : ''}}`;
+    const retries = this.options.retries ?? 3;
+    let backoff = this.options.minTimeoutMs ?? 500;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(body);
+      } catch (error) {
+        if (error instanceof WebAPIPlatformError || error instanceof WebAPIRateLimitedError) throw error;
+        if (attempt >= retries) {
+          if (error instanceof WebAPIHTTPError || error instanceof WebAPIRequestError) throw error;
+          throw new WebAPIRequestError(error instanceof Error ? error : new Error(String(error)));
+        }
+        if (!(error instanceof RateLimitWaited)) {
+          await sleep(backoff);
+          backoff = Math.min(backoff * 2, this.options.maxTimeoutMs ?? 10_000);
+        }
+      }
+    }
+  }
+
+  private async once(body: string): Promise<{ ts: string }> {
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await this.dispatcher.request({
+        origin: this.origin,
+        path: this.path,
+        method: 'POST',
+        headers: this.headers,
+        body,
+      });
+    } catch (error) {
+      throw new WebAPIRequestError(error instanceof Error ? error : new Error(String(error)));
+    }
+    if (res.statusCode === 429) {
+      await res.body.dump();
+      const retrySec = Number.parseInt(String(res.headers['retry-after'] ?? ''), 10);
+      if (Number.isNaN(retrySec))
+        throw new WebAPIRequestError(new Error('Retry header did not contain a valid timeout'));
+      if (this.options.rejectRateLimitedCalls) throw new WebAPIRateLimitedError(retrySec);
+      await sleep(retrySec * 1_000);
+      throw new RateLimitWaited(`A rate limit was exceeded (url: ${this.url}, retry-after: ${retrySec})`);
+    }
+    const text = await res.body.text();
+    if (res.statusCode !== 200) {
+      throw new WebAPIHTTPError(res.statusCode, '', flatHeaders(res.headers), text);
+    }
+    const result = JSON.parse(text) as WebAPICallResult & { error?: string; ts?: unknown };
+    if (!result.ok) throw new WebAPIPlatformError({ ...result, error: result.error ?? 'unknown_error' });
+    return { ts: typeof result.ts === 'string' ? result.ts : '' };
+  }
+}
+
+function flatHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) if (value !== undefined) out[key] = String(value);
+  return out;
+}
