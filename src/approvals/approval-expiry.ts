@@ -2,7 +2,7 @@ import { Queue, Worker } from 'bullmq';
 import { setUpWorker } from '../jobs/worker-setup.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { type Redis, type RedisTarget, redisErrorKind } from '../redis.js';
+import type { Redis, RedisTarget } from '../redis.js';
 import type { RedisOutageLog } from '../redis-outage.js';
 import type { Reporter } from '../slack/reply-target.js';
 import { showOnCard } from './approval-outcome.js';
@@ -68,7 +68,7 @@ export function startApprovalWorker(options: {
   /** Shared with the process's other connections, so a Redis outage is one line per interval. */
   redisOutage?: RedisOutageLog;
 }): ApprovalWorkers {
-  const { logger, redis, blocking, redisOutage } = setUpWorker(options, 'approval-worker');
+  const { logger, redis, blocking, onError } = setUpWorker(options, 'approval-worker');
   const { store, poster } = options;
   const worker = new Worker<ExpireJobData>(
     APPROVAL_QUEUE,
@@ -81,13 +81,7 @@ export function startApprovalWorker(options: {
     { connection: blocking, prefix: options.prefix, concurrency: 5 },
   );
   worker.on('failed', (job, error) => logger.warn(`approval expiry ${job?.id} failed`, error.message));
-  worker.on(
-    'error',
-    redisOutage.otherwise((error) => {
-      options.metrics?.workerError(APPROVAL_QUEUE, redisErrorKind(error));
-      logger.error('approval worker error', error);
-    }),
-  );
+  worker.on('error', onError(APPROVAL_QUEUE, 'approval worker error', options.metrics));
   return {
     close: async () => {
       await worker.close();

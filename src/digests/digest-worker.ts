@@ -5,7 +5,7 @@ import { dispatch } from '../jobs/processors.js';
 import { ranFor, setUpWorker } from '../jobs/worker-setup.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { type Redis, type RedisTarget, redisErrorKind } from '../redis.js';
+import type { Redis, RedisTarget } from '../redis.js';
 import type { RedisOutageLog } from '../redis-outage.js';
 import type { SlackOutbound } from '../slack/slack-poster.js';
 import { BindingStore } from '../store/bindings.js';
@@ -36,7 +36,7 @@ export interface DigestWorkers {
 }
 
 export function startDigestWorkers(options: DigestWorkerOptions): DigestWorkers {
-  const { logger, redis, blocking, redisOutage } = setUpWorker(options, 'digest-worker');
+  const { logger, redis, blocking, onError } = setUpWorker(options, 'digest-worker');
   const deps: DigestJobDeps = {
     redis,
     gateway: options.gateway,
@@ -77,13 +77,7 @@ export function startDigestWorkers(options: DigestWorkerOptions): DigestWorkers 
       .finally(() => reports.delete(report));
     reports.add(report);
   });
-  worker.on(
-    'error',
-    redisOutage.otherwise((error) => {
-      options.metrics?.workerError(DIGEST_QUEUE, redisErrorKind(error));
-      logger.error('digest worker error', error);
-    }),
-  );
+  worker.on('error', onError(DIGEST_QUEUE, 'digest worker error', options.metrics));
   return {
     worker,
     close: async () => {

@@ -43,7 +43,7 @@ const channelOf = (body: { channel?: { id: string }; container?: { channel_id?: 
 const str = (v: unknown) => (typeof v === 'string' ? v : v == null ? '' : String(v));
 
 export function requestDeployButton(services: BotServices): ButtonListener {
-  return async function handleRequestDeploy({ body, action, client }) {
+  return async function handleRequestDeploy({ body, action }) {
     const channel = channelOf(body);
     const { job, result, entry } = await draftOf(services, 'deploy_blog', action.value, channel);
     const postId = str(job.data.recordId ?? result.id);

@@ -5,7 +5,7 @@ import type { Rate } from '../config.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { type Redis, type RedisTarget, redisErrorKind } from '../redis.js';
+import type { Redis, RedisTarget } from '../redis.js';
 import type { RedisOutageLog } from '../redis-outage.js';
 import { ReplicaWait } from '../redis-replica.js';
 import { createSlackPoster } from '../slack/slack-poster.js';
@@ -83,7 +83,7 @@ export interface ActionWorkers {
 }
 
 export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers {
-  const { logger, redis, blocking, redisOutage } = setUpWorker(options, 'action-worker');
+  const { logger, redis, blocking, redisOutage, onError } = setUpWorker(options, 'action-worker');
   const base = options.backoffMs ?? 5_000;
   const limiterKey = bullKeys(options.prefix, ACTION_QUEUE).limiter;
   const faults = faultStreak(redis, options.prefix, {
@@ -207,13 +207,7 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       .finally(() => reports.delete(report));
     reports.add(report);
   });
-  worker.on(
-    'error',
-    redisOutage.otherwise((error) => {
-      options.metrics?.workerError(ACTION_QUEUE, redisErrorKind(error));
-      logger.error('worker error', error);
-    }),
-  );
+  worker.on('error', onError(ACTION_QUEUE, 'worker error', options.metrics));
 
   return {
     worker,

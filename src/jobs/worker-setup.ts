@@ -1,7 +1,8 @@
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import type { Redis } from '../redis.js';
-import { createRedis, type RedisTarget } from '../redis.js';
+import { createRedis, type RedisTarget, redisErrorKind } from '../redis.js';
 import { RedisOutageLog } from '../redis-outage.js';
 
 /** What every worker role starts with: its logger and two Redis connections (one for BullMQ's blocking reads). */
@@ -11,6 +12,8 @@ export interface WorkerSetup {
   blocking: Redis;
   /** Where this worker's lost connections are counted (one line per interval for the whole process). */
   redisOutage: RedisOutageLog;
+  /** The worker's 'error' listener: a lost connection goes to the outage line, anything else is logged and counted. */
+  onError(queue: string, what: string, metrics?: Metrics): (error: Error) => void;
 }
 
 export function setUpWorker(
@@ -32,7 +35,12 @@ export function setUpWorker(
   // both reconnect.
   const redisOutage = options.redisOutage ?? new RedisOutageLog(logger, redisUrlOf(options.connection));
   for (const connection of [redis, blocking]) redisOutage.watch(connection);
-  return { logger, redis, blocking, redisOutage };
+  const onError = (queue: string, what: string, metrics?: Metrics) =>
+    redisOutage.otherwise((error) => {
+      metrics?.workerError(queue, redisErrorKind(error));
+      logger.error(what, error);
+    });
+  return { logger, redis, blocking, redisOutage, onError };
 }
 
 /** Seconds a job ran, from BullMQ's timestamps (0 when they are missing). */

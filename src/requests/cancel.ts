@@ -1,4 +1,3 @@
-import type { ActionJobData } from '../jobs/queue.js';
 import { actionTitle } from '../views/action-title.js';
 import { buildJobStatus } from '../views/job-status.js';
 import type { RequestDeps } from './request.js';

@@ -55,7 +55,7 @@ async function withRateLimitWait<T>(call: () => Promise<T>, maxWaits: number): P
 /** `maxWaits`: how many 429s a call waits out before it fails (the web role, with a person waiting: none). */
 export function createSlackPoster(slack: WebClient, options: { maxWaits?: number } = {}): SlackOutbound {
   const maxWaits = options.maxWaits ?? 5;
-  const fit = (message: SlackMessage) => {
+  const fitted = (message: SlackMessage) => {
     const { text, blocks } = fitMessage(message);
     return { text, blocks };
   };
@@ -65,7 +65,7 @@ export function createSlackPoster(slack: WebClient, options: { maxWaits?: number
         () =>
           slack.chat.postMessage({
             channel,
-            ...fit(message),
+            ...fitted(message),
             ...(threadTs ? { thread_ts: threadTs } : {}),
             ...(opts.metadata ? { metadata: opts.metadata } : {}),
           }),
@@ -74,12 +74,12 @@ export function createSlackPoster(slack: WebClient, options: { maxWaits?: number
       return String(answer.ts ?? '');
     },
     update: async ({ channel }, ts, message) => {
-      await withRateLimitWait(() => slack.chat.update({ channel, ts, ...fit(message) }), maxWaits);
+      await withRateLimitWait(() => slack.chat.update({ channel, ts, ...fitted(message) }), maxWaits);
     },
     // A status message already in a thread has its replies beside it, in that thread.
     reply: async ({ channel, threadTs }, statusTs, message) => {
       await withRateLimitWait(
-        () => slack.chat.postMessage({ channel, thread_ts: threadTs ?? statusTs, ...fit(message) }),
+        () => slack.chat.postMessage({ channel, thread_ts: threadTs ?? statusTs, ...fitted(message) }),
         maxWaits,
       );
     },
@@ -92,7 +92,7 @@ export function createSlackPoster(slack: WebClient, options: { maxWaits?: number
           slack.chat.postEphemeral({
             channel,
             user,
-            ...fit(message),
+            ...fitted(message),
             ...(threadTs ? { thread_ts: threadTs } : {}),
           }),
         maxWaits,
