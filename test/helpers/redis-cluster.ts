@@ -103,8 +103,14 @@ export async function startLocalCluster(): Promise<LocalCluster> {
     throw error;
   }
   const live = () => nodes.filter((n) => n.running);
-  const slotOf = async (key: string) =>
-    Number((await redisCli(['-p', String(live()[0]?.port), 'cluster', 'keyslot', key])).trim());
+  // Any live node answers, but one a test has locked with a password answers NOAUTH: ask the next.
+  const slotOf = async (key: string) => {
+    for (const n of live()) {
+      const slot = Number((await redisCli(['-p', String(n.port), 'cluster', 'keyslot', key])).trim());
+      if (Number.isInteger(slot)) return slot;
+    }
+    throw new Error(`local cluster: no live node answers CLUSTER KEYSLOT ${key}`);
+  };
   const masterOf = async (key: string) => {
     const slot = await slotOf(key);
     const port = await masterPortOf(live(), slot);

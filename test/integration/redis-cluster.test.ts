@@ -121,7 +121,10 @@ describe('on a Redis Cluster', () => {
         undefined,
       );
       expect(lost).toBe(false);
-      const keptKey = `{${uniquePrefix('kept')}}:write`;
+      // The replica promoted above has no replica of its own: the kept write needs a master that still has one.
+      let keptKey = `{${uniquePrefix('kept')}}:write`;
+      while (!(await cluster.replicaOf(keptKey).catch(() => undefined)))
+        keptKey = `{${uniquePrefix('kept')}}:write`;
       const kept = await survivesFailover(
         redis,
         keptKey,
