@@ -28,7 +28,8 @@ export async function redisAnswers(url: string, timeoutMs = 1_500): Promise<bool
   }
 }
 
-async function freePort(): Promise<number> {
+/** A free loopback port (the OS picks it; free again once this resolves). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

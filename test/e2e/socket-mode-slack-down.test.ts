@@ -2,10 +2,10 @@
  * Socket Mode with Slack unreachable when the bot starts: the process keeps running (as in HTTP mode), says
  * what is wrong, and connects once Slack answers. A refused app-level token is named as SLACK_APP_TOKEN.
  */
-import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SlackDriver } from '../../src/local/driver.js';
 import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
+import { freePort } from '../../src/local/redis-local.js';
 import { type BotProcess, startBotProcess } from '../helpers/bot-process.js';
 import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
 
@@ -19,18 +19,6 @@ afterAll(async () => {
   for (const slack of standIns) await slack.close();
   await testRedis(prefix).cleanup();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const run = (slackPort: number, appToken: string) => {
   const bot = startBotProcess({
@@ -49,7 +37,7 @@ const run = (slackPort: number, appToken: string) => {
 describe('Socket Mode when Slack is unreachable at start', () => {
   it('keeps running for 30 s, saying so, and connects and serves once Slack answers', async () => {
     const port = await freePort();
-    const bot = run(port, 'xapp-1-socket-down');
+    const bot = run(port, 'xapp-fake-socket-down');
     await bot.waitFor(/serving on port (\d+)/);
     await bot.waitFor(/Slack did not answer apps\.connections\.open; the bot keeps running/);
     await new Promise((r) => setTimeout(r, 30_000));
@@ -79,12 +67,12 @@ describe('Socket Mode when Slack is unreachable at start', () => {
   }, 240_000);
 
   it('names SLACK_APP_TOKEN when Slack refuses the app-level token, and exits 1', async () => {
-    const slack = await startFakeSlack({ botToken: BOT_TOKEN, appToken: 'xapp-1-the-real-one' });
+    const slack = await startFakeSlack({ botToken: BOT_TOKEN, appToken: 'xapp-fake-accepted' });
     standIns.push(slack);
-    const bot = run(Number(new URL(slack.origin).port), 'xapp-1-a-wrong-one');
+    const bot = run(Number(new URL(slack.origin).port), 'xapp-fake-refused');
     expect(await bot.exited).toBe(1);
     expect(bot.output()).toMatch(/invalid_auth from apps\.connections\.open\): check SLACK_APP_TOKEN/);
     expect(bot.output()).not.toMatch(/check SLACK_BOT_TOKEN/);
-    expect(bot.output()).not.toContain('xapp-1-a-wrong-one');
+    expect(bot.output()).not.toContain('xapp-fake-refused');
   }, 120_000);
 });
