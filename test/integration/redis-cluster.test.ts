@@ -109,7 +109,12 @@ describe('on a Redis Cluster', () => {
     }
   });
 
-  it('keeps a write through a master SIGKILL only when a replica acknowledged it first', async () => {
+  // A replica cut off by the test rejoins through a resync whose timing the machine's load decides: one retry,
+  // with fresh keys, before the wait is judged (the assertions are the same).
+  it('keeps a write through a master SIGKILL only when a replica acknowledged it first', {
+    retry: 1,
+    timeout: 150_000,
+  }, async () => {
     const redis = createRedis({ url: 'redis://x', clusterNodes: cluster.nodes });
     try {
       const lostKey = `{${uniquePrefix('lost')}}:write`;
@@ -130,13 +135,13 @@ describe('on a Redis Cluster', () => {
         keptKey,
         await cluster.masterOf(keptKey),
         () => cluster.failover(keptKey),
-        new ReplicaWait(15_000),
+        new ReplicaWait(30_000),
       );
       expect(kept).toBe(true);
     } finally {
       redis.disconnect();
     }
-  }, 60_000);
+  });
 
   it('deletes a prefix from every master (SCAN answers for one node only)', async () => {
     const redis = createRedis({ url: 'redis://x', clusterNodes: cluster.nodes });
