@@ -102,3 +102,7 @@ export function viewPipeline(services: BotServices): ViewListener[] {
   };
   return [requirePerson];
 }
+
+/** The channel a click came from: a message's channel, or the container's for a click in an ephemeral. */
+export const channelOf = (body: { channel?: { id: string }; container?: { channel_id?: string } }) =>
+  body.channel?.id ?? body.container?.channel_id;
