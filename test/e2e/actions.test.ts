@@ -141,7 +141,7 @@ describe('every action from Slack', () => {
 
   it('shows keyword ideas as a short table of keyword, volume and KD, the status with how many', async () => {
     await runAction('ideas seed="probate lawyer" location="Boston, MA"');
-    const { status, thread } = await settled('probate lawyer', /done/);
+    const { status, thread } = await settled('Keyword ideas from “probate lawyer”', /done/);
     expect(status.text).toMatch(
       /Keyword ideas from “probate lawyer” near Boston, MA .*— done: 5 keyword ideas$/,
     );
