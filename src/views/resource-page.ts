@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { SlackMessage } from './blocks.js';
 import { actions, button, context, type KnownBlock, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
-import { fitMessage, KEEP_BLOCK_PREFIX, MAX_SECTION_TEXT, MAX_VALUE } from './limits.js';
+import { fitMessage, KEEP_BLOCK_PREFIX, MAX_SECTION_TEXT, MAX_VALUE, packSections } from './limits.js';
 import { formatRow, type Row } from './row-format.js';
 
 export const DEFAULT_PAGE_ROWS = 20;
@@ -118,7 +118,11 @@ export function buildResourcePage(input: ResourcePageInput): SlackMessage {
         : '';
     const line = [queryLine(query, input.orderNote), paged].filter(Boolean).join(' · ');
     if (line) blocks.push(context(line));
-    for (const text of packRows(shown.map((row, i) => formatRow(resource, row, offset + i + 1)))) {
+    for (const text of packSections(
+      shown.map((row, i) => formatRow(resource, row, offset + i + 1)),
+      '\n\n',
+      SECTION_BUDGET,
+    )) {
       blocks.push(section(text));
     }
     if (rows.length > shown.length) {
@@ -182,21 +186,6 @@ function navigation(input: ResourcePageInput, shownCount: number, maxRows: numbe
     if (value.length <= MAX_VALUE) buttons.push(button({ text: 'Next', actionId: PAGE_NEXT_ACTION, value }));
   }
   return buttons.length > 0 ? actions(`${KEEP_BLOCK_PREFIX}page_nav`, ...buttons) : undefined;
-}
-
-/** Rows joined into as few sections as fit Slack's 3,000 characters each. */
-function packRows(texts: string[]): string[] {
-  const sections: string[] = [];
-  let current = '';
-  for (const t of texts) {
-    if (current && current.length + 2 + t.length > SECTION_BUDGET) {
-      sections.push(current);
-      current = '';
-    }
-    current = current ? `${current}\n\n${t}` : t;
-  }
-  if (current) sections.push(current);
-  return sections;
 }
 
 function queryLine(q: PageQuery, orderNote: string | undefined): string {
