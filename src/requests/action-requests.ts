@@ -131,8 +131,8 @@ export class ActionRequests {
       await release();
       throw error;
     }
-    deps.metrics.actionsEnqueued.inc({ action: entry.action, duplicate: String(result.duplicate) });
-    if (result.taken) {
+    deps.metrics.actionsEnqueued.inc({ action: entry.action, repeat: String(result.repeat) });
+    if (result.keyInUse) {
       // An older job already has this request's id (a Retry clicked after its claims expired): nothing was
       // queued, so the "queued" message goes and the person is told where that job is.
       await release();
@@ -142,7 +142,7 @@ export class ActionRequests {
           .catch((error: unknown) => deps.logger.warn('could not remove an unqueued job message', error));
       return refused(alreadyQueued(request.requestKey, request.retryOf));
     }
-    if (result.duplicate) {
+    if (result.repeat) {
       // The same request reached us twice: the first one's message stands and this one posted none. A claim
       // taken here belongs to no job (the first one's job has ended and given its own back).
       await release();
