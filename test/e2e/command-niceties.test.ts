@@ -38,13 +38,83 @@ describe('command niceties', () => {
     expect(textOf(again)).toContain('acme-plumbing');
   });
 
-  it('refuses `keywords desc asc` naming both directions, rather than picking one unsaid', async () => {
+  it('answers `keywords desc asc` with the last direction typed, and says which it used', async () => {
+    const posted = h.slack.messages(CHANNEL).length;
+    await h.gateway('keywords limit=2 desc asc', { user: MEMBER });
+    const page = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(CHANNEL)
+          .slice(posted)
+          .find((m) => m.text.startsWith('keywords for')),
+      { what: 'the keywords page' },
+    );
+    expect(textOf(page)).toContain('Both `desc` and `asc` given: used `asc`, the last one');
+    expect(textOf(page)).toContain('oldest first');
+  });
+
+  /** The keywords (row titles) of a page, in order. */
+  const titles = (m: { blocks?: unknown }) =>
+    [...JSON.stringify(m.blocks ?? []).matchAll(/\d+\. \*([^*]+)\*/g)].map((x) => x[1] ?? '');
+
+  it('filters `keywords keyword~text` by text in any case, bot-side over a bounded read, saying so; Next keeps it', async () => {
+    const posted = h.slack.messages(CHANNEL).length;
+    await h.gateway('keywords keyword~WATER limit=3', { user: MEMBER });
+    const page = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(CHANNEL)
+          .slice(posted)
+          .find((m) => m.text.startsWith('keywords for')),
+      { what: 'the matched keywords page' },
+    );
+    const first = titles(page);
+    expect(first).toHaveLength(3);
+    for (const k of first) expect(k.toLowerCase()).toContain('water');
+    // The rankings read is bounded (the newest 50,000 rows of acme-plumbing's 100,000), and the page says so.
+    expect(textOf(page)).toContain('Each keyword with “WATER” in it at its latest observation');
+    expect(textOf(page)).toMatch(/over the 50,000 newest rows \(of 100,000\)/);
+    await h.driver.click(page, { actionId: 'page_next' }, { user: MEMBER });
+    const next = await h.slack.waitFor(
+      () => {
+        const now = h.slack.messages(CHANNEL).find((m) => m.ts === page.ts);
+        return now && /4–6 of/.test(now.text) ? now : undefined;
+      },
+      { what: 'the second page of matches' },
+    );
+    const second = titles(next);
+    expect(second).toHaveLength(3);
+    for (const k of second) expect(k.toLowerCase()).toContain('water');
+    expect(second).not.toEqual(first);
+
+    // A read the gateway pages for: at most 5,000 rows looked at, and the page says where it stopped.
+    const before = h.slack.messages(CHANNEL).length;
+    await h.gateway('get keywords keyword~water limit=2', { user: MEMBER });
+    const scanned = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(CHANNEL)
+          .slice(before)
+          .find((m) => m.text.startsWith('keywords for')),
+      { what: 'the scanned keywords page' },
+    );
+    expect(textOf(scanned)).toContain(
+      'over the 5,000 newest rows read (of 100,000): later ones were not looked at',
+    );
+    for (const k of titles(scanned)) expect(k.toLowerCase()).toContain('water');
+
+    const none = await newEphemeral(
+      MEMBER,
+      () => h.gateway('keywords keyword~zzqx', { user: MEMBER }),
+      /No rows/,
+    );
+    expect(textOf(none)).toContain('Nothing matches `keyword~zzqx`');
     const refused = await newEphemeral(
       MEMBER,
-      () => h.gateway('keywords limit=2 desc asc', { user: MEMBER }),
-      /direction/,
+      () => h.gateway('reviews keyword~late', { user: MEMBER }),
+      /text match/,
     );
-    expect(textOf(refused)).toContain('Both `desc` and `asc`');
+    expect(textOf(refused)).toContain('`reviews` takes no `~` text match');
   });
 
   it('suggests `jobs all` for `jobs al`', async () => {

@@ -212,6 +212,13 @@ describe('page query value', () => {
     const value = encodePageQuery(q);
     expect(value.length).toBeLessThan(200);
     expect(decodePageQuery(value)).toEqual(q);
+    // A text match (`keyword~water`) goes with the page, so Next keeps it.
+    const matched: PageQuery = {
+      ...q,
+      resource: 'keywords',
+      match: { field: 'keyword', text: 'water "heater"' },
+    };
+    expect(decodePageQuery(encodePageQuery(matched))).toEqual(matched);
   });
 
   it('rejects tampered or foreign values', () => {
@@ -222,6 +229,8 @@ describe('page query value', () => {
     expect(decodePageQuery(JSON.stringify({ ...good, r: 'keywords&client_id=other' }))).toBeUndefined();
     expect(decodePageQuery(JSON.stringify({ ...good, admin: true }))).toBeUndefined();
     expect(decodePageQuery(JSON.stringify({ ...good, d: 'sideways' }))).toBeUndefined();
+    expect(decodePageQuery(JSON.stringify({ ...good, m: ['keyword&x=1', 'a'] }))).toBeUndefined();
+    expect(decodePageQuery(JSON.stringify({ ...good, m: ['keyword', ''] }))).toBeUndefined();
     expect(decodePageQuery('[1,2]')).toBeUndefined();
     expect(decodePageQuery(JSON.stringify(good))).toEqual(query);
   });
