@@ -15,6 +15,7 @@ import { closestName } from './closest-name.js';
 import { latestRankings } from './keyword-rankings.js';
 import { LOCAL_SORT_ROWS, type LocalSort, localSort, sortRows } from './local-sorts.js';
 import type { ReadQuery } from './read-query.js';
+import { referenceNames } from './reference-names.js';
 
 /**
  * reads/ owns reading gateway resources for people, from any surface: the query grammar, default orders,
@@ -139,10 +140,17 @@ async function readResource(
       : outcome.rows.length === 0 && query.filter && query.offset === 0
         ? await filterValuesNote(services, resource, clientId, query.filter)
         : undefined;
+  const names = await referenceNames(
+    { gateway: services.gateway, logger: services.logger },
+    clientId,
+    resource,
+    outcome.rows,
+  );
   const input: ResourcePageInput = {
     resource,
     clientLabel: binding.clientLabel,
     rows: outcome.rows,
+    ...(Object.keys(names).length ? { names } : {}),
     pagination: outcome.pagination,
     query: { resource, clientId: binding.clientId, ...asked, limit },
     maxRows: DEFAULT_PAGE_ROWS,

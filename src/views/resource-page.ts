@@ -15,7 +15,7 @@ import type { SlackMessage } from './blocks.js';
 import { actions, button, context, type KnownBlock, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { fitMessage, KEEP_BLOCK_PREFIX, MAX_SECTION_TEXT, MAX_VALUE } from './limits.js';
-import { formatRow, type Row } from './row-format.js';
+import { formatRow, type ReferenceNames, type Row } from './row-format.js';
 
 export const DEFAULT_PAGE_ROWS = 20;
 export const PAGE_PREV_ACTION = 'page_prev';
@@ -62,6 +62,8 @@ export interface ResourcePageInput {
   askedLimit?: number;
   /** What the bot decided about what was typed (mrkdwn, escaped by the caller), on the page's context line. */
   notes?: readonly string[];
+  /** Names of the ids the rows carry (a blog's category and author). */
+  names?: ReferenceNames;
 }
 
 /** Compact JSON for a button value; short keys keep a long filter under Slack's 2,000 characters. */
@@ -129,7 +131,9 @@ export function buildResourcePage(input: ResourcePageInput): SlackMessage {
       .filter(Boolean)
       .join(' · ');
     if (line) blocks.push(context(line));
-    for (const text of packRows(shown.map((row, i) => formatRow(resource, row, offset + i + 1)))) {
+    for (const text of packRows(
+      shown.map((row, i) => formatRow(resource, row, offset + i + 1, input.names)),
+    )) {
       blocks.push(section(text));
     }
     if (rows.length > shown.length) {

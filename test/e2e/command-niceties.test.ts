@@ -117,6 +117,43 @@ describe('command niceties', () => {
     expect(textOf(refused)).toContain('`reviews` takes no `~` text match');
   });
 
+  it('lists blogs with their category and author by name, each state said once and no field left out', async () => {
+    const categories = h.sandbox.records('acme-plumbing', 'blog_categories');
+    const authors = h.sandbox.records('acme-plumbing', 'blog_authors');
+    const posts = [...h.sandbox.records('acme-plumbing', 'blogs')].sort((a, b) =>
+      String(b.created_at).localeCompare(String(a.created_at)),
+    );
+    const newest = posts[0] as Record<string, unknown>;
+    const nameOf = (rows: typeof categories, id: unknown) => String(rows.find((r) => r.id === id)?.name);
+    const posted = h.slack.messages(CHANNEL).length;
+    await h.gateway('blogs limit=3', { user: MEMBER });
+    const page = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(CHANNEL)
+          .slice(posted)
+          .find((m) => m.text.startsWith('blogs for')),
+      { what: 'the blogs page' },
+    );
+    const text = textOf(page);
+    expect(text).toContain(`${nameOf(categories, newest.category_id)} (\`${String(newest.category_id)}\`)`);
+    expect(text).toContain(`by ${nameOf(authors, newest.author_id)} (\`${String(newest.author_id)}\`)`);
+    expect(text).not.toMatch(/published · published|published yes|more fields|category_id:|author_id:/);
+  });
+
+  it('shows a drafted blog’s category and author by name on its result card', async () => {
+    const categories = h.sandbox.records('acme-plumbing', 'blog_categories');
+    const category = categories[1] as Record<string, unknown>;
+    await h.runAction(`blog "niceties named category" category_id=${String(category.id)}`);
+    const { thread } = await h.settled(
+      (m) => m.text.includes('niceties named category') && /done/.test(m.text),
+    );
+    const card = thread.map(textOf).join('\n');
+    expect(card).toContain(`*Category*\\n${String(category.name)} (\`${String(category.id)}\`)`);
+    expect(card).toMatch(/\*Author\*\\n[^(`]+ \(`author_\d+`\)/);
+    expect(card).not.toContain('Author ID');
+  });
+
   it('suggests `jobs all` for `jobs al`', async () => {
     const note = await newEphemeral(MEMBER, () => h.gateway('jobs al', { user: MEMBER }), /ignored/);
     expect(textOf(note)).toContain('Did you mean `/gateway jobs all`?');
