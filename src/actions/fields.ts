@@ -29,6 +29,11 @@ export interface ActionField {
   hint?: string;
   /** A select whose options are rows of a resource, e.g. the blog's category from `blog_categories`. */
   optionsFrom?: OptionsSource;
+  /**
+   * Read from its resource when the approval is asked for (its title goes on the card), so the approved run is
+   * queued without reading it again: nothing stands between an Approve click and the POST but Redis.
+   */
+  checkedOnAsk?: boolean;
   /** Where a person finds a value to give, said when the field is missing (`/gateway blogs` lists the posts). */
   find?: string;
   /** Why the bot needs the field although the gateway may not (a clause), said in help and when it is missing. */

@@ -190,6 +190,7 @@ export const KNOWN_ACTIONS: readonly KnownAction[] = [
             detail: ['status', 'created_at'],
           },
         }),
+        checkedOnAsk: true,
         // docs/gateway-api.md §4.3 names post_id optional but does not say what a deploy without one publishes.
         requiredBecause:
           'the gateway’s document does not say what `deploy_blog` does without a `post_id`, so the bot never sends one',

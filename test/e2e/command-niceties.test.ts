@@ -154,6 +154,16 @@ describe('command niceties', () => {
     expect(card).not.toContain('Author ID');
   });
 
+  it('says in `help deploy` that a post id is required and why, and that its form offers the newest posts', async () => {
+    const help = await newEphemeral(MEMBER, () => h.gateway('help deploy', { user: MEMBER }), /Usage:/);
+    const text = textOf(help);
+    expect(text).toContain('/gateway deploy &lt;post_id&gt;');
+    expect(text).toContain(
+      'post_id is required: the gateway’s document does not say what `deploy_blog` does',
+    );
+    expect(text).toContain('its form offers the newest to choose from');
+  });
+
   it('suggests `jobs all` for `jobs al`', async () => {
     const note = await newEphemeral(MEMBER, () => h.gateway('jobs al', { user: MEMBER }), /ignored/);
     expect(textOf(note)).toContain('Did you mean `/gateway jobs all`?');
