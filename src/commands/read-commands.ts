@@ -69,7 +69,7 @@ const SHORTCUTS: Array<[name: string, resource: string, summary: string, example
   [
     'keywords',
     'keywords',
-    'Each tracked keyword at its latest position: change, volume, KD, URL (`order=position|volume|kd|change`)',
+    'Each tracked keyword at its latest position: change, volume, KD, URL (`order=position|volume|kd|change`, `keyword~text`)',
     '/gateway keywords order=change',
   ],
   ['tasks', 'seo_tasks', 'SEO tasks (`order=priority`)', '/gateway tasks status=pending order=priority'],

@@ -8,7 +8,13 @@ import { cancelJob } from './cancel.js';
 import { claimOrFindEarlier, inFlightId } from './duplicates.js';
 import { parkRequest, takePendingRequest } from './pending.js';
 import { unknownReference } from './references.js';
-import { alreadyQueued, guardedRefusal, reboundChannel, unavailableAction } from './refusals.js';
+import {
+  alreadyQueued,
+  guardedRefusal,
+  missingField,
+  reboundChannel,
+  unavailableAction,
+} from './refusals.js';
 import type { ActionRequest, RequestDeps, RequestResult } from './request.js';
 import { notBoundError, type UserError } from './user-error.js';
 
@@ -48,9 +54,12 @@ export class ActionRequests {
     if (!binding) return refused(notBoundError(deps.access.admins(), request.requester));
     if (request.clientId !== undefined && binding.clientId !== request.clientId)
       return refused(reboundChannel());
-    const refusal = await this.refusal(request.requester, entry, request.approval?.state === 'approved');
+    const approved = request.approval?.state === 'approved';
+    const refusal = await this.refusal(request.requester, entry, approved);
     if (refusal) return refused(refusal);
-    const unknown = await unknownReference(deps, entry, binding.clientId, request.fields);
+    const missing = missingField(entry, request.fields);
+    if (missing) return refused(missing);
+    const unknown = await unknownReference(deps, entry, binding.clientId, request.fields, approved);
     if (unknown) return refused(unknown);
 
     const clientId = binding.clientId;

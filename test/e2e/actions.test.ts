@@ -212,7 +212,7 @@ describe('bad input', () => {
 
   it('opens a modal for a blog without a keyword and shows field errors there, losing nothing', async () => {
     await h.gateway('blog');
-    const view = await openModal(/blog/i);
+    const view = await openModal(/^Blog article/);
     expect(view.view.title.text.length).toBeLessThanOrEqual(24);
     const refused = await h.driver.submit(view, { keyword: '   ' }, { user: MEMBER });
     expect(refused.json?.response_action).toBe('errors');
