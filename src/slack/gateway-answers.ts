@@ -1,29 +1,53 @@
+import { ANSWER_MAX_WAIT_MS, ANSWER_WAITING_CAP } from './answer-queue.js';
+
 /**
  * Answers that read the gateway run here, apart from the answers that need Redis and Slack alone (AnswerQueue):
  * a gateway that drips holds only these slots, never `help` or `jobs`. Within them one key (a command word, so
  * one resource) holds at most `perKey` slots at once, so one slow resource leaves the other slots to the rest.
  * Each read ends at its deadline (GATEWAY_READ_TIMEOUT), so a slot is never held for ever.
+ *
+ * Refusal is per key and in time, as in AnswerQueue: a key whose oldest waiting answer has waited `maxWaitMs`
+ * takes no more work (a slow resource is refused alone; the other keys are still answered), and a count cap
+ * over all keys bounds memory.
  */
+interface Waiting {
+  key: string;
+  task: () => Promise<void>;
+  first: boolean;
+}
+
 export class GatewayAnswers {
   #running = 0;
   readonly #byKey = new Map<string, number>();
-  readonly #waiting: Array<{ key: string; task: () => Promise<void> }> = [];
+  readonly #waiting: Waiting[] = [];
+  /** Per key, when each of its tasks offered in order (not `first`) began to wait, oldest first. */
+  readonly #queuedAt = new Map<string, number[]>();
   readonly #drained: Array<() => void> = [];
 
   constructor(
     private readonly concurrency = 16,
     private readonly perKey = 4,
-    private readonly cap = 1_000,
+    private readonly cap = ANSWER_WAITING_CAP,
+    private readonly maxWaitMs = ANSWER_MAX_WAIT_MS,
   ) {}
 
   /**
-   * Queues a task under its key; false when the queue is full (the caller says so to the person). `first`: ahead
-   * of every waiting task (a command that may open a form, whose trigger_id dies after 3 s).
+   * Queues a task under its key; false when that key is not keeping up or the queue is full (the caller says so
+   * to the person). `first`: ahead of every waiting task (a command that may open a form, whose trigger_id dies
+   * after 3 s).
    */
   offer(key: string, task: () => Promise<void>, options: { first?: boolean } = {}): boolean {
     if (this.#waiting.length >= this.cap) return false;
-    if (options.first) this.#waiting.unshift({ key, task });
-    else this.#waiting.push({ key, task });
+    const now = performance.now();
+    const times = this.#queuedAt.get(key);
+    const oldest = times?.[0];
+    if (oldest !== undefined && now - oldest >= this.maxWaitMs) return false;
+    if (options.first) this.#waiting.unshift({ key, task, first: true });
+    else {
+      this.#waiting.push({ key, task, first: false });
+      if (times) times.push(now);
+      else this.#queuedAt.set(key, [now]);
+    }
     setImmediate(() => this.#pump());
     return true;
   }
@@ -46,6 +70,12 @@ export class GatewayAnswers {
         continue;
       }
       this.#waiting.splice(i, 1);
+      // A key's tasks offered in order start in order: this one is the oldest of them still waiting.
+      if (!next.first) {
+        const times = this.#queuedAt.get(next.key);
+        times?.shift();
+        if (times?.length === 0) this.#queuedAt.delete(next.key);
+      }
       this.#start(next.key, next.task);
     }
   }
