@@ -126,23 +126,34 @@ function botOperations(): Operations {
   let runtime: Runtime | undefined;
   let profiler: Session | undefined;
   return {
-    /** Starts a V8 CPU profile of this process (the measured rounds only: not start-up, not the warm-up). */
+    /**
+     * Starts a V8 CPU profile of this process and a sampled allocation profile (every allocation, collected
+     * ones included: where the garbage comes from), for the measured rounds only: not start-up, not the warm-up.
+     */
     async profileStart() {
       profiler = new Session();
       profiler.connect();
       await profiler.post('Profiler.enable');
       await profiler.post('Profiler.start');
+      await profiler.post('HeapProfiler.enable');
+      await profiler.post('HeapProfiler.startSampling', {
+        samplingInterval: 4_096,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
     },
-    /** Stops the profile and writes it into `dir` as a .cpuprofile file; returns its path. */
+    /** Stops both and writes them into `dir` (.cpuprofile, .heapprofile); returns the CPU profile's path. */
     async profileStop(dir: string): Promise<string> {
       if (!profiler) throw new Error('no profile started');
       const { profile } = await profiler.post('Profiler.stop');
+      const heap = await profiler.post('HeapProfiler.stopSampling');
       profiler.disconnect();
       profiler = undefined;
       await mkdir(dir, { recursive: true });
-      const file = join(dir, `bot-measured-${process.pid}-${Date.now()}.cpuprofile`);
-      await writeFile(file, JSON.stringify(profile));
-      return file;
+      const name = join(dir, `bot-measured-${process.pid}-${Date.now()}`);
+      await writeFile(`${name}.cpuprofile`, JSON.stringify(profile));
+      await writeFile(`${name}.heapprofile`, JSON.stringify(heap.profile));
+      return `${name}.cpuprofile`;
     },
     async start(env: Record<string, string>): Promise<number> {
       runtime = await startRuntime(loadConfig(env), silentLogger());

@@ -11,8 +11,10 @@
  * Run: npx tsx bench/ack.ts [--quick] [--no-capacity] [--cpu-prof=<dir>]
  *   --quick           a smaller run (smoke test of the wiring)
  *   --no-capacity     the ack rounds and answers only
- *   --cpu-prof=<dir>  writes a V8 CPU profile of the bot process over the measured rounds (not its start-up or
- *                     the warm-up) into <dir> (open it in Chrome DevTools, or sum its samples by function)
+ *   --cpu-prof=<dir>  writes a V8 CPU profile and a sampled allocation profile of the bot process over the
+ *                     measured rounds (not its start-up or the warm-up) into <dir> (open them in Chrome
+ *                     DevTools, or sum their samples by function); the figures of a profiled run are not the
+ *                     ones to quote
  * Exits non-zero only when something failed (a request not acked with 200, an answer missing), never for a
  * missed goal.
  *
