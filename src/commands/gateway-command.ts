@@ -8,7 +8,7 @@ import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.
 import type { BotServices } from '../services.js';
 import { ChatPoster } from '../slack/chat-post.js';
 import { describeError } from '../slack/describe-error.js';
-import { ephemeralBody, postToResponseUrl } from '../slack/response-url.js';
+import { ephemeralBody, jsonBytes, postToResponseUrl } from '../slack/response-url.js';
 import { claimOnce } from '../store/dedupe.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildIgnoredWords } from '../views/error-message.js';
@@ -32,7 +32,7 @@ function split(text: string): Split {
 const LOCAL = '';
 /** What a person is told when the answer queue is full: the command was not run (the bench counts these). */
 export const BUSY_TEXT = ':hourglass: I am very busy right now. Try again in a minute.';
-const BUSY_BODY = JSON.stringify({ response_type: 'ephemeral', text: BUSY_TEXT });
+const BUSY_BODY = jsonBytes({ response_type: 'ephemeral', text: BUSY_TEXT });
 
 export interface CommandRegistry {
   commands: CommandSpec[];

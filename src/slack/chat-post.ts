@@ -32,19 +32,22 @@ export interface ChatPostOptions {
 export type ChatPostMessage = Pick<SlackMessage, 'text'> & Partial<Pick<SlackMessage, 'blocks'>>;
 
 /**
- * A message's `"text":…,"blocks":…` JSON, written once per message object: a page reused for the same data
- * (read-resource.ts) goes out again without being serialised again.
+ * A message's `"text":…,"blocks":…` JSON as UTF-8 bytes, written and encoded once per message object: a page
+ * reused for the same data (read-resource.ts) goes out again without being serialised or encoded again (undici
+ * encodes a string body on every request; bytes are copied as they are).
  */
-const fragments = new WeakMap<ChatPostMessage, string>();
+const fragments = new WeakMap<ChatPostMessage, Buffer>();
 
-function messageJson(message: ChatPostMessage): string {
+function messageJson(message: ChatPostMessage): Buffer {
   let fragment = fragments.get(message);
   if (fragment === undefined) {
-    fragment = JSON.stringify({ text: message.text, blocks: message.blocks }).slice(1, -1);
+    fragment = Buffer.from(JSON.stringify({ text: message.text, blocks: message.blocks }).slice(1, -1));
     fragments.set(message, fragment);
   }
   return fragment;
 }
+
+const CLOSE = Buffer.from('}');
 
 const REQUEST_TIMEOUT_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -79,7 +82,10 @@ export class ChatPoster {
     // Undefined fields (no blocks, no thread) drop out of the JSON, as WebClient drops them from its form.
     const thread = threadTs ? `,"thread_ts":${JSON.stringify(threadTs)}` : '';
     const fragment = messageJson(message);
-    const body = `{"channel":${JSON.stringify(channel)}${thread}${fragment ? `,${fragment}` : ''}}`;
+    const head = Buffer.from(
+      `{"channel":${JSON.stringify(channel)}${thread}${fragment.length > 0 ? ',' : ''}`,
+    );
+    const body = Buffer.concat([head, fragment, CLOSE]);
     const retries = this.options.retries ?? 3;
     let backoff = this.options.minTimeoutMs ?? 500;
     for (let attempt = 0; ; attempt++) {
@@ -99,7 +105,7 @@ export class ChatPoster {
     }
   }
 
-  private async once(body: string): Promise<{ ts: string }> {
+  private async once(body: Buffer): Promise<{ ts: string }> {
     let res: Dispatcher.ResponseData;
     try {
       res = await this.dispatcher.request({
