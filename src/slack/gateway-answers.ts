@@ -22,6 +22,8 @@ export class GatewayAnswers {
   readonly #waiting: Waiting[] = [];
   /** Per key, when each of its tasks offered in order (not `first`) began to wait, oldest first. */
   readonly #queuedAt = new Map<string, number[]>();
+  /** How many tasks of each key wait (first or not). */
+  readonly #waitingOf = new Map<string, number>();
   readonly #drained: Array<() => void> = [];
 
   constructor(
@@ -42,6 +44,7 @@ export class GatewayAnswers {
     const times = this.#queuedAt.get(key);
     const oldest = times?.[0];
     if (oldest !== undefined && now - oldest >= this.maxWaitMs) return false;
+    this.#waitingOf.set(key, (this.#waitingOf.get(key) ?? 0) + 1);
     if (options.first) this.#waiting.unshift({ key, task, first: true });
     else {
       this.#waiting.push({ key, task, first: false });
@@ -62,14 +65,25 @@ export class GatewayAnswers {
     return new Promise((resolve) => this.#drained.push(resolve));
   }
 
+  /** A key can start a task: one of its tasks waits and it holds fewer than its share of the slots. */
+  #startable(key: string): boolean {
+    return (this.#waitingOf.get(key) ?? 0) > 0 && (this.#byKey.get(key) ?? 0) < this.perKey;
+  }
+
   #pump(): void {
-    for (let i = 0; i < this.#waiting.length && this.#running < this.concurrency; ) {
+    // The scan ends once no waiting key can start: a long backlog of one slow key is not walked on every turn.
+    let startable = 0;
+    for (const key of this.#waitingOf.keys()) if (this.#startable(key)) startable += 1;
+    for (let i = 0; i < this.#waiting.length && this.#running < this.concurrency && startable > 0; ) {
       const next = this.#waiting[i];
       if (!next || (this.#byKey.get(next.key) ?? 0) >= this.perKey) {
         i += 1;
         continue;
       }
       this.#waiting.splice(i, 1);
+      const left = (this.#waitingOf.get(next.key) ?? 1) - 1;
+      if (left > 0) this.#waitingOf.set(next.key, left);
+      else this.#waitingOf.delete(next.key);
       // A key's tasks offered in order start in order: this one is the oldest of them still waiting.
       if (!next.first) {
         const times = this.#queuedAt.get(next.key);
@@ -77,6 +91,7 @@ export class GatewayAnswers {
         if (times?.length === 0) this.#queuedAt.delete(next.key);
       }
       this.#start(next.key, next.task);
+      if (!this.#startable(next.key)) startable -= 1;
     }
   }
 
