@@ -77,6 +77,8 @@ export interface ActionJobOutcome {
 
 export interface JobSummary {
   jobKey: string;
+  /** The channel it reports to. */
+  channel: string;
   action: string;
   /** What the job was asked to do with (the URL, the keyword, the topic): the list names it. */
   fields: Record<string, unknown>;
@@ -281,6 +283,7 @@ export class ActionQueue {
   #summaryOf(data: ActionJobData, state: JobState): JobSummary {
     const summary: JobSummary = {
       jobKey: data.jobKey,
+      channel: data.replyTo.channel,
       action: data.action,
       fields: data.fields ?? {},
       clientId: data.clientId,

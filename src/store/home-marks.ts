@@ -10,9 +10,9 @@ import type { Redis } from '../redis.js';
 
 const DAY_MS = 86_400_000;
 /** Home is kept current for people who opened it this recently. */
-export const HOME_SEEN_MS = 7 * DAY_MS;
+const HOME_SEEN_MS = 7 * DAY_MS;
 /** The changes of this long make one publish. */
-export const HOME_DEBOUNCE_MS = 2_000;
+const HOME_DEBOUNCE_MS = 2_000;
 
 export class HomeMarks {
   constructor(
@@ -69,6 +69,16 @@ export class HomeMarks {
   /** Publishes for `user` again after `ms` (Slack said to wait, or the publish failed). */
   async later(user: string, ms: number, now = Date.now()): Promise<void> {
     await this.redis.zadd(this.#key('due'), 'GT', now + ms, user);
+  }
+
+  /** The answer to a person's last click on their tab, shown at its top for a minute (any process publishes it). */
+  async setNotice(user: string, notice: unknown): Promise<void> {
+    await this.redis.set(this.#key(`notice:${user}`), JSON.stringify(notice), 'EX', 60);
+  }
+
+  async notice(user: string): Promise<unknown> {
+    const raw = await this.redis.get(this.#key(`notice:${user}`));
+    return raw ? (JSON.parse(raw) as unknown) : undefined;
   }
 
   /** The hash of the Home view last published for `user` (views.publish's guard against an older state). */
