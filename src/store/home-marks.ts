@@ -13,6 +13,12 @@ const DAY_MS = 86_400_000;
 const HOME_SEEN_MS = 7 * DAY_MS;
 /** The changes of this long make one publish. */
 const HOME_DEBOUNCE_MS = 2_000;
+/**
+ * Re-publishes (not opens, not answers to clicks) a workspace gets, per window: 20 in 15 s is 80 a minute, under
+ * views.publish's own limit with room for the opens and clicks. A mark left over waits for the next window and
+ * then shows the state of that moment, so a busy minute costs latency, never a wrong tab.
+ */
+const BUDGET = { windowMs: 15_000, max: 20 };
 
 export class HomeMarks {
   constructor(
@@ -59,11 +65,21 @@ export class HomeMarks {
     await this.mark(await this.redis.zrangebyscore(this.#key('seen'), now - HOME_SEEN_MS, '+inf'), now);
   }
 
-  /** Up to `limit` people whose marks are due, each taken by exactly one caller. */
+  /**
+   * Up to `limit` people whose marks are due, each taken by exactly one caller, within the workspace's budget
+   * of re-publishes (shared by every process).
+   */
   async takeDue(limit: number, now = Date.now()): Promise<string[]> {
     const due = await this.redis.zrangebyscore(this.#key('due'), '-inf', now, 'LIMIT', 0, limit);
-    const taken = await Promise.all(due.map((u) => this.redis.zrem(this.#key('due'), u)));
-    return due.filter((_, i) => taken[i] === 1);
+    if (!due.length) return [];
+    const window = this.#key(`budget:${Math.floor(now / BUDGET.windowMs)}`);
+    const used = await this.redis.incrby(window, due.length);
+    if (used === due.length) await this.redis.pexpire(window, BUDGET.windowMs * 2);
+    const room = Math.max(0, Math.min(due.length, BUDGET.max - (used - due.length)));
+    if (room < due.length) await this.redis.decrby(window, due.length - room);
+    const chosen = due.slice(0, room);
+    const taken = await Promise.all(chosen.map((u) => this.redis.zrem(this.#key('due'), u)));
+    return chosen.filter((_, i) => taken[i] === 1);
   }
 
   /** Publishes for `user` again after `ms` (Slack said to wait, or the publish failed). */

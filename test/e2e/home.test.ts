@@ -177,10 +177,111 @@ describe('the Home tab', () => {
     expect(failed).toEqual([]);
   });
 
+  it('retries a failed job from Home, under the usual rules: one new POST', async () => {
+    h.sandbox.failNext('status_error', { method: 'POST', action: 'index_url' });
+    const url = `https://example.com/retry-${Date.now()}`;
+    await h.driver.homeOpened({ user: MEMBER });
+    await h.gateway(`index ${url}`, { user: MEMBER });
+    const failed = await h.slack.waitFor(
+      () => {
+        const home = h.slack.home(MEMBER);
+        return home && /home_job_retry/.test(homeText(home)) && homeText(home).includes(url)
+          ? home
+          : undefined;
+      },
+      { what: 'the failed job with Retry on the Home tab' },
+    );
+    const before = h.posts('index_url').length;
+    await h.driver.click(failed, { actionId: 'home_job_retry' }, { user: MEMBER });
+    await homeSays(h, MEMBER, /Retried/);
+    await h.slack.waitFor(() => h.posts('index_url').length === before + 1, { what: 'the retried POST' });
+    // A second click on the same Retry starts nothing more.
+    await h.driver.click(failed, { actionId: 'home_job_retry' }, { user: MEMBER });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(h.posts('index_url')).toHaveLength(before + 1);
+  });
+
+  it('waits out a 429 from views.publish as long as Slack asks, then publishes', async () => {
+    await h.driver.homeOpened({ user: MEMBER });
+    await homeSays(h, MEMBER, /Your recent jobs/);
+    h.slack.simulate.ratelimit('views.publish', 1, 1);
+    const url = `https://example.com/limited-${Date.now()}`;
+    await h.gateway(`audit ${url}`, { user: MEMBER });
+    await h.slack.waitFor(
+      () =>
+        (h.slack.home(MEMBER)?.view.blocks ?? []).some((b: { text?: { text?: string } }) =>
+          b.text?.text?.includes(url),
+        ),
+      { what: 'the Home tab after the 429', timeoutMs: 8_000 },
+    );
+    const calls = h.slack.calls.filter((c) => c.method === 'views.publish' && c.args.user_id === MEMBER);
+    const limited = calls.findLastIndex((c) => c.error === 'ratelimited');
+    expect(limited).toBeGreaterThanOrEqual(0);
+    const next = calls.slice(limited + 1).find((c) => c.ok);
+    expect((next?.at ?? 0) - (calls[limited]?.at ?? 0)).toBeGreaterThanOrEqual(900);
+  });
+
+  it('publishes the newest state over a view another publish replaced (hash conflict: read again)', async () => {
+    await h.driver.homeOpened({ user: MEMBER });
+    await homeSays(h, MEMBER, /Your recent jobs/);
+    // Another publish lands (as from a process that read an older state): the bot's stored hash is now stale.
+    const answer = await fetch(`${h.slack.apiUrl}views.publish`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.slack.botToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        user_id: MEMBER,
+        view: {
+          type: 'home',
+          blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'an older state' } }],
+        },
+      }),
+    });
+    expect(((await answer.json()) as { ok: boolean }).ok).toBe(true);
+    const url = `https://example.com/conflict-${Date.now()}`;
+    await h.gateway(`audit ${url}`, { user: MEMBER });
+    const home = await homeSays(h, MEMBER, new RegExp(url.replace(/[.]/g, '\\.')));
+    expect(homeText(home)).not.toContain('an older state');
+    expect(h.slack.calls.some((c) => c.method === 'views.publish' && c.error === 'hash_conflict')).toBe(true);
+  });
+
   it('shows a guest one short panel and no client', async () => {
     await h.driver.homeOpened({ user: GUEST });
     const home = await homeSays(h, GUEST, /not for|nothing here for you/);
     expect(homeText(home)).not.toContain('Harbor Law');
     expect(homeText(home)).not.toContain('harbor-law');
+  });
+});
+
+describe('the Home tab with a queued job', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // One action every 30 s: the second job waits its turn, so it can still be cancelled.
+    h = await startHarness('e2e-home-cancel', { GATEWAY_ACTION_RATE: '1/30s' });
+    await bind(h, 'harbor-law');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('lets the requester cancel a queued job from Home; its message says so and nothing is sent', async () => {
+    await h.driver.homeOpened({ user: MEMBER });
+    await homeSays(h, MEMBER, /Your recent jobs/);
+    await h.gateway('audit https://example.com/first', { user: MEMBER });
+    await h.gateway('audit https://example.com/second', { user: MEMBER });
+    const home = await homeSays(h, MEMBER, /second.*home_job_cancel|home_job_cancel.*second/);
+    const value = (
+      home.view.blocks as Array<{
+        text?: { text?: string };
+        accessory?: { action_id?: string; value?: string };
+      }>
+    ).find(
+      (b) => b.text?.text?.includes('example.com/second') && b.accessory?.action_id === 'home_job_cancel',
+    )?.accessory?.value;
+    expect(value).toBeDefined();
+    await h.driver.click(home, { actionId: 'home_job_cancel', value }, { user: MEMBER });
+    await h.message((m) => m.text.includes('example.com/second') && /cancelled/.test(textOf(m)));
+    await homeSays(h, MEMBER, /Cancelled before it started/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.posts('seo_audit').filter((p) => JSON.stringify(p.fields).includes('second'))).toHaveLength(0);
   });
 });
