@@ -34,6 +34,7 @@ import { AnswerQueue } from './slack/answer-queue.js';
 import { GatewayAnswers } from './slack/gateway-answers.js';
 import { createSlackPoster, createWorkerSlackClient } from './slack/slack-poster.js';
 import { BindingStore } from './store/bindings.js';
+import { HomeMarks } from './store/home-marks.js';
 import { ActionLedger } from './store/ledger.js';
 
 export interface Runtime {
@@ -130,12 +131,16 @@ export async function startRuntime(
     throw e;
   });
   const catalogue = new CatalogueSource(() => gateway.discover(), config.guardedActions, logger);
+  // Whose Home tab is out of date: any process marks it, the web role re-publishes it.
+  const homeMarks = new HomeMarks(redis, config.redis.prefix);
+  const jobChanged = (data: { requestedBy: string }) => homeMarks.mark([data.requestedBy]);
   const queue = new ActionQueue({
     connection: redis,
     prefix: config.redis.prefix,
     logger,
     rate: config.gateway.actionRate,
     replicaWaitMs: replicaWaitMs(config.redis.form),
+    changed: jobChanged,
   });
   metrics.watchQueue(queue.queue);
   const digestQueue = new DigestQueue({
@@ -172,7 +177,10 @@ export async function startRuntime(
   const webSlack = new WebClient(botToken, { ...webSlackClientOptions(config), logger });
   const slack = createSlackPoster(webSlack, { maxWaits: 0 });
   // The one approval store of this process: the web role's clicks, the worker's gate and the expiry share it.
-  const approvals = new ApprovalStore(redis, config.redis.prefix, { metrics });
+  const approvals = new ApprovalStore(redis, config.redis.prefix, {
+    metrics,
+    changed: (record) => homeMarks.approvalChanged(record.requestedBy),
+  });
   const parts = {
     config,
     logger,
@@ -230,6 +238,7 @@ export async function startRuntime(
       logger,
       metrics,
       redisOutage,
+      jobChanged,
       ...options.worker,
     });
     digestWorkers = startDigestWorkers({

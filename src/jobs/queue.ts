@@ -77,6 +77,8 @@ export interface ActionJobOutcome {
 
 export interface JobSummary {
   jobKey: string;
+  /** The channel it reports to. */
+  channel: string;
   action: string;
   /** What the job was asked to do with (the URL, the keyword, the topic): the list names it. */
   fields: Record<string, unknown>;
@@ -111,7 +113,12 @@ export interface ActionQueueOptions {
   rate?: Rate;
   /** How long an added job waits for a replica to hold it before the person is told (0: not at all). */
   replicaWaitMs?: number;
+  /** Told when a job is queued or cancelled here (the requester's Home tab is re-published). */
+  changed?: (data: ActionJobData) => Promise<void>;
 }
+
+/** Each requester's index keeps their newest this many jobs, across channels. */
+const REQUESTER_JOBS_KEPT = 100;
 
 const DAY_SEC = 86_400;
 
@@ -135,6 +142,7 @@ export class ActionQueue {
   readonly #dedupeTtlSec: number;
   readonly #rate: Rate | undefined;
   readonly #replicaWait: ReplicaWait;
+  readonly #changed: ActionQueueOptions['changed'];
 
   constructor(options: ActionQueueOptions) {
     this.prefix = options.prefix;
@@ -143,6 +151,7 @@ export class ActionQueue {
     this.#dedupeTtlSec = options.dedupeTtlSec ?? DAY_SEC;
     this.#rate = options.rate;
     this.#replicaWait = new ReplicaWait(options.replicaWaitMs ?? 0, this.#logger);
+    this.#changed = options.changed;
     this.queue = new Queue<ActionJobData, ActionJobOutcome>(ACTION_QUEUE, {
       connection: options.connection,
       prefix: options.prefix,
@@ -211,6 +220,7 @@ export class ActionQueue {
       .after(this.#redis, bull.wait)
       .catch((e: unknown) => this.#logger.warn('could not wait for a replica to hold a queued job', e));
     this.#logger.debug(`queued ${data.action} for ${data.clientId} as ${data.jobKey}`);
+    await this.#indexRequester(clean);
     return { jobId: data.jobKey, ahead: admission.ahead, repeat: false, keyInUse: false };
   }
 
@@ -250,12 +260,31 @@ export class ActionQueue {
     await releaseJobClaim(this.#redis, this.prefix, job.data).catch((e: unknown) =>
       this.#logger.warn('could not release an in-flight claim', e),
     );
+    await this.#tell(job.data);
     return { kind: 'cancelled', data: job.data };
+  }
+
+  /** The requester's own index (their recent jobs across channels), bounded; then the listener is told. */
+  async #indexRequester(data: ActionJobData): Promise<void> {
+    const key = requesterIndexKey(this.prefix, data.requestedBy);
+    await this.#redis
+      .pipeline()
+      .zadd(key, data.enqueuedAt, data.jobKey)
+      .zremrangebyrank(key, 0, -(REQUESTER_JOBS_KEPT + 1))
+      .expire(key, 7 * DAY_SEC)
+      .exec()
+      .catch((e: unknown) => this.#logger.warn('could not index a job under its requester', e));
+    await this.#tell(data);
+  }
+
+  async #tell(data: ActionJobData): Promise<void> {
+    await this.#changed?.(data).catch((e: unknown) => this.#logger.warn('could not report a job change', e));
   }
 
   #summaryOf(data: ActionJobData, state: JobState): JobSummary {
     const summary: JobSummary = {
       jobKey: data.jobKey,
+      channel: data.replyTo.channel,
       action: data.action,
       fields: data.fields ?? {},
       clientId: data.clientId,
@@ -272,8 +301,16 @@ export class ActionQueue {
    * A channel's queued, running and recent jobs, newest first (for the `jobs` command), and how many the
    * channel has in all (the index keeps the newest 100).
    */
-  async channelJobs(channel: string, limit = 10): Promise<{ jobs: JobSummary[]; total: number }> {
-    const index = channelIndexKey(this.prefix, channel);
+  channelJobs(channel: string, limit = 10): Promise<{ jobs: JobSummary[]; total: number }> {
+    return this.#jobsIn(channelIndexKey(this.prefix, channel), limit);
+  }
+
+  /** A person's queued, running and recent jobs across channels, newest first (the index keeps 100). */
+  requesterJobs(user: string, limit = 10): Promise<{ jobs: JobSummary[]; total: number }> {
+    return this.#jobsIn(requesterIndexKey(this.prefix, user), limit);
+  }
+
+  async #jobsIn(index: string, limit: number): Promise<{ jobs: JobSummary[]; total: number }> {
     const [keys, total] = await Promise.all([
       this.#redis.zrevrange(index, 0, limit * 2 - 1),
       this.#redis.zcard(index),
@@ -311,6 +348,10 @@ export class ActionQueue {
 
 function channelIndexKey(prefix: string, channel: string): string {
   return `${prefix}:jobs:channel:${channel}`;
+}
+
+function requesterIndexKey(prefix: string, user: string): string {
+  return `${prefix}:jobs:requester:${user}`;
 }
 
 function cancelledKey(prefix: string, jobKey: string): string {

@@ -31,8 +31,20 @@ export class BindingStore {
     };
   }
 
+  /** Every bound channel (the set of bound channels follows `set` and `remove`). */
+  async all(): Promise<ChannelBinding[]> {
+    const channels = await this.redis.smembers(this.indexKey());
+    const found = await Promise.all(channels.sort().map((channel) => this.get(channel)));
+    return found.filter((b): b is ChannelBinding => b !== undefined);
+  }
+
+  private indexKey(): string {
+    return `${this.prefix}:bindings`;
+  }
+
   /** Unbinds a channel; true when it was bound. */
   async remove(channel: string): Promise<boolean> {
+    await this.redis.srem(this.indexKey(), channel);
     return (await this.redis.del(this.key(channel))) > 0;
   }
 
@@ -43,5 +55,6 @@ export class BindingStore {
       boundBy: binding.boundBy,
       boundAt: binding.boundAt,
     });
+    await this.redis.sadd(this.indexKey(), binding.channel);
   }
 }

@@ -80,7 +80,8 @@ export function buildAlreadyPending(record: ApprovalRecord, permalink: string | 
   });
 }
 
-function decision(record: ApprovalRecord): string {
+/** Where an approval stands, in one line: who decided and when, or when it expires. */
+export function decision(record: ApprovalRecord): string {
   const by = record.decidedBy ? `<@${record.decidedBy}>` : 'nobody';
   const at = record.decidedAt ? ` at ${cardTime(record.decidedAt)}` : '';
   switch (record.state) {
@@ -107,9 +108,10 @@ function decision(record: ApprovalRecord): string {
   }
 }
 
-function approveButton(id: string): Button {
+/** Approve behind Slack's confirm dialog, with the action id of the surface it is on. */
+export function approveButton(id: string, actionId = APPROVAL_APPROVE_ID): Button {
   return {
-    ...button({ text: 'Approve', actionId: APPROVAL_APPROVE_ID, value: id, style: 'primary' }),
+    ...button({ text: 'Approve', actionId, value: id, style: 'primary' }),
     confirm: {
       title: plain('Run it now?'),
       text: plain('It runs exactly as shown on the card, once.'),
