@@ -1,4 +1,5 @@
 import { WebClient } from '@slack/web-api';
+import { ClientReach } from './access/client-reach.js';
 import { AccessPolicy } from './access/policy.js';
 import { UserDirectory } from './access/user-directory.js';
 import { UserGroups } from './access/user-groups.js';
@@ -33,6 +34,7 @@ import { shutdownDeadline } from './shutdown.js';
 import { AnswerQueue } from './slack/answer-queue.js';
 import { GatewayAnswers } from './slack/gateway-answers.js';
 import { createSlackPoster, createWorkerSlackClient } from './slack/slack-poster.js';
+import { AssistantTokenStore } from './store/assistant-token-store.js';
 import { BindingStore } from './store/bindings.js';
 import { ActionLedger } from './store/ledger.js';
 
@@ -160,9 +162,10 @@ export async function startRuntime(
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000 },
   });
+  const directory = new UserDirectory(people);
   const access = new AccessPolicy(
     config,
-    new UserDirectory(people),
+    directory,
     new UserGroups(people),
     logger.child({ part: 'access' }),
   );
@@ -189,6 +192,8 @@ export async function startRuntime(
     approvals,
     approvalExpiry,
     slack,
+    assistantTokens: new AssistantTokenStore(redis, config.redis.prefix),
+    reach: new ClientReach(access, directory, bindings, logger.child({ part: 'access' })),
   };
   const core: CoreServices = {
     ...parts,
