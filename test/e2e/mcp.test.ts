@@ -5,6 +5,8 @@
  */
 import { request } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlackDriver } from '../../src/local/driver.js';
 import type { FakeMessage } from '../../src/local/fake-slack/index.js';
@@ -31,8 +33,15 @@ describe('assistant tools (MCP)', () => {
 
   const url = (web: Runtime) => new URL(`http://127.0.0.1:${web.port}/mcp`);
 
-  async function connect(token: string, web: Runtime = webs[0] as Runtime): Promise<Client> {
-    const client = new Client({ name: 'e2e', version: '1.0.0' });
+  async function connect(
+    token: string,
+    web: Runtime = webs[0] as Runtime,
+    era: 'legacy' | 'modern' = 'legacy',
+  ): Promise<Client> {
+    const client = new Client(
+      { name: 'e2e', version: '1.0.0' },
+      era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+    );
     await client.connect(
       new StreamableHTTPClientTransport(url(web), {
         requestInit: { headers: { authorization: `Bearer ${token}` } },
@@ -142,6 +151,57 @@ describe('assistant tools (MCP)', () => {
     expect(byName.get('generate_article')?.annotations?.destructiveHint).toBe(false);
     expect(byName.get('generate_article')?.annotations?.idempotentHint).toBe(false);
     expect(byName.get('deploy_article')?.description).toMatch(/approver/);
+  });
+
+  it('serves a 2026-07-28 client statelessly too, on either process', async () => {
+    const token = await mint(MEMBER);
+    for (const web of webs) {
+      const client = await connect(token, web, 'modern');
+      expect((await client.listTools()).tools.length).toBeGreaterThan(20);
+      const page = await call(client, 'list_audits', { client_id: LARGE, limit: 2 });
+      expect(page.isError).toBeFalsy();
+      expect((page.structuredContent as { rows: unknown[] }).rows).toHaveLength(2);
+    }
+  });
+
+  it('serves the 1.x SDK’s client, and a 2025-06-18 initialize, statelessly', async () => {
+    const token = await mint(MEMBER);
+    const v1 = new ClientV1({ name: 'e2e-v1', version: '1.0.0' });
+    await v1.connect(
+      new TransportV1(url(webs[1] as Runtime), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    const result = (await v1.callTool({
+      name: 'list_citations',
+      arguments: { client_id: LARGE, limit: 3 },
+    })) as {
+      structuredContent?: { rows: unknown[] };
+    };
+    expect(result.structuredContent?.rows).toHaveLength(3);
+    await v1.close();
+    const res = await fetch(url(webs[0] as Runtime), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'old', version: '1' },
+        },
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    const text = await res.text();
+    expect(text).toContain('"protocolVersion":"2025-06-18"');
   });
 
   it('answers no token with 401 and the metadata pointer, a foreign Origin with 403', async () => {
