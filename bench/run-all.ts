@@ -7,6 +7,7 @@ import { main as approvalBench } from './approval.js';
 import { main as digestBench } from './digest.js';
 import { main as faultStallBench } from './fault-stall.js';
 import { main as rankingsBench } from './keyword-rankings.js';
+import { main as mcpBench } from './mcp.js';
 import { main as paginationBench } from './pagination.js';
 import { main as queueBench } from './queue.js';
 import { main as queueClusterBench } from './queue-cluster.js';
@@ -20,6 +21,7 @@ const benches: Array<[name: string, run: (argv: readonly string[]) => Promise<un
   ['approval click → POST', approvalBench],
   ['keyword rankings', rankingsBench],
   ['one gateway 500 and the rest of the queue', faultStallBench],
+  ['assistant tools (MCP): read overhead, action to job reference', mcpBench],
 ];
 
 for (const [name, run] of benches) {
