@@ -28,7 +28,7 @@ export function buildTokenMinted(input: {
       ].join('\n'),
     ),
     section(
-      'The assistant acts as you: it reaches the clients of the channels you are in, deploys and emails wait for an approver in Slack. `/gateway mcp tokens` lists your tokens, `/gateway mcp revoke <id>` revokes one.',
+      'The assistant acts as you: it reaches the clients of the channels you are in, deploys and emails wait for an approver in Slack. `/gateway mcp tokens` lists your tokens, `/gateway mcp revoke &lt;id&gt;` revokes one.',
     ),
   ];
   return { text: `Your assistant-tool token (id ${token.id}) and its endpoint ${url}`, blocks };
