@@ -51,12 +51,13 @@ export class ClientReach {
   }
 
   /**
-   * The channels an action for the client may report to, the first bound first: the person's own bound
-   * channels; for an admin, any channel bound to the client when none of theirs is.
+   * The channels an action for the client may report to, the first bound first: a member's own bound channels;
+   * for an admin, every channel bound to the client (their own too, should the index not know one).
    */
   async targets(reach: Reach, clientId: string): Promise<string[]> {
     const own = (reach.channels.get(clientId) ?? []).map((b) => b.channel);
-    if (own.length > 0 || !reach.all) return own;
-    return this.bindings.channelsOf(clientId);
+    if (!reach.all) return own;
+    const bound = await this.bindings.channelsOf(clientId);
+    return [...bound, ...own.filter((channel) => !bound.includes(channel))];
   }
 }

@@ -405,6 +405,40 @@ describe('assistant tools (MCP)', () => {
     expect(posts).toHaveLength(1);
   });
 
+  it('asks again for a repeat unless confirm_duplicate, and reports in the channel chosen among the bound ones', async () => {
+    const client = await connect(await mint(ADMIN));
+    fleet.slack.simulate.joinChannel('CSEO2', ADMIN);
+    await driver.command(`use ${LARGE}`, { user: ADMIN, channel: 'CSEO2' });
+    await fleet.slack.waitFor(
+      () => fleet.slack.messages('CSEO2').find((m) => m.text.includes('now bound to')),
+      { what: 'the second channel bound' },
+    );
+    const topic = `mcp map ${Date.now()}`;
+    const first = await call(client, 'generate_topical_map', { client_id: LARGE, topic, channel: 'CSEO2' });
+    expect(first.structuredContent).toMatchObject({ status: 'queued', channel: 'CSEO2' });
+    const job = first.structuredContent?.job_id as string;
+    for (let i = 0; i < 100; i++) {
+      if ((await call(client, 'get_job', { job_id: job })).structuredContent?.status === 'done') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const again = await call(client, 'generate_topical_map', { client_id: LARGE, topic });
+    expect(again.structuredContent).toMatchObject({ status: 'duplicate', job_id: null });
+    expect(again.structuredContent?.earlier).toMatchObject({ topic });
+    const confirmed = await call(client, 'generate_topical_map', {
+      client_id: LARGE,
+      topic,
+      confirm_duplicate: true,
+    });
+    expect(confirmed.structuredContent).toMatchObject({ status: 'queued', channel: CHANNEL });
+    const elsewhere = await call(client, 'index_url', {
+      client_id: LARGE,
+      url: 'https://example.com/x',
+      channel: 'CNOPE',
+    });
+    expect(elsewhere.isError).toBe(true);
+    expect(elsewhere.content[0]?.text).toMatch(/not one of this client’s bound channels/);
+  });
+
   it('refuses an action with a read-only token, as a tool error that says so', async () => {
     const client = await connect(await mint(MEMBER, true));
     const result = await call(client, 'run_seo_audit', { client_id: LARGE, url: 'https://example.com/' });
