@@ -29,6 +29,7 @@ export type NewApproval = Pick<
   | 'channel'
   | 'threadTs'
   | 'ranBefore'
+  | 'viaAssistant'
 > & { ttlMs: number };
 
 export type TransitionResult =
@@ -96,7 +97,7 @@ export class ApprovalStore {
     now: number,
   ): Promise<{ created: ApprovalRecord } | { pending: ApprovalRecord }> {
     const id = `a${now.toString(36)}${randomBytes(4).toString('hex')}`;
-    const { ttlMs, preview, fields, threadTs, ranBefore, ...rest } = input;
+    const { ttlMs, preview, fields, threadTs, ranBefore, viaAssistant, ...rest } = input;
     const values: Record<string, string> = {
       ...rest,
       id,
@@ -108,6 +109,7 @@ export class ApprovalStore {
       runs: '0',
       ...(threadTs ? { threadTs } : {}),
       ...(ranBefore ? { ranBefore: JSON.stringify(ranBefore) } : {}),
+      ...(viaAssistant ? { viaAssistant: '1' } : {}),
     };
     const record = Object.entries(values).flat();
     const answer = (await runScript(

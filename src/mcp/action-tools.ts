@@ -331,6 +331,7 @@ async function ask(
       clientId: id,
       fields: checked.fields,
       requestKey,
+      viaAssistant: true,
     });
     if (!record)
       return empty('duplicate', 'An identical request already waits for approval in this channel.', {

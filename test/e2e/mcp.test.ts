@@ -350,6 +350,7 @@ describe('assistant tools (MCP)', () => {
         fleet.slack.messages(CHANNEL).find((m) => /^Approval/.test(m.text) && textOf(m).includes(article)),
       { what: 'the approval card' },
     );
+    expect(textOf(card)).toMatch(/requested by <@UMEMBER> through an assistant/);
     await new Promise((r) => setTimeout(r, 300));
     const deploys = () =>
       fleet.sandbox.requests().filter((r) => r.method === 'POST' && r.action === 'deploy_blog').length;
