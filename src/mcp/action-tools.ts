@@ -56,7 +56,7 @@ interface ActionTool {
   action: string;
   description: string;
   input: z.ZodRawShape;
-  /** The gateway fields from the tool's arguments (reads what §4.5's inputs leave out). */
+  /** The gateway fields from the tool's arguments (reads what docs/gateway-api.md §4.5's inputs leave out). */
   fields(
     args: Args,
     ctx: ToolContext,

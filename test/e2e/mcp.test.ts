@@ -109,7 +109,7 @@ describe('assistant tools (MCP)', () => {
     await fleet?.close();
   });
 
-  it('lists every tool of §4.5 with schemas and annotations', async () => {
+  it('lists every tool of docs/gateway-api.md §4.5 with schemas and annotations', async () => {
     const client = await connect(await mint(MEMBER));
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
@@ -311,7 +311,7 @@ describe('assistant tools (MCP)', () => {
     expect((listed.structuredContent as { rows: { id: string }[] }).rows.map((r) => r.id)).toEqual([LARGE]);
   });
 
-  it('runs generate_article through the queue and reports it in get_job with §4.5’s shape', async () => {
+  it('runs generate_article through the queue and reports it in get_job with docs/gateway-api.md §4.5’s shape', async () => {
     const client = await connect(await mint(MEMBER));
     const keyword = `mcp article ${Date.now()}`;
     const asked = await call(client, 'generate_article', { client_id: LARGE, keyword });
