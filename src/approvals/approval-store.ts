@@ -33,6 +33,7 @@ export type NewApproval = Pick<
   | 'channel'
   | 'threadTs'
   | 'ranBefore'
+  | 'viaAssistant'
 > & { ttlMs: number };
 
 export type TransitionResult =
@@ -169,7 +170,7 @@ export class ApprovalStore {
     now: number,
   ): Promise<{ created: ApprovalRecord } | { pending: ApprovalRecord }> {
     const id = `a${now.toString(36)}${randomBytes(4).toString('hex')}`;
-    const { ttlMs, preview, fields, threadTs, ranBefore, ...rest } = input;
+    const { ttlMs, preview, fields, threadTs, ranBefore, viaAssistant, ...rest } = input;
     const values: Record<string, string> = {
       ...rest,
       id,
@@ -181,6 +182,7 @@ export class ApprovalStore {
       runs: '0',
       ...(threadTs ? { threadTs } : {}),
       ...(ranBefore ? { ranBefore: JSON.stringify(ranBefore) } : {}),
+      ...(viaAssistant ? { viaAssistant: '1' } : {}),
     };
     const record = Object.entries(values).flat();
     const answer = (await runScript(

@@ -31,6 +31,8 @@ export interface ApprovalAsk {
   dedupeSec?: number;
   /** A deploy's post title when the surface knows it (a result's button). */
   postTitle?: string;
+  /** Asked for through an assistant tool: the card and the run's messages say so. */
+  viaAssistant?: boolean;
 }
 
 export async function requestApproval(
@@ -81,6 +83,7 @@ export async function requestApproval(
         }
       : {}),
     ttlMs: services.config.approvalTtlMs,
+    ...(ask.viaAssistant ? { viaAssistant: true } : {}),
   });
   if ('pending' in made) {
     // An identical request is in flight: the person is pointed at its card, and no second card is posted.

@@ -64,6 +64,8 @@ export interface ActionJobData {
   /** Set once the action succeeded, so a re-run only finishes the Slack side. */
   recordId?: string;
   result?: Record<string, unknown>;
+  /** Asked for through an assistant tool: its messages say so. */
+  viaAssistant?: boolean;
 }
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'needs-attention' | 'cancelled';

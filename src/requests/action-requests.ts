@@ -87,6 +87,7 @@ export class ActionRequests {
       clientLabel: binding.clientLabel,
       requestedBy: request.requester,
       ...(request.retryOf ? { retryOf: request.retryOf } : {}),
+      ...(request.viaAssistant ? { viaAssistant: true } : {}),
     };
     let result: Awaited<ReturnType<ActionQueue['enqueue']>>;
     let statusTs: string | undefined;
@@ -120,6 +121,7 @@ export class ActionRequests {
         ...(request.approval ? { approval: request.approval } : {}),
         enqueuedAt: Date.now(),
         ...(holds ? { holdsFingerprint: holds } : {}),
+        ...(request.viaAssistant ? { viaAssistant: true } : {}),
       };
       try {
         result = await deps.queue.enqueue(data, announce);

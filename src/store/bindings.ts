@@ -1,4 +1,4 @@
-import type { Redis } from '../redis.js';
+import { keysByPrefix, type Redis } from '../redis.js';
 
 /** Which client a channel is bound to (`use`). One Redis hash per channel, shared by every web process. */
 export interface ChannelBinding {
@@ -19,6 +19,14 @@ export class BindingStore {
     return `${this.prefix}:binding:${channel}`;
   }
 
+  /** The channels bound to a client, the first bound first (an action reports in the first by default). */
+  async channelsOf(clientId: string): Promise<string[]> {
+    return (await this.all())
+      .filter((b) => b.clientId === clientId)
+      .sort((a, b) => a.boundAt.localeCompare(b.boundAt) || a.channel.localeCompare(b.channel))
+      .map((b) => b.channel);
+  }
+
   async get(channel: string): Promise<ChannelBinding | undefined> {
     const hash = await this.redis.hgetall(this.key(channel));
     if (!hash.clientId) return undefined;
@@ -36,6 +44,17 @@ export class BindingStore {
     const channels = await this.redis.smembers(this.indexKey());
     const found = await Promise.all(channels.sort().map((channel) => this.get(channel)));
     return found.filter((b): b is ChannelBinding => b !== undefined);
+  }
+
+  /**
+   * Adds bindings made before the set of bound channels existed (a scan of this prefix's binding keys, on
+   * every master of a cluster): run once at start, so an upgraded install lists every channel.
+   */
+  async indexExisting(): Promise<number> {
+    const keys = await keysByPrefix(this.redis, this.key(''));
+    const channels = keys.map((key) => key.slice(this.key('').length)).filter(Boolean);
+    if (channels.length) await this.redis.sadd(this.indexKey(), ...channels);
+    return channels.length;
   }
 
   private indexKey(): string {

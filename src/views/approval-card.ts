@@ -134,7 +134,7 @@ const HEADING: Record<ApprovalRecord['state'], string> = {
 };
 
 export function buildApprovalCard(record: ApprovalRecord): SlackMessage {
-  const what = `${escapeMrkdwn(record.label)} (${code(record.action)}) for *${escapeMrkdwn(record.clientLabel)}*, requested by <@${record.requestedBy}>`;
+  const what = `${escapeMrkdwn(record.label)} (${code(record.action)}) for *${escapeMrkdwn(record.clientLabel)}*, requested by <@${record.requestedBy}>${record.viaAssistant ? ' through an assistant' : ''}`;
   const blocks: KnownBlock[] = [
     section(`*${HEADING[record.state]}:* ${what}`),
     section([...payloadLines(record), ...ranBeforeLine(record)].join('\n')),

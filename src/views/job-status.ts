@@ -41,6 +41,8 @@ export interface JobStatusInput {
   summary?: string;
   /** Set on a retry: the job this one repeats. */
   retryOf?: string;
+  /** Asked for through an assistant (an assistant-tool token), not in Slack. */
+  viaAssistant?: boolean;
 }
 
 /** One icon per job state, on status messages and in `/gateway jobs`. */
@@ -103,7 +105,7 @@ export function buildJobStatus(input: JobStatusInput): SlackMessage {
   const who = /^[UW][A-Z0-9]+$/.test(input.requestedBy)
     ? `<@${input.requestedBy}>`
     : escapeMrkdwn(input.requestedBy);
-  const line = `${input.title} for ${escapeMrkdwn(input.clientLabel)}, requested by ${who} — ${stateText(input)}`;
+  const line = `${input.title} for ${escapeMrkdwn(input.clientLabel)}, requested by ${who}${input.viaAssistant ? ' through an assistant' : ''} — ${stateText(input)}`;
   const blocks: KnownBlock[] = [section(`${JOB_STATE_ICONS[input.state]} ${line}`)];
   const notes: string[] = [];
   if (input.summary) notes.push(input.summary);
