@@ -167,8 +167,9 @@ export function newestChoices(
       : options.length < read || collected.truncated
         ? `The ${options.length} newest ${of}, newest first.`
         : `All ${options.length} ${noun}, newest first.`;
-  const another = `Another: ${usage}.${field.find ? ` ${field.find}` : ''}`;
-  return { options, note: `${shown} ${another}` };
+  const find = field.find ? ` ${field.find}` : '';
+  const another = options.length ? ` Another: ${usage}.${find}` : find;
+  return { options, note: `${shown}${another}` };
 }
 
 /** `How to choose a water heater (draft · 2026-11-20 · blog_000123)`: the title cut so the id always shows. */

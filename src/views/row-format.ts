@@ -249,13 +249,13 @@ export function formatRow(resource: string, row: Row, index?: number, names?: Re
     );
     lines.push(`>${escapeMrkdwn(truncate(body.replace(/\s+/g, ' '), MAX_LONG_TEXT))}`);
   }
-  const rest = restLine(row, used, datesShown);
+  const rest = restLine(row, used, datesShown, names);
   if (rest) lines.push(rest);
   return truncate(lines.join('\n'), MAX_ROW_CHARS);
 }
 
 /** Every field not shown yet, `key: value · …`, with a count of what did not fit. */
-function restLine(row: Row, used: Set<string>, datesShown: Set<string>): string {
+function restLine(row: Row, used: Set<string>, datesShown: Set<string>, names?: ReferenceNames): string {
   const keys = Object.keys(row).filter(
     (k) => !used.has(k) && !(isDateKey(k) && datesShown.has(String(row[k]))),
   );
@@ -265,10 +265,13 @@ function restLine(row: Row, used: Set<string>, datesShown: Set<string>): string 
     const value = row[k];
     const when = isDateKey(k) && typeof value === 'string' ? slackDate(value) : undefined;
     if (when !== undefined) datesShown.add(String(value));
+    const byName = namedId(names, k, value);
     const piece =
       when !== undefined
         ? `${escapeMrkdwn(dateLabel(k))} ${when}`
-        : `${escapeMrkdwn(truncate(k, 40))}: ${plainValue(value) ?? '—'}`;
+        : byName !== undefined
+          ? `${escapeMrkdwn((names?.[k]?.label ?? k).toLowerCase())}: ${byName}`
+          : `${escapeMrkdwn(truncate(k, 40))}: ${plainValue(value) ?? '—'}`;
     if (length + piece.length > MAX_REST_CHARS) {
       out.push(`+${keys.length - i} more fields`);
       break;

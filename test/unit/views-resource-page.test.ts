@@ -225,6 +225,9 @@ describe('formatRow', () => {
     // Without names the ids show as ids; a flag that disagrees with the status is said.
     const bare = formatRow('blogs', { ...post, status: 'scheduled', published: false });
     expect(bare).toContain('scheduled · not published · category `cat_05` · by `author_02`');
+    // A resource without its own layout names the category in the rest of the row.
+    const geo = formatRow('geo_articles', { title: 'Drains in Austin', category_id: 'cat_05' }, 2, names);
+    expect(geo).toBe('2. *Drains in Austin*\ncategory: Pricing &amp; &lt;costs&gt; (`cat_05`)');
   });
 });
 
