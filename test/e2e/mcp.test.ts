@@ -476,4 +476,12 @@ describe('assistant tools (MCP)', () => {
     expect(admins).toMatch(/^gwb_/);
     await command('mcp revoke 0000000000', OTHER, /no active token/);
   });
+
+  it('counts tool calls by tool and outcome in /metrics', async () => {
+    // Each process counts its own: the paging ran on one, the refusals on the other.
+    const scrape = async (web: Runtime) => (await fetch(`http://127.0.0.1:${web.port}/metrics`)).text();
+    const metrics = (await Promise.all(webs.map(scrape))).join('\n');
+    expect(metrics).toMatch(/gateway_bot_mcp_tool_calls_total\{tool="list_keywords",outcome="ok"\} [1-9]/);
+    expect(metrics).toMatch(/gateway_bot_mcp_tool_calls_total\{tool="list_keywords",outcome="error"\} [1-9]/);
+  });
 });
