@@ -4,6 +4,7 @@ import { App, HTTPReceiver, type LogLevel, SocketModeReceiver } from '@slack/bol
 import { BotIdentity } from './bot-identity.js';
 import { register as registerCommands } from './commands/index.js';
 import type { Config } from './config.js';
+import { register as registerHome } from './home/index.js';
 import { healthProbeKey, healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { instrumentRequests } from './http/request-context.js';
@@ -97,6 +98,7 @@ export function createBot(services: BotServices): Bot {
   instrumentRequests(app, services.metrics);
   registerCommands(app, services);
   registerInteractions(app, services);
+  const home = registerHome(app, services);
   app.error(async (error) => {
     logger.error('unhandled listener error', error);
   });
@@ -119,6 +121,7 @@ export function createBot(services: BotServices): Bot {
     async stop() {
       identity.stop();
       socket?.stop();
+      await home.stop();
       await app.stop();
       await healthServer?.close();
     },

@@ -64,8 +64,8 @@ export class Metrics {
   });
   readonly actionsEnqueued = new Counter({
     name: `${P}actions_enqueued_total`,
-    help: 'Action jobs asked for, by gateway action and whether the request was a duplicate delivery',
-    labelNames: ['action', 'duplicate'] as const,
+    help: 'Action jobs asked for, by gateway action and whether the request was a repeat delivery (Slack again, a double click)',
+    labelNames: ['action', 'repeat'] as const,
     registers: this.#registers,
   });
   readonly gatewayRequests = new Counter({

@@ -36,6 +36,7 @@ import { GatewayAnswers } from './slack/gateway-answers.js';
 import { createSlackPoster, createWorkerSlackClient } from './slack/slack-poster.js';
 import { AssistantTokenStore } from './store/assistant-token-store.js';
 import { BindingStore } from './store/bindings.js';
+import { HomeMarks } from './store/home-marks.js';
 import { ActionLedger } from './store/ledger.js';
 
 export interface Runtime {
@@ -132,12 +133,16 @@ export async function startRuntime(
     throw e;
   });
   const catalogue = new CatalogueSource(() => gateway.discover(), config.guardedActions, logger);
+  // Whose Home tab is out of date: any process marks it, the web role re-publishes it.
+  const homeMarks = new HomeMarks(redis, config.redis.prefix);
+  const jobChanged = (data: { requestedBy: string }) => homeMarks.mark([data.requestedBy]);
   const queue = new ActionQueue({
     connection: redis,
     prefix: config.redis.prefix,
     logger,
     rate: config.gateway.actionRate,
     replicaWaitMs: replicaWaitMs(config.redis.form),
+    changed: jobChanged,
   });
   metrics.watchQueue(queue.queue);
   const digestQueue = new DigestQueue({
@@ -170,12 +175,19 @@ export async function startRuntime(
     logger.child({ part: 'access' }),
   );
   const bindings = new BindingStore(redis, config.redis.prefix);
+  // Bindings made before the set of bound channels existed join it (Home and the assistant tools list it).
+  await bindings
+    .indexExisting()
+    .catch((e: unknown) => logger.warn('could not index the existing channel bindings', e));
   // The request layer posts each job's "queued" message before the job exists: the web role's Slack client,
   // with a person waiting, so a 429 is waited out inside the client and not again on top.
   const webSlack = new WebClient(botToken, { ...webSlackClientOptions(config), logger });
   const slack = createSlackPoster(webSlack, { maxWaits: 0 });
   // The one approval store of this process: the web role's clicks, the worker's gate and the expiry share it.
-  const approvals = new ApprovalStore(redis, config.redis.prefix, { metrics });
+  const approvals = new ApprovalStore(redis, config.redis.prefix, {
+    metrics,
+    changed: (record) => homeMarks.approvalChanged(record.requestedBy),
+  });
   const parts = {
     config,
     logger,
@@ -235,6 +247,7 @@ export async function startRuntime(
       logger,
       metrics,
       redisOutage,
+      jobChanged,
       ...options.worker,
     });
     digestWorkers = startDigestWorkers({

@@ -14,6 +14,10 @@ import { approvalCreate, approvalTransition } from './transition.js';
 const DAY_MS = 86_400_000;
 /** A decided request stays readable (its card clickable, with an answer) this long after its last change. */
 const RECORD_TTL_MS = 30 * DAY_MS;
+/** The pending index keeps the newest this many (far more than anyone decides; the expiry empties it). */
+const PENDING_KEPT = 5_000;
+/** Each requester's index keeps their newest this many requests. */
+const REQUESTER_KEPT = 50;
 
 /** A new request: the record's own fields, and how long until it expires. */
 export type NewApproval = Pick<
@@ -52,7 +56,12 @@ export class ApprovalStore {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-    private readonly options: { metrics?: Metrics; auditMaxAgeMs?: number } = {},
+    private readonly options: {
+      metrics?: Metrics;
+      auditMaxAgeMs?: number;
+      /** Told of every new request and every transition (the Home tabs that show it are re-published). */
+      changed?: (record: ApprovalRecord) => Promise<void>;
+    } = {},
   ) {}
 
   #key(id: string): string {
@@ -61,6 +70,70 @@ export class ApprovalStore {
 
   #indexKey(channel: string): string {
     return `${this.prefix}:approval-index:${channel}`;
+  }
+
+  /** Pending requests of every channel, by creation time: what waits for approvers. */
+  #pendingKey(): string {
+    return `${this.prefix}:approvals:pending`;
+  }
+
+  /** A requester's newest requests, by creation time. */
+  #requesterKey(user: string): string {
+    return `${this.prefix}:approvals:by:${user}`;
+  }
+
+  /** The indexes follow the record (a stale entry is dropped when read), and the listeners are told. */
+  async #indexed(record: ApprovalRecord): Promise<void> {
+    try {
+      await this.#index(record);
+      await this.options.changed?.(record);
+    } catch {
+      // The decision stands: an index heals when read, and a Home tab left behind is re-published when opened.
+    }
+  }
+
+  async #index(record: ApprovalRecord): Promise<void> {
+    const pipe = this.redis.pipeline();
+    if (record.state === 'pending') {
+      pipe.zadd(this.#pendingKey(), record.createdAt, record.id);
+      pipe.zremrangebyrank(this.#pendingKey(), 0, -(PENDING_KEPT + 1));
+      const mine = this.#requesterKey(record.requestedBy);
+      pipe.zadd(mine, record.createdAt, record.id);
+      pipe.zremrangebyrank(mine, 0, -(REQUESTER_KEPT + 1));
+      pipe.pexpire(mine, RECORD_TTL_MS);
+    } else pipe.zrem(this.#pendingKey(), record.id);
+    await pipe.exec();
+  }
+
+  /** The newest pending requests of every channel (at most `limit`), and how many are pending in all. */
+  async pending(limit: number, now = Date.now()): Promise<{ records: ApprovalRecord[]; total: number }> {
+    const [ids, total] = await Promise.all([
+      this.redis.zrevrange(this.#pendingKey(), 0, limit - 1),
+      this.redis.zcard(this.#pendingKey()),
+    ]);
+    const found = await this.#records(ids);
+    // Ended without the index hearing of it (an index write that failed): dropped here.
+    const pending = new Set(found.filter((r) => r.state === 'pending').map((r) => r.id));
+    const gone = ids.filter((id) => !pending.has(id));
+    if (gone.length) await this.redis.zrem(this.#pendingKey(), ...gone);
+    // Past its expiry, with the expiry job yet to run: nobody can approve it any more.
+    const records = found.filter((r) => r.state === 'pending' && r.expiresAt > now);
+    return { records, total: Math.max(records.length, total - (ids.length - records.length)) };
+  }
+
+  /** A requester's newest requests, whatever their state (at most `limit`). */
+  async requestedBy(user: string, limit: number): Promise<ApprovalRecord[]> {
+    return this.#records(await this.redis.zrevrange(this.#requesterKey(user), 0, limit - 1));
+  }
+
+  async #records(ids: readonly string[]): Promise<ApprovalRecord[]> {
+    if (!ids.length) return [];
+    const pipe = this.redis.pipeline();
+    for (const id of ids) pipe.hgetall(this.#key(id));
+    const answers = (await pipe.exec()) ?? [];
+    return answers
+      .map(([, hash]) => parseRecord(flatten((hash ?? {}) as Record<string, string>)))
+      .filter((r): r is ApprovalRecord => r !== undefined);
   }
 
   /**
@@ -147,6 +220,7 @@ export class ApprovalStore {
     this.options.metrics?.approvalEntered('pending');
     const created = await this.get(id);
     if (!created) throw new Error(`approval ${id} vanished as it was written`);
+    await this.#indexed(created);
     return { created };
   }
 
@@ -189,11 +263,17 @@ export class ApprovalStore {
     const record = parseRecord(flat);
     if (kind === 'missing' || !record) return { ok: false, state: 'missing' };
     if (kind === 'ok') {
-      if (before !== to) this.options.metrics?.approvalEntered(to);
+      if (before !== to) {
+        this.options.metrics?.approvalEntered(to);
+        await this.#indexed(record);
+      }
       return { ok: true, from: before as ApprovalState, record };
     }
     // A pending request found past its expiry was expired by this call.
-    if (before === 'pending' && record.state === 'expired') this.options.metrics?.approvalEntered('expired');
+    if (before === 'pending' && record.state === 'expired') {
+      this.options.metrics?.approvalEntered('expired');
+      await this.#indexed(record);
+    }
     return { ok: false, state: record.state, record, ...(kind === 'self' ? { self: true as const } : {}) };
   }
 

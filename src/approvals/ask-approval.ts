@@ -1,6 +1,6 @@
 import type { ActionEntry } from '../actions/catalogue.js';
 import { deployPost } from '../requests/references.js';
-import { reboundChannel } from '../requests/refusals.js';
+import { missingField, reboundChannel } from '../requests/refusals.js';
 import { notBoundError } from '../requests/user-error.js';
 import type { CoreServices } from '../services.js';
 import { type ReplyTarget, slackReplyTarget } from '../slack/reply-target.js';
@@ -44,6 +44,9 @@ export async function requestApproval(
   if (ask.clientId !== undefined && ask.clientId !== binding.clientId) throw reboundChannel();
   const refusal = await services.requests.refusal(ask.requester, ask.entry, true);
   if (refusal) throw refusal;
+  // No card for a request the approved run would refuse (a deploy without its post).
+  const missing = missingField(ask.entry, ask.fields);
+  if (missing) throw missing;
   // A deploy of a post the gateway does not have is refused before any card (and its title read for it).
   const preview = await previewOf(services, binding.clientId, ask);
   if (
@@ -132,7 +135,6 @@ async function previewOf(
   const { action } = ask.entry;
   if (action === 'deploy_blog') {
     const postId = text(ask.fields.post_id);
-    if (!postId) return { kind: 'deploy' };
     if (ask.postTitle) return { kind: 'deploy', postId, postTitle: ask.postTitle };
     const post = await deployPost(services, clientId, postId);
     if ('refusal' in post) throw post.refusal;

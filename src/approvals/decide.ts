@@ -52,6 +52,19 @@ export async function decideApproval(deps: Deps, input: DecideInput): Promise<De
   return input.to === 'cancelled' ? cancel(deps, input) : decide(deps, input, input.to);
 }
 
+/**
+ * A decision from a surface that is in no channel (the Home tab): the approval's own channel stands in for the
+ * card's. The same use case, the same single winner, as a click on the card.
+ */
+export async function decideApprovalById(
+  deps: Deps,
+  input: Omit<DecideInput, 'channel'>,
+): Promise<DecideOutcome> {
+  const record = await deps.approvals.get(input.id);
+  if (!record) throw gone();
+  return decideApproval(deps, { ...input, channel: record.channel });
+}
+
 async function decide(deps: Deps, input: DecideInput, to: 'approved' | 'rejected'): Promise<DecideOutcome> {
   const { id, channel, by } = input;
   // Who may decide needs no record: the decision itself is then one script call (the hot path of Approve).

@@ -1,3 +1,4 @@
+import { channelDigests } from '../digests/channel-digests.js';
 import { DigestQueue } from '../digests/digest-queue.js';
 import type { DigestKind } from '../digests/filters.js';
 import { describeFilters } from '../digests/filters.js';
@@ -5,11 +6,10 @@ import { DigestNowGuard } from '../digests/now-guard.js';
 import { describeSchedule, nextRunAt } from '../digests/schedule.js';
 import type { SubscriptionSettings } from '../digests/store.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
-import type { BotServices } from '../services.js';
 import { isNotInChannel } from '../slack/describe-error.js';
 import { section } from '../views/blocks.js';
 import { formatWhen } from '../views/digest-common.js';
-import { buildDigestStatus, type SubscriptionView } from '../views/digest-status.js';
+import { buildDigestStatus } from '../views/digest-status.js';
 import { buildIgnoredWords } from '../views/error-message.js';
 import { escapeMrkdwn } from '../views/escape.js';
 import { fitMessage } from '../views/limits.js';
@@ -19,26 +19,6 @@ import { DIGEST_USAGE, parseDigestArgs } from './digest-args.js';
 /** `/gateway digest …`: subscribe (admins), turn off (admins), `now` (anyone), `status`. */
 
 const note = (text: string) => fitMessage({ text, blocks: [section(text)] });
-
-/** The channel's subscriptions with their next runs, for `digest status` and `status`. */
-export async function channelDigests(services: BotServices, channel: string): Promise<SubscriptionView[]> {
-  const subs = await services.digests.channelSubscriptions(channel);
-  return Promise.all(
-    subs.map(async (sub) => {
-      // From the schedule now in force, not from a job scheduler the scheduler role has yet to replace.
-      const next = sub.stopped
-        ? undefined
-        : (nextRunAt(sub.schedule, sub.tz, Date.now()) ??
-          (await services.digestQueue.nextRun(channel, sub.kind, sub)));
-      const described = {
-        sub,
-        schedule: describeSchedule(sub.schedule, sub.tz),
-        filters: describeFilters(sub.filters),
-      };
-      return next ? { ...described, next } : described;
-    }),
-  );
-}
 
 async function postOrExplain(ctx: CommandContext, text: string): Promise<void> {
   try {

@@ -1,10 +1,10 @@
 import { bindChannel, findClient } from '../channel-binding.js';
+import { channelDigests } from '../digests/channel-digests.js';
 import { GatewayErrorCode, isGatewayError, publicDetail } from '../gateway/errors.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { digestLine } from '../views/digest-status.js';
 import { buildAlreadyBound, buildRebindQuestion, buildStatus } from '../views/status.js';
 import type { CommandSpec } from './command-context.js';
-import { channelDigests } from './digest.js';
 import { replyClientRoster } from './read-commands.js';
 
 const clientsCommand: CommandSpec = {

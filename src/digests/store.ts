@@ -1,4 +1,5 @@
 import type { Redis } from '../redis.js';
+import { HomeMarks } from '../store/home-marks.js';
 import type { SlackMessage } from '../views/blocks.js';
 import type { DigestFilters, DigestKind } from './filters.js';
 import type { Schedule } from './schedule.js';
@@ -128,6 +129,8 @@ export class DigestStore {
   async stop(channel: string, kind: DigestKind, reason: string): Promise<void> {
     await this.#note(channel, kind, { stopped: JSON.stringify({ reason, at: new Date().toISOString() }) });
     await this.redis.incr(this.versionKey);
+    // Every Home tab lists the channels' digests: those opened lately are re-published.
+    await new HomeMarks(this.redis, this.prefix).everyone().catch(() => {});
   }
 
   async ran(channel: string, kind: DigestKind, posted: boolean): Promise<void> {

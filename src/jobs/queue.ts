@@ -79,6 +79,8 @@ export interface ActionJobOutcome {
 
 export interface JobSummary {
   jobKey: string;
+  /** The channel it reports to. */
+  channel: string;
   action: string;
   /** What the job was asked to do with (the URL, the keyword, the topic): the list names it. */
   fields: Record<string, unknown>;
@@ -113,7 +115,12 @@ export interface ActionQueueOptions {
   rate?: Rate;
   /** How long an added job waits for a replica to hold it before the person is told (0: not at all). */
   replicaWaitMs?: number;
+  /** Told when a job is queued or cancelled here (the requester's Home tab is re-published). */
+  changed?: (data: ActionJobData) => Promise<void>;
 }
+
+/** Each requester's index keeps their newest this many jobs, across channels. */
+const REQUESTER_JOBS_KEPT = 100;
 
 const DAY_SEC = 86_400;
 
@@ -137,6 +144,7 @@ export class ActionQueue {
   readonly #dedupeTtlSec: number;
   readonly #rate: Rate | undefined;
   readonly #replicaWait: ReplicaWait;
+  readonly #changed: ActionQueueOptions['changed'];
 
   constructor(options: ActionQueueOptions) {
     this.prefix = options.prefix;
@@ -145,6 +153,7 @@ export class ActionQueue {
     this.#dedupeTtlSec = options.dedupeTtlSec ?? DAY_SEC;
     this.#rate = options.rate;
     this.#replicaWait = new ReplicaWait(options.replicaWaitMs ?? 0, this.#logger);
+    this.#changed = options.changed;
     this.queue = new Queue<ActionJobData, ActionJobOutcome>(ACTION_QUEUE, {
       connection: options.connection,
       prefix: options.prefix,
@@ -153,8 +162,9 @@ export class ActionQueue {
   }
 
   /**
-   * Queues one action job. A second call with the same jobKey while its claim lasts adds nothing and says
-   * duplicate; a call whose jobKey an older, finished job still uses adds nothing and says taken.
+   * Queues one action job. A second call with the same jobKey while its claim lasts (Slack redelivering, a
+   * double click) adds nothing and says `repeat`; a call whose jobKey an older, finished job still uses adds
+   * nothing and says `keyInUse`. (A "duplicate" is something else: an earlier record of the same request.)
    *
    * `announce` runs once the job is admitted (its place in the queue known) and before any worker can see it:
    * it posts the status message and returns where (`statusTs`). Anything shown later by the web process
@@ -163,7 +173,7 @@ export class ActionQueue {
   async enqueue(
     data: ActionJobData,
     announce?: (ahead: number) => Promise<string | undefined>,
-  ): Promise<{ jobId: string; ahead: number; duplicate: boolean; taken: boolean }> {
+  ): Promise<{ jobId: string; ahead: number; repeat: boolean; keyInUse: boolean }> {
     const fair = fairKeys(this.prefix, ACTION_QUEUE, data.clientId);
     const bull = bullKeys(this.prefix, ACTION_QUEUE);
     const admission = await admitJob(
@@ -183,7 +193,7 @@ export class ActionQueue {
         indexTtlSec: 7 * DAY_SEC,
       },
     );
-    if (!admission.claimed) return { jobId: data.jobKey, ahead: 0, duplicate: true, taken: false };
+    if (!admission.claimed) return { jobId: data.jobKey, ahead: 0, repeat: true, keyInUse: false };
     const release = () =>
       this.#redis
         .del(dedupeKey(this.prefix, `job:${data.jobKey}`))
@@ -205,14 +215,15 @@ export class ActionQueue {
     if (stored && stored.data.enqueueId !== clean.enqueueId) {
       await release();
       this.#logger.info(`job id ${data.jobKey} is taken by an earlier job; nothing was queued`);
-      return { jobId: data.jobKey, ahead: 0, duplicate: false, taken: true };
+      return { jobId: data.jobKey, ahead: 0, repeat: false, keyInUse: true };
     }
     // A job lost in a failover after "queued" was said would be a job lost; the job is queued here either way.
     await this.#replicaWait
       .after(this.#redis, bull.wait)
       .catch((e: unknown) => this.#logger.warn('could not wait for a replica to hold a queued job', e));
     this.#logger.debug(`queued ${data.action} for ${data.clientId} as ${data.jobKey}`);
-    return { jobId: data.jobKey, ahead: admission.ahead, duplicate: false, taken: false };
+    await this.#indexRequester(clean);
+    return { jobId: data.jobKey, ahead: admission.ahead, repeat: false, keyInUse: false };
   }
 
   /** A job by its key (the value of every job button), its data read as this version writes it. */
@@ -251,12 +262,31 @@ export class ActionQueue {
     await releaseJobClaim(this.#redis, this.prefix, job.data).catch((e: unknown) =>
       this.#logger.warn('could not release an in-flight claim', e),
     );
+    await this.#tell(job.data);
     return { kind: 'cancelled', data: job.data };
+  }
+
+  /** The requester's own index (their recent jobs across channels), bounded; then the listener is told. */
+  async #indexRequester(data: ActionJobData): Promise<void> {
+    const key = requesterIndexKey(this.prefix, data.requestedBy);
+    await this.#redis
+      .pipeline()
+      .zadd(key, data.enqueuedAt, data.jobKey)
+      .zremrangebyrank(key, 0, -(REQUESTER_JOBS_KEPT + 1))
+      .expire(key, 7 * DAY_SEC)
+      .exec()
+      .catch((e: unknown) => this.#logger.warn('could not index a job under its requester', e));
+    await this.#tell(data);
+  }
+
+  async #tell(data: ActionJobData): Promise<void> {
+    await this.#changed?.(data).catch((e: unknown) => this.#logger.warn('could not report a job change', e));
   }
 
   #summaryOf(data: ActionJobData, state: JobState): JobSummary {
     const summary: JobSummary = {
       jobKey: data.jobKey,
+      channel: data.replyTo.channel,
       action: data.action,
       fields: data.fields ?? {},
       clientId: data.clientId,
@@ -273,8 +303,16 @@ export class ActionQueue {
    * A channel's queued, running and recent jobs, newest first (for the `jobs` command), and how many the
    * channel has in all (the index keeps the newest 100).
    */
-  async channelJobs(channel: string, limit = 10): Promise<{ jobs: JobSummary[]; total: number }> {
-    const index = channelIndexKey(this.prefix, channel);
+  channelJobs(channel: string, limit = 10): Promise<{ jobs: JobSummary[]; total: number }> {
+    return this.#jobsIn(channelIndexKey(this.prefix, channel), limit);
+  }
+
+  /** A person's queued, running and recent jobs across channels, newest first (the index keeps 100). */
+  requesterJobs(user: string, limit = 10): Promise<{ jobs: JobSummary[]; total: number }> {
+    return this.#jobsIn(requesterIndexKey(this.prefix, user), limit);
+  }
+
+  async #jobsIn(index: string, limit: number): Promise<{ jobs: JobSummary[]; total: number }> {
     const [keys, total] = await Promise.all([
       this.#redis.zrevrange(index, 0, limit * 2 - 1),
       this.#redis.zcard(index),
@@ -312,6 +350,10 @@ export class ActionQueue {
 
 function channelIndexKey(prefix: string, channel: string): string {
   return `${prefix}:jobs:channel:${channel}`;
+}
+
+function requesterIndexKey(prefix: string, user: string): string {
+  return `${prefix}:jobs:requester:${user}`;
 }
 
 function cancelledKey(prefix: string, jobKey: string): string {

@@ -3,7 +3,7 @@ import { type IdleOptions, type LineSource, waitForIdle } from './console-input.
 import { toolArguments } from './console-mcp.js';
 import { answerFor, describeModal, modalFields, parseFill } from './console-modal.js';
 import { fillModalInteractively } from './console-prompts.js';
-import type { RenderNames } from './console-render.js';
+import { type RenderNames, renderBlocks } from './console-render.js';
 import type { SlackDriver } from './driver.js';
 import type { FakeSlack, FakeView } from './fake-slack/index.js';
 import { DEFAULT_USERS } from './fake-slack/state.js';
@@ -29,6 +29,8 @@ const CONSOLE_HELP = [
   '  wait                   wait until every job is done, queued ones included',
   '  wait 60s                let that much time pass (s or m: wait 90s, wait 2m)',
   '  advance                a day passes at the sandbox gateway: new reviews, new keyword positions',
+  '  home                   open the bot’s Home tab as the current user; its buttons are pressable, and it is',
+  '                         shown again when it changes (until the next /gateway line)',
   '  mcp <tool> [name=value …]  call an assistant tool with the demo token (mcp tools lists them):',
   '                         mcp list_keywords client_id=acme-plumbing limit=5',
   '  help | quit',
@@ -63,6 +65,9 @@ export interface ConsoleOutcome {
 
 class ConsoleProblem extends Error {}
 
+/** A numbered button: on a channel message, or on the Home tab. */
+type Pressable = Omit<ButtonTarget, 'message'> & { message: ButtonTarget['message'] | FakeView };
+
 /** `wait` with no time gives up after this long, saying so. */
 const WAIT_ALL_MAX_MS = 5 * 60_000;
 
@@ -81,10 +86,13 @@ export class DemoConsole {
   private readonly feed: ConsoleFeed;
   private readonly channelNames = new Map<string, string>([['CSEO', 'seo']]);
   private readonly modalValues = new Map<string, InputValues>();
-  private buttons: ButtonTarget[] = [];
+  private buttons: Pressable[] = [];
   /** Slack's call count before the last request that the bot answers visibly (a command, a click). */
   private answerAfter: number | undefined;
   private out: LineSource | undefined;
+  /** The Home tab is on screen: shown again whenever the bot publishes it anew. */
+  private homeOpen = false;
+  private homeShown = '';
   private outcome: ConsoleOutcome = { crashed: false, problems: 0 };
 
   constructor(private readonly opts: ConsoleOptions) {
@@ -110,9 +118,45 @@ export class DemoConsole {
     // A message shown again (decided, replaced, a new page) has only the buttons it shows now.
     if (batch.buttons.length) this.buttons = batch.buttons;
     else if (batch.touched.length)
-      this.buttons = this.buttons.filter((b) => !batch.touched.includes(messageKey(b.message)));
+      this.buttons = this.buttons.filter(
+        (b) => !('ts' in b.message) || !batch.touched.includes(messageKey(b.message)),
+      );
     if (batch.view && !this.opts.interactive) lines.push(...this.modalLines(batch.view));
+    lines.push(...this.homeLines());
     this.out?.print(lines);
+  }
+
+  /** The Home tab as text when it changed since it was last shown; its buttons become the pressable ones. */
+  private homeLines(): string[] {
+    const home = this.homeOpen ? this.opts.slack.home(this.user) : undefined;
+    if (!home || home.hash === this.homeShown) return [];
+    this.homeShown = home.hash;
+    const body = renderBlocks(home.view.blocks ?? [], { names: this.names });
+    this.buttons = body.buttons.map((b) => ({
+      number: b.number,
+      text: b.text,
+      message: home,
+      query: b.value === undefined ? { actionId: b.actionId } : { actionId: b.actionId, value: b.value },
+    }));
+    const lines = body.lines.filter((l) => l.trim() !== '');
+    return [`── Home of ${this.names.user(this.user)} ──`, ...lines.map((l) => `  ${l}`)];
+  }
+
+  /** `home`: the current user opens the Home tab; it is shown once the bot has published it. */
+  private async openHome(): Promise<void> {
+    const before = this.opts.slack.home(this.user)?.hash;
+    this.homeOpen = true;
+    this.homeShown = '';
+    await this.request(() => this.opts.driver.homeOpened({ user: this.user }));
+    await this.opts.slack
+      .waitFor(() => this.opts.slack.home(this.user)?.hash !== before, {
+        what: 'the Home tab',
+        timeoutMs: 5_000,
+      })
+      .catch(() => {
+        if (!this.opts.slack.home(this.user))
+          throw new ConsoleProblem('the bot did not publish the Home tab');
+      });
   }
 
   /** Runs lines until the source ends or `quit`. */
@@ -151,6 +195,7 @@ export class DemoConsole {
     const arg = rest.join(' ');
     const lower = word.toLowerCase();
     if (lower === '/gateway' || lower.startsWith('/gateway')) {
+      this.homeOpen = false;
       const text = line.replace(/^\/gateway\s*/i, '');
       this.answerAfter = this.opts.slack.calls.length;
       await this.request(() => this.opts.driver.command(text, { user: this.user, channel: this.channel }));
@@ -169,6 +214,8 @@ export class DemoConsole {
     } else if (lower === 'advance') {
       if (!this.opts.advance) throw new ConsoleProblem('advance needs the built-in sandbox gateway');
       this.out?.print(this.opts.advance());
+    } else if (lower === 'home') {
+      await this.openHome();
     } else if (lower === 'wait') {
       await this.wait(arg);
     } else if (lower === 'mcp') {
@@ -248,7 +295,16 @@ export class DemoConsole {
     }
     this.out?.print([`(pressed [${target.number}] ${target.text})`]);
     this.answerAfter = this.opts.slack.calls.length;
+    const home = 'ts' in target.message ? undefined : this.opts.slack.home(this.user)?.hash;
     await this.request(() => this.opts.driver.click(target.message, target.query, { user: this.user }));
+    // A press on the Home tab is answered on the tab: it is published again.
+    if (home !== undefined)
+      await this.opts.slack
+        .waitFor(() => this.opts.slack.home(this.user)?.hash !== home, {
+          what: 'the Home tab',
+          timeoutMs: 5_000,
+        })
+        .catch(() => {});
   }
 
   /** The modal on top of the current user's stack. */
@@ -323,9 +379,10 @@ export class DemoConsole {
     }
     this.flush();
     this.user = user.id;
+    this.homeOpen = false;
     // Buttons on channel messages are everyone's (an approver presses the card another person asked for); an
     // ephemeral's were the other user's alone.
-    this.buttons = this.buttons.filter((b) => !b.message.ephemeral);
+    this.buttons = this.buttons.filter((b) => 'ts' in b.message && !b.message.ephemeral);
     const role = user.is_admin
       ? ', an admin'
       : user.is_restricted

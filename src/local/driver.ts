@@ -162,6 +162,39 @@ export class SlackDriver {
     return sent;
   }
 
+  /**
+   * The user opens the bot's Home tab: `app_home_opened`, with the tab last published for them (none on a first
+   * visit). `eventId`: send the same event again (Slack retries an event it thinks was not acked).
+   */
+  async homeOpened(as: { user: string; eventId?: string }): Promise<SentRequest & { eventId: string }> {
+    const eventId =
+      as.eventId ?? `Ev${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e6)}`;
+    const home = this.slack.home(as.user);
+    const now = Date.now() / 1000;
+    const body = {
+      token: VERIFICATION_TOKEN,
+      team_id: this.teamId,
+      api_app_id: this.appId,
+      type: 'event_callback',
+      event_id: eventId,
+      event_time: Math.floor(now),
+      authorizations: [{ team_id: this.teamId, user_id: this.slack.botUserId, is_bot: true }],
+      event: {
+        type: 'app_home_opened',
+        user: as.user,
+        channel: `D${as.user.slice(1)}`,
+        tab: 'home',
+        event_ts: now.toFixed(6),
+        ...(home ? { view: home.view } : {}),
+      },
+    };
+    const sent =
+      this.options.transport === 'socket'
+        ? await this.viaSocket('events_api', body)
+        : await this.signedPost(JSON.stringify(body), 'application/json');
+    return { ...sent, eventId };
+  }
+
   /** The user closes a modal: Slack sends view_closed only when the view asked for it (notify_on_close). */
   async close(view: FakeView, as: { user: string }): Promise<SentRequest | undefined> {
     const current = this.slack.getView(view.id);
@@ -197,7 +230,10 @@ export class SlackDriver {
   }
 
   /** An envelope acked over the WebSocket reads like a 200 whose body is the ack's payload (empty for `{}`). */
-  private async viaSocket(type: 'slash_commands' | 'interactive', payload: unknown): Promise<SentRequest> {
+  private async viaSocket(
+    type: 'slash_commands' | 'interactive' | 'events_api',
+    payload: unknown,
+  ): Promise<SentRequest> {
     const timeoutMs = this.options.timeoutMs;
     const ack = await this.slack.socket.send(type, payload, timeoutMs ? { timeoutMs } : {});
     const json = ack.ackPayload;
@@ -215,8 +251,8 @@ export class SlackDriver {
     return { user, slack: this.slack, appId: this.appId, teamId: this.teamId };
   }
 
-  private signedPost(body: string): Promise<SentRequest> {
-    const headers = { 'content-type': FORM, ...signSlackRequest(this.http().signingSecret, body) };
+  private signedPost(body: string, contentType = FORM): Promise<SentRequest> {
+    const headers = { 'content-type': contentType, ...signSlackRequest(this.http().signingSecret, body) };
     this.lastSigned = { body, headers };
     return this.post(body, headers);
   }

@@ -1,6 +1,7 @@
+import type { types } from '@slack/bolt';
 import { type Logger, type MessageMetadata, WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../views/blocks.js';
-import { fitMessage } from '../views/limits.js';
+import { fitHome, fitMessage } from '../views/limits.js';
 import type { ReplyTarget, Reporter } from './reply-target.js';
 
 /**
@@ -21,7 +22,20 @@ export interface SlackOutbound extends Reporter {
   ephemeral(target: ReplyTarget, user: string, message: SlackMessage): Promise<void>;
   /** The link to a message, when Slack gives one. */
   permalink(channel: string, ts: string): Promise<string | undefined>;
+  /**
+   * Publishes a person's Home tab, fitted to its limits. With `hash` (the last published view's), Slack refuses
+   * to overwrite a newer view than that one: `conflict`, and the caller reads its state again.
+   */
+  publishHome(user: string, view: HomeView, hash?: string): Promise<{ hash?: string } | { conflict: true }>;
 }
+
+/** How long Slack asked to wait before calling again (a 429 the client did not wait out), if it did. */
+export function slackRetryAfterMs(error: unknown): number | undefined {
+  const e = error as { code?: string; retryAfter?: number } | undefined;
+  return e?.code === 'slack_webapi_rate_limited' ? Math.max(1, e.retryAfter ?? 1) * 1_000 : undefined;
+}
+
+type HomeView = types.HomeView;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -97,6 +111,19 @@ export function createSlackPoster(slack: WebClient, options: { maxWaits?: number
           }),
         maxWaits,
       );
+    },
+    publishHome: async (user, view, hash) => {
+      try {
+        const answer = await withRateLimitWait(
+          () => slack.views.publish({ user_id: user, view: fitHome(view), ...(hash ? { hash } : {}) }),
+          maxWaits,
+        );
+        return answer.view?.hash ? { hash: answer.view.hash } : {};
+      } catch (error) {
+        if ((error as { data?: { error?: string } }).data?.error === 'hash_conflict')
+          return { conflict: true };
+        throw error;
+      }
     },
     permalink: async (channel, ts) => {
       try {

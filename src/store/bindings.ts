@@ -1,4 +1,4 @@
-import type { Redis } from '../redis.js';
+import { keysByPrefix, type Redis } from '../redis.js';
 
 /** Which client a channel is bound to (`use`). One Redis hash per channel, shared by every web process. */
 export interface ChannelBinding {
@@ -19,20 +19,12 @@ export class BindingStore {
     return `${this.prefix}:binding:${channel}`;
   }
 
-  /** Per client, its bound channels scored by when each was bound (the first bound is the default target). */
-  private clientKey(clientId: string): string {
-    return `${this.prefix}:binding-client:${clientId}`;
-  }
-
-  /** The channels bound to a client, the first bound first (bindings made before this index: not listed). */
+  /** The channels bound to a client, the first bound first (an action reports in the first by default). */
   async channelsOf(clientId: string): Promise<string[]> {
-    const channels = await this.redis.zrange(this.clientKey(clientId), 0, 199);
-    const live: string[] = [];
-    for (const channel of channels) {
-      // A channel rebound since then is no longer the client's.
-      if ((await this.get(channel))?.clientId === clientId) live.push(channel);
-    }
-    return live;
+    return (await this.all())
+      .filter((b) => b.clientId === clientId)
+      .sort((a, b) => a.boundAt.localeCompare(b.boundAt) || a.channel.localeCompare(b.channel))
+      .map((b) => b.channel);
   }
 
   async get(channel: string): Promise<ChannelBinding | undefined> {
@@ -47,23 +39,41 @@ export class BindingStore {
     };
   }
 
+  /** Every bound channel (the set of bound channels follows `set` and `remove`). */
+  async all(): Promise<ChannelBinding[]> {
+    const channels = await this.redis.smembers(this.indexKey());
+    const found = await Promise.all(channels.sort().map((channel) => this.get(channel)));
+    return found.filter((b): b is ChannelBinding => b !== undefined);
+  }
+
+  /**
+   * Adds bindings made before the set of bound channels existed (a scan of this prefix's binding keys, on
+   * every master of a cluster): run once at start, so an upgraded install lists every channel.
+   */
+  async indexExisting(): Promise<number> {
+    const keys = await keysByPrefix(this.redis, this.key(''));
+    const channels = keys.map((key) => key.slice(this.key('').length)).filter(Boolean);
+    if (channels.length) await this.redis.sadd(this.indexKey(), ...channels);
+    return channels.length;
+  }
+
+  private indexKey(): string {
+    return `${this.prefix}:bindings`;
+  }
+
   /** Unbinds a channel; true when it was bound. */
   async remove(channel: string): Promise<boolean> {
-    const old = await this.get(channel);
-    if (old) await this.redis.zrem(this.clientKey(old.clientId), channel);
+    await this.redis.srem(this.indexKey(), channel);
     return (await this.redis.del(this.key(channel))) > 0;
   }
 
   async set(binding: ChannelBinding): Promise<void> {
-    const old = await this.get(binding.channel);
-    if (old && old.clientId !== binding.clientId)
-      await this.redis.zrem(this.clientKey(old.clientId), binding.channel);
-    await this.redis.zadd(this.clientKey(binding.clientId), 'NX', Date.now(), binding.channel);
     await this.redis.hset(this.key(binding.channel), {
       clientId: binding.clientId,
       clientLabel: binding.clientLabel,
       boundBy: binding.boundBy,
       boundAt: binding.boundAt,
     });
+    await this.redis.sadd(this.indexKey(), binding.channel);
   }
 }

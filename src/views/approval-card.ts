@@ -28,12 +28,12 @@ export function cardTime(ms: number): string {
 function payloadLines(record: ApprovalRecord): string[] {
   const p = record.preview;
   if (p.kind === 'deploy') {
-    // docs/gateway-api.md §4: deploy_blog "deploys the blog widget"; post_id is optional, and without it the
-    // gateway, not the bot, picks what it publishes (the sandbox: the newest draft).
+    // A request from before a post was required. docs/gateway-api.md §4.3 does not say what deploy_blog does
+    // without post_id, so approving it queues nothing (the request layer refuses it).
     if (!p.postId)
       return [
-        '*Deploys:* the blog widget, with no post named: the gateway picks which post, if any, it publishes (the result will say which).',
-        'To deploy one post, ask with its id: `/gateway deploy &lt;post_id&gt;` (`/gateway blogs` lists them).',
+        '*Deploys:* no post named. The gateway’s document does not say what `deploy_blog` does without a `post_id`, so the bot does not send one: approving this runs nothing.',
+        'Ask again with the post: `/gateway deploy &lt;post_id&gt;`, or `/gateway deploy` alone to pick from the newest posts (`/gateway blogs` lists them).',
       ];
     const title = p.postTitle ? `*${escapeMrkdwn(p.postTitle)}* ` : '';
     return [`*Post:* ${title}(${code(p.postId)})`];
@@ -80,7 +80,8 @@ export function buildAlreadyPending(record: ApprovalRecord, permalink: string | 
   });
 }
 
-function decision(record: ApprovalRecord): string {
+/** Where an approval stands, in one line: who decided and when, or when it expires. */
+export function decision(record: ApprovalRecord): string {
   const by = record.decidedBy ? `<@${record.decidedBy}>` : 'nobody';
   const at = record.decidedAt ? ` at ${cardTime(record.decidedAt)}` : '';
   switch (record.state) {
@@ -107,9 +108,10 @@ function decision(record: ApprovalRecord): string {
   }
 }
 
-function approveButton(id: string): Button {
+/** Approve behind Slack's confirm dialog, with the action id of the surface it is on. */
+export function approveButton(id: string, actionId = APPROVAL_APPROVE_ID): Button {
   return {
-    ...button({ text: 'Approve', actionId: APPROVAL_APPROVE_ID, value: id, style: 'primary' }),
+    ...button({ text: 'Approve', actionId, value: id, style: 'primary' }),
     confirm: {
       title: plain('Run it now?'),
       text: plain('It runs exactly as shown on the card, once.'),

@@ -45,7 +45,8 @@ export interface JobStatusInput {
   viaAssistant?: boolean;
 }
 
-const ICONS: Record<JobStatusState, string> = {
+/** One icon per job state, on status messages and in `/gateway jobs`. */
+export const JOB_STATE_ICONS: Record<JobStatusState, string> = {
   queued: ':hourglass_flowing_sand:',
   running: ':arrows_counterclockwise:',
   done: ':white_check_mark:',
@@ -105,7 +106,7 @@ export function buildJobStatus(input: JobStatusInput): SlackMessage {
     ? `<@${input.requestedBy}>`
     : escapeMrkdwn(input.requestedBy);
   const line = `${input.title} for ${escapeMrkdwn(input.clientLabel)}, requested by ${who}${input.viaAssistant ? ' through an assistant' : ''} — ${stateText(input)}`;
-  const blocks: KnownBlock[] = [section(`${ICONS[input.state]} ${line}`)];
+  const blocks: KnownBlock[] = [section(`${JOB_STATE_ICONS[input.state]} ${line}`)];
   const notes: string[] = [];
   if (input.summary) notes.push(input.summary);
   if (input.retryOf) notes.push('retry of an earlier request');

@@ -13,9 +13,11 @@ import type { SlackMessage } from './blocks.js';
 
 type KnownBlock = types.KnownBlock;
 type ModalView = types.ModalView;
+type HomeView = types.HomeView;
 
 export const MAX_BLOCKS_MESSAGE = 50;
 const MAX_BLOCKS_MODAL = 100;
+const MAX_BLOCKS_HOME = 100;
 export const MAX_SECTION_TEXT = 3000;
 const MAX_FIELDS = 10;
 const MAX_FIELD_TEXT = 2000;
@@ -43,6 +45,24 @@ const MAX_ALT_TEXT = 2000;
 const MAX_CALLBACK_ID = 255;
 
 export const KEEP_BLOCK_PREFIX = 'keep:';
+
+/**
+ * Texts joined by `separator` into as few section texts as fit `room` characters each (a text is never split;
+ * one longer than `room` stands alone and fitMessage cuts it). The one packer for help, pages and cards.
+ */
+export function packSections(texts: readonly string[], separator = '\n', room = MAX_SECTION_TEXT): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const text of texts) {
+    if (current && current.length + separator.length + text.length > room) {
+      out.push(current);
+      current = '';
+    }
+    current = current ? `${current}${separator}${text}` : text;
+  }
+  if (current) out.push(current);
+  return out;
+}
 
 type Obj = Record<string, unknown>;
 
@@ -92,6 +112,11 @@ export function fitModal(view: ModalView): ModalView {
   if (view.close) out.close = { ...view.close, text: truncate(view.close.text, MAX_MODAL_BUTTON) };
   if (typeof view.callback_id === 'string') out.callback_id = truncate(view.callback_id, MAX_CALLBACK_ID, '');
   return out;
+}
+
+/** Returns a copy of the Home tab that satisfies every limit above (100 blocks, as a modal). */
+export function fitHome(view: HomeView): HomeView {
+  return { ...view, blocks: capBlocks(view.blocks as KnownBlock[], MAX_BLOCKS_HOME).map(fitBlock) };
 }
 
 function isMustKeep(block: KnownBlock, index: number, all: readonly KnownBlock[]): boolean {

@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SLASH_COMMANDS } from '../../src/commands/index.js';
+import { HOME_ACTION_IDS } from '../../src/home/index.js';
 import { INTERACTIVE_IDS } from '../../src/interactions/index.js';
 
 const manifestText = readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8');
@@ -35,6 +36,12 @@ describe('manifest.yml', () => {
   it('lists exactly the interactive ids the code listens to', () => {
     expect(listed('interactive-action-ids')).toEqual([...INTERACTIVE_IDS.actions].sort());
     expect(listed('interactive-view-callback-ids')).toEqual([...INTERACTIVE_IDS.views].sort());
+    expect(listed('home-action-ids')).toEqual([...HOME_ACTION_IDS].sort());
+  });
+
+  it('enables the Home tab and subscribes to its open event', () => {
+    expect(manifest.features.app_home.home_tab_enabled).toBe(true);
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('app_home_opened');
   });
 
   it('turns on interactivity and asks only for the scopes the bot uses', () => {

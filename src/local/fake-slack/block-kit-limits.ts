@@ -12,9 +12,9 @@ import {
 } from './block-kit-types.js';
 
 type Obj = Record<string, unknown>;
-export type Surface = 'message' | 'modal';
+export type Surface = 'message' | 'modal' | 'home';
 
-const MAX_BLOCKS: Record<Surface, number> = { message: 50, modal: 100 };
+const MAX_BLOCKS: Record<Surface, number> = { message: 50, modal: 100, home: 100 };
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 class Checker {
@@ -287,5 +287,20 @@ export function validateView(view: unknown): string[] {
   const hasInput = Array.isArray(view.blocks) && view.blocks.some((b) => isObj(b) && b.type === 'input');
   if (hasInput && view.submit === undefined)
     c.add('must provide submit when the view has input blocks', '/view/submit');
+  return c.errors;
+}
+
+/** Errors for a Home tab as views.publish receives it (paths start at /view). */
+export function validateHomeView(view: unknown): string[] {
+  const c = new Checker();
+  if (!isObj(view)) {
+    c.add('must be a view object', '/view');
+    return c.errors;
+  }
+  if (view.type !== 'home') c.add('must be a valid enum value', '/view/type');
+  c.str(view.callback_id, '/view/callback_id', 255);
+  c.str(view.private_metadata, '/view/private_metadata', 3000);
+  c.str(view.external_id, '/view/external_id', 255);
+  c.blocks(view.blocks, '/view/blocks', 'home');
   return c.errors;
 }

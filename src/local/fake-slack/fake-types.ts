@@ -103,7 +103,7 @@ export interface ResponseSource {
 }
 
 /** Socket Mode envelope types the stand-in delivers (Events API envelopes are not used by this bot). */
-export type EnvelopeType = 'slash_commands' | 'interactive';
+export type EnvelopeType = 'slash_commands' | 'interactive' | 'events_api';
 
 /** The bot's ack of one envelope: its payload (`{}` for an empty ack) and how long it took. */
 export interface EnvelopeAck {
@@ -160,6 +160,8 @@ export interface FakeSlack {
   ): { ok: boolean; error?: string };
   /** The open view with this id (current hash and content), if any. */
   getView(viewId: string): FakeView | undefined;
+  /** The Home tab last published for a user (views.publish), if any. */
+  home(user: string): FakeView | undefined;
   /** Applies a view_submission response (or a close) the way Slack's client does. */
   applyViewResponse(viewId: string, body: unknown): { ok: boolean; error?: string };
   channelName(channel: string): string;

@@ -100,6 +100,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       return outcome;
     },
     getView: (viewId) => state.views.get(viewId),
+    home: (user) => {
+      const id = state.homes.get(user);
+      return id ? state.views.get(id) : undefined;
+    },
     applyViewResponse: (viewId, body) => {
       const outcome = applyViewResponse(ctx, viewId, body);
       state.changed();

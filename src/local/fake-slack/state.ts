@@ -47,6 +47,8 @@ export class FakeState {
   readonly channelMessages = new Map<string, FakeMessage[]>();
   readonly ephemeralMessages: FakeMessage[] = [];
   readonly views = new Map<string, FakeView>();
+  /** Per user, the Home tab last published (also in `views`, so a click on it finds it by id). */
+  readonly homes = new Map<string, string>();
   /** Per user, the ids of the open modal stack, bottom first. */
   readonly stacks = new Map<string, string[]>();
   readonly triggers = new Map<string, TriggerRecord>();
@@ -76,6 +78,7 @@ export class FakeState {
     this.channelMessages.clear();
     this.ephemeralMessages.length = 0;
     this.views.clear();
+    this.homes.clear();
     this.stacks.clear();
     this.triggers.clear();
     this.responseUrls.clear();

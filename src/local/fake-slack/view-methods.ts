@@ -1,4 +1,4 @@
-import { validateView } from './block-kit-limits.js';
+import { validateHomeView, validateView } from './block-kit-limits.js';
 import type { FakeView } from './fake-types.js';
 import { randomId } from './ids.js';
 import {
@@ -112,7 +112,37 @@ const update: MethodHandler = (ctx, args) => {
   return { ok: true, view: fake.view };
 };
 
+/** A person's Home tab: one per user, replaced by each publish; `hash` refuses to replace a newer one. */
+const publish: MethodHandler = (ctx, args) => {
+  const user = typeof args.user_id === 'string' ? args.user_id : '';
+  if (!user) return fail('invalid_arguments');
+  if (!ctx.state.users.has(user)) return fail('user_not_found');
+  const errors = validateHomeView(args.view);
+  if (errors.length > 0) return failValidation('invalid_arguments', errors);
+  const id = ctx.state.homes.get(user);
+  const current = id ? ctx.state.views.get(id) : undefined;
+  if (typeof args.hash === 'string' && args.hash && current && args.hash !== current.hash)
+    return fail('hash_conflict');
+  if (current) {
+    replaceView(ctx, current, args.view as Obj);
+    return { ok: true, view: current.view };
+  }
+  const viewId = randomId('V');
+  const view = buildViewObject(args.view as Obj, {
+    id: viewId,
+    teamId: ctx.teamId,
+    appId: ctx.appId,
+    botId: ctx.botId,
+    rootViewId: viewId,
+    previousViewId: null,
+  });
+  ctx.state.views.set(viewId, { id: viewId, hash: String(view.hash), user, view });
+  ctx.state.homes.set(user, viewId);
+  return { ok: true, view };
+};
+
 export const viewMethods: Record<string, MethodHandler> = {
+  'views.publish': publish,
   'views.open': open,
   'views.push': push,
   'views.update': update,

@@ -1,0 +1,98 @@
+import type { App, BlockButtonAction } from '@slack/bolt';
+import { type DecideOutcome, decideApprovalById } from '../approvals/decide.js';
+import { retryJob } from '../approvals/retry-job.js';
+import { slackLogContext } from '../http/request-context.js';
+import type { AppLogger } from '../logger.js';
+import type { BotServices } from '../services.js';
+import { describeError } from '../slack/describe-error.js';
+import type { HomeMarks } from '../store/home-marks.js';
+import { buildApprovalRefusal } from '../views/approval-card.js';
+import { section } from '../views/blocks.js';
+import {
+  HOME_APPROVE_ID,
+  HOME_CANCEL_APPROVAL_ID,
+  HOME_CANCEL_JOB_ID,
+  HOME_REJECT_ID,
+  HOME_RETRY_JOB_ID,
+} from '../views/home.js';
+import type { HomePublisher } from './home-publisher.js';
+
+/**
+ * The Home tab's buttons: Approve, Reject and Cancel go to the approval use case (approvals/decide.ts), Cancel
+ * and Retry of a job to the request layer and the job retry, exactly as the channel's card and job messages
+ * do; the tab has no channel, so the approval's or the job's own stands in. The answer (a refusal, what
+ * happened) is shown at the top of the tab, which is published again at once.
+ */
+
+type Click = { user: string; value: string; click: string; log: AppLogger };
+type Answer = { text: string; blocks?: ReturnType<typeof describeError>['blocks'] } | undefined;
+type HomeButton = (services: BotServices, click: Click) => Promise<Answer>;
+
+function decided(outcome: DecideOutcome, log: AppLogger, done: string): Answer {
+  if (outcome.kind === 'refused') return buildApprovalRefusal(outcome.refusal);
+  if (outcome.kind === 'not-queued') return describeError(outcome.error, log);
+  if (outcome.kind === 'decided') return { text: done };
+  return undefined;
+}
+
+const decide =
+  (to: 'approved' | 'rejected' | 'cancelled', done: string): HomeButton =>
+  async (services, { user, value, click, log }) =>
+    decided(await decideApprovalById(services, { id: value, by: user, to, click }), log, done);
+
+const BUTTONS: Record<string, HomeButton> = {
+  [HOME_APPROVE_ID]: decide('approved', ':white_check_mark: Approved: it runs once, and its card says so.'),
+  [HOME_REJECT_ID]: decide('rejected', ':no_entry: Rejected: nothing was run.'),
+  [HOME_CANCEL_APPROVAL_ID]: decide('cancelled', ':heavy_multiplication_x: Cancelled: nothing was run.'),
+  [HOME_CANCEL_JOB_ID]: async (services, { user, value }) => {
+    await services.requests.cancel(value, user, undefined);
+    return { text: ':no_entry_sign: Cancelled before it started: nothing was sent to the gateway.' };
+  },
+  [HOME_RETRY_JOB_ID]: async (services, { user, value, click, log }) => {
+    const retried = await retryJob(services, { jobKey: value, by: user, channel: undefined, click });
+    if (retried.kind === 'decision')
+      return decided(retried.outcome, log, ':repeat: Retried: it runs again once.');
+    if (retried.kind === 'repeat') return undefined;
+    const { result } = retried;
+    if (result.kind === 'refused') return describeError(result.error, log);
+    return { text: ':repeat: Retried: the new job reports in the same thread.' };
+  },
+};
+
+/** The ids the tab's buttons carry (the manifest lists them beside the channel's). */
+export const HOME_ACTION_IDS = Object.keys(BUTTONS);
+
+export function registerHomeButtons(
+  app: App,
+  services: BotServices,
+  marks: HomeMarks,
+  publisher: HomePublisher,
+): void {
+  const ids = new RegExp(`^(?:${HOME_ACTION_IDS.join('|')})$`);
+  app.action<BlockButtonAction>(
+    { type: 'block_actions', action_id: ids },
+    async ({ ack, body, action, context }) => {
+      await ack();
+      const user = body.user.id;
+      const log = services.logger.child({ ...slackLogContext(body, context), action: action.action_id });
+      let answer: Answer;
+      try {
+        await services.access.requirePerson(user, body.user.team_id);
+        const handler = BUTTONS[action.action_id];
+        answer = await handler?.(services, {
+          user,
+          value: action.value ?? '',
+          click: body.trigger_id || action.action_ts,
+          log,
+        });
+      } catch (error) {
+        answer = describeError(error, log);
+      }
+      if (answer)
+        await marks
+          .setNotice(user, answer.blocks?.length ? answer.blocks : [section(answer.text)])
+          .catch((e: unknown) => log.warn('could not keep the answer to a Home click', e));
+      await publisher.publish(user);
+    },
+  );
+}

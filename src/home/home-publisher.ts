@@ -1,0 +1,86 @@
+import type { BotServices } from '../services.js';
+import { slackRetryAfterMs } from '../slack/slack-poster.js';
+import type { HomeMarks } from '../store/home-marks.js';
+import type { HomeReader } from './home-data.js';
+
+/**
+ * Publishes Home tabs: when someone opens theirs, after their click on it, and when something in it changed
+ * for them (home-marks.ts says whose, from any process). The last state always wins: a publish names the hash
+ * of the view it replaces, and when Slack says another publish came between (hash_conflict), the state is
+ * read again and published over it. A 429 puts the person back for as long as Slack asked.
+ */
+
+/** How often the web role looks for marks that are due. */
+const POLL_MS = 250;
+/** People published at once per look. */
+const BATCH = 20;
+/** After a failure other than a 429, the person's tab is tried again this much later. */
+const FAILED_RETRY_MS = 30_000;
+
+export interface HomePublisher {
+  /** Publishes `user`'s tab now; `hash`: the view Slack last showed them (from the open event), if known. */
+  publish(user: string, hash?: string): Promise<void>;
+  /** Starts looking for due marks (the web role). */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export function homePublisher(
+  services: BotServices,
+  marks: HomeMarks,
+  reader: HomeReader,
+  options: { pollMs?: number } = {},
+): HomePublisher {
+  const log = services.logger.child({ part: 'home' });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+
+  async function publishOnce(user: string, hash?: string): Promise<void> {
+    const { view, person, approver } = await reader.read(user);
+    if (person) await marks.opened(user, approver);
+    const last = hash ?? (await marks.lastHash(user)) ?? undefined;
+    let answer = await services.slack.publishHome(user, view, last);
+    if ('conflict' in answer) {
+      // Another publish landed since: what Redis says now is at least as new as what it showed.
+      answer = await services.slack.publishHome(user, (await reader.read(user)).view);
+    }
+    if ('hash' in answer && answer.hash) await marks.setHash(user, answer.hash);
+  }
+
+  async function publish(user: string, hash?: string): Promise<void> {
+    try {
+      await publishOnce(user, hash);
+    } catch (error) {
+      const wait = slackRetryAfterMs(error);
+      log.warn(
+        `could not publish the Home tab of ${user}${wait ? `; Slack asked to wait ${wait} ms` : ''}`,
+        error,
+      );
+      await marks.later(user, wait ?? FAILED_RETRY_MS).catch(() => {});
+    }
+  }
+
+  async function tick(): Promise<void> {
+    const due = await marks.takeDue(BATCH);
+    await Promise.all(due.map((user) => publish(user)));
+  }
+
+  return {
+    publish,
+    start() {
+      timer = setInterval(() => {
+        if (running) return;
+        running = tick()
+          .catch((error: unknown) => log.warn('could not read the Home tabs to publish', error))
+          .finally(() => {
+            running = undefined;
+          });
+      }, options.pollMs ?? POLL_MS);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

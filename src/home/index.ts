@@ -1,0 +1,44 @@
+import type { App } from '@slack/bolt';
+import type { BotServices } from '../services.js';
+import { claimOnce } from '../store/dedupe.js';
+import { HomeMarks } from '../store/home-marks.js';
+import { registerHomeButtons } from './home-buttons.js';
+import { type HomeSection, homeReader } from './home-data.js';
+import { homePublisher } from './home-publisher.js';
+
+export { HOME_ACTION_IDS } from './home-buttons.js';
+
+/**
+ * The App Home tab, a surface like commands/ and interactions/: it reads the event or the click, calls the
+ * core, and publishes the person's tab through slack/. Opening the tab publishes it from Redis alone; a
+ * twice-delivered open publishes once. The tab is published again when something in it changes for the person
+ * (home-marks.ts), by whichever web process takes the mark first.
+ */
+
+/** Longer than Slack retries an event for. */
+const OPEN_CLAIM_SEC = 3_600;
+
+export function register(
+  app: App,
+  services: BotServices,
+  options: { sections?: HomeSection[]; pollMs?: number } = {},
+): { stop(): Promise<void> } {
+  const prefix = services.config.redis.prefix;
+  const marks = new HomeMarks(services.redis, prefix);
+  const reader = homeReader(services, marks, options.sections);
+  const publisher = homePublisher(services, marks, reader, options.pollMs ? { pollMs: options.pollMs } : {});
+  app.event('app_home_opened', async ({ event, body, logger }) => {
+    if (event.tab !== 'home') return;
+    const id = body.event_id || `${event.user}:${event.event_ts}`;
+    if (!(await claimOnce(services.redis, prefix, `home-open:${id}`, OPEN_CLAIM_SEC))) {
+      logger.debug(`app_home_opened ${id} delivered again; published once already`);
+      return;
+    }
+    // A first visit has no view yet, so no hash to publish over.
+    const hash = (event.view as { hash?: string } | undefined)?.hash;
+    await publisher.publish(event.user, hash);
+  });
+  registerHomeButtons(app, services, marks, publisher);
+  publisher.start();
+  return { stop: () => publisher.stop() };
+}
