@@ -380,6 +380,50 @@ describe('assistant tools (MCP)', () => {
     expect(deploys()).toBe(postsBefore + 1);
   });
 
+  it('sends a drafted outreach email only through an approval; a rejection ends it with nothing sent', async () => {
+    const client = await connect(await mint(MEMBER));
+    const drafted = await call(client, 'generate_outreach_email', {
+      client_id: LARGE,
+      prospect: `https://prospect.example/mcp-${Date.now()}`,
+    });
+    const draftJob = drafted.structuredContent?.job_id as string;
+    for (let i = 0; i < 100; i++) {
+      if ((await call(client, 'get_job', { job_id: draftJob })).structuredContent?.status === 'done') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const sends = () =>
+      fleet.sandbox.requests().filter((r) => r.method === 'POST' && r.action === 'send_prospect_email')
+        .length;
+    const before = sends();
+    const noTo = await call(client, 'send_prospect_email', { client_id: LARGE, email_id: draftJob });
+    expect(noTo.isError).toBe(true);
+    expect(noTo.content[0]?.text).toMatch(/Give to/);
+    const asked = await call(client, 'send_prospect_email', {
+      client_id: LARGE,
+      email_id: draftJob,
+      to: 'editor@example.com',
+    });
+    const ref = asked.structuredContent as { job_id: string; status: string };
+    expect(ref.status).toBe('pending_approval');
+    const card = await fleet.slack.waitFor(
+      () =>
+        fleet.slack
+          .messages(CHANNEL)
+          .find((m) => /^Approval/.test(m.text) && textOf(m).includes('editor@example.com')),
+      { what: 'the email’s approval card' },
+    );
+    expect(textOf(card)).toMatch(/A resource for your readers/);
+    await driver.click(card, { actionId: 'approval_reject' }, { user: ADMIN });
+    let job: Structured | undefined;
+    for (let i = 0; i < 50; i++) {
+      job = (await call(client, 'get_job', { job_id: ref.job_id })).structuredContent;
+      if (job?.status === 'rejected') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(job).toMatchObject({ status: 'rejected', action: 'send_prospect_email' });
+    expect(sends()).toBe(before);
+  });
+
   it('makes one POST of 20 concurrent identical generate_article calls', async () => {
     const client = await connect(await mint(MEMBER));
     const other = await connect(await mint(MEMBER), webs[1]);
