@@ -44,7 +44,7 @@ export interface ToolAnswer {
 }
 
 /** A result: the data as structured content, and the same as JSON text for clients that read text only. */
-export function answer(data: Record<string, unknown>): ToolAnswer {
+function answer(data: Record<string, unknown>): ToolAnswer {
   return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
 }
 

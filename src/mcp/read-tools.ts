@@ -4,10 +4,10 @@ import { defaultOrder } from '../gateway/resource-fields.js';
 import { FILTER_FIELDS, ORDER_FIELDS } from '../gateway/spec.js';
 import type { ReadParams, Row } from '../gateway/types.js';
 import {
-  type answer,
   answered,
   noSuchClient,
   requireClient,
+  type ToolAnswer,
   type ToolContext,
   ToolRefusal,
 } from './context.js';
@@ -232,7 +232,7 @@ function run(
   ctx: ToolContext,
   name: string,
   work: (args: Args) => Promise<Record<string, unknown>>,
-): (args: Args) => Promise<ReturnType<typeof answer>> {
+): (args: Args) => Promise<ToolAnswer> {
   return (args) => answered(ctx, name, () => work(args));
 }
 
