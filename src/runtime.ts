@@ -54,6 +54,8 @@ export interface Runtime {
 }
 
 export interface RuntimeOptions {
+  /** How long who someone is (users.info) and their channels stand; default 5 minutes (tests shorten it). */
+  userCacheMs?: number;
   /** Worker tuning for tests and benchmarks (short grace periods, short backoffs). */
   worker?: Partial<Parameters<typeof startActionWorkers>[0]>;
   /** The gateway client's GET retry policy (tests shorten the backoff). */
@@ -167,7 +169,7 @@ export async function startRuntime(
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000 },
   });
-  const directory = new UserDirectory(people);
+  const directory = new UserDirectory(people, options.userCacheMs ? { ttlMs: options.userCacheMs } : {});
   const access = new AccessPolicy(
     config,
     directory,

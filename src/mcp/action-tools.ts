@@ -6,7 +6,7 @@ import { validateActionFields } from '../actions/parse-args.js';
 import { requestApproval } from '../approvals/ask-approval.js';
 import type { Row } from '../gateway/types.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
-import { answer, failure, requireClient, type ToolContext, ToolRefusal } from './context.js';
+import { answered, requireClient, type ToolContext, ToolRefusal } from './context.js';
 import { describeJob, jobSchema } from './job-tools.js';
 
 /**
@@ -390,14 +390,8 @@ async function ask(
   }
 }
 
-function tool(ctx: ToolContext, work: (args: Args) => Promise<Record<string, unknown>>) {
-  return async (args: Args) => {
-    try {
-      return answer(await work(args));
-    } catch (error) {
-      return failure(error, (m, e) => ctx.services.logger.warn(m, e));
-    }
-  };
+function tool(ctx: ToolContext, name: string, work: (args: Args) => Promise<Record<string, unknown>>) {
+  return (args: Args) => answered(ctx, name, () => work(args));
 }
 
 function requireWrite(ctx: ToolContext): void {
@@ -422,7 +416,7 @@ export function registerActionTools(server: McpServer, ctx: ToolContext): void {
           openWorldHint: spec.annotations?.openWorldHint ?? false,
         },
       },
-      tool(ctx, async (args) => {
+      tool(ctx, spec.name, async (args) => {
         requireWrite(ctx);
         const entry = (await ctx.services.catalogue()).byAction(spec.action);
         if (!entry?.available) throw new ToolRefusal(`The gateway no longer lists \`${spec.action}\`.`);
@@ -449,7 +443,7 @@ export function registerActionTools(server: McpServer, ctx: ToolContext): void {
       outputSchema: referenceSchema,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    tool(ctx, async (args) => {
+    tool(ctx, 'run_action', async (args) => {
       requireWrite(ctx);
       const entry = (await ctx.services.catalogue()).byAction(String(args.action));
       if (!entry?.available) throw new ToolRefusal(`The gateway lists no action \`${String(args.action)}\`.`);
@@ -471,7 +465,7 @@ export function registerActionTools(server: McpServer, ctx: ToolContext): void {
       outputSchema: jobSchema,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    tool(ctx, async (args) => {
+    tool(ctx, 'get_job', async (args) => {
       const reach = await ctx.reach();
       const described = await describeJob(ctx.services, String(args.job_id));
       // Someone else's client's job is answered as an unknown one.

@@ -44,12 +44,28 @@ export interface ToolAnswer {
 }
 
 /** A result: the data as structured content, and the same as JSON text for clients that read text only. */
-export function answer(data: Record<string, unknown>): ToolAnswer {
+function answer(data: Record<string, unknown>): ToolAnswer {
   return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
 }
 
+/** Runs a tool's work: its data as the answer, any failure as a tool error; counted either way. */
+export async function answered(
+  ctx: ToolContext,
+  tool: string,
+  work: () => Promise<Record<string, unknown>>,
+): Promise<ToolAnswer> {
+  try {
+    const result = answer(await work());
+    ctx.services.metrics.toolCalls.inc({ tool, outcome: 'ok' });
+    return result;
+  } catch (error) {
+    ctx.services.metrics.toolCalls.inc({ tool, outcome: 'error' });
+    return failure(error, (m, e) => ctx.services.logger.warn(m, e));
+  }
+}
+
 /** Any failure as a tool error the assistant can read: never a stack, a key or the gateway's address. */
-export function failure(error: unknown, log: (message: string, error: unknown) => void): ToolAnswer {
+function failure(error: unknown, log: (message: string, error: unknown) => void): ToolAnswer {
   let text: string;
   if (error instanceof ToolRefusal) text = error.message;
   else if (error instanceof UserError || error instanceof AccessError)

@@ -3,7 +3,14 @@ import { z } from 'zod';
 import { defaultOrder } from '../gateway/resource-fields.js';
 import { FILTER_FIELDS, ORDER_FIELDS } from '../gateway/spec.js';
 import type { ReadParams, Row } from '../gateway/types.js';
-import { answer, failure, noSuchClient, requireClient, type ToolContext, ToolRefusal } from './context.js';
+import {
+  answered,
+  noSuchClient,
+  requireClient,
+  type ToolAnswer,
+  type ToolContext,
+  ToolRefusal,
+} from './context.js';
 
 /**
  * The read tools of docs/gateway-api.md §4.5, each one gateway resource read as the token's person may read it
@@ -223,15 +230,10 @@ type Args = Record<string, unknown> & { client_id?: string; limit?: number; curs
 
 function run(
   ctx: ToolContext,
+  name: string,
   work: (args: Args) => Promise<Record<string, unknown>>,
-): (args: Args) => Promise<ReturnType<typeof answer>> {
-  return async (args) => {
-    try {
-      return answer(await work(args));
-    } catch (error) {
-      return failure(error, (m, e) => ctx.services.logger.warn(m, e));
-    }
-  };
+): (args: Args) => Promise<ToolAnswer> {
+  return (args) => answered(ctx, name, () => work(args));
 }
 
 export function registerReadTools(server: McpServer, ctx: ToolContext): void {
@@ -244,7 +246,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
         outputSchema: pageSchema,
         annotations: READ_ONLY,
       },
-      run(ctx, async (args) => {
+      run(ctx, tool.name, async (args) => {
         const id = String(args.client_id);
         await requireClient(ctx, id);
         return listPage(ctx, {
@@ -270,7 +272,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
       outputSchema: pageSchema,
       annotations: READ_ONLY,
     },
-    run(ctx, async (args) => {
+    run(ctx, 'list_clients', async (args) => {
       const reach = await ctx.reach();
       if (reach.all)
         return listPage(ctx, {
@@ -319,7 +321,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
       }),
       annotations: READ_ONLY,
     },
-    run(ctx, async (args) => {
+    run(ctx, 'get_client', async (args) => {
       const id = String(args.client_id);
       const reach = await requireClient(ctx, id);
       const page = await ctx.services.gateway.read('clients', {
@@ -348,7 +350,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
       outputSchema: pageSchema,
       annotations: READ_ONLY,
     },
-    run(ctx, async (args) => {
+    run(ctx, 'get_audit_issues', async (args) => {
       const id = String(args.client_id);
       await requireClient(ctx, id);
       const auditId = String(args.audit_id);
@@ -389,7 +391,7 @@ export function registerReadTools(server: McpServer, ctx: ToolContext): void {
       outputSchema: pageSchema,
       annotations: READ_ONLY,
     },
-    run(ctx, async (args) => {
+    run(ctx, 'list_resource', async (args) => {
       const resource = String(args.resource);
       const { resources } = await ctx.services.gateway.discover();
       if (!resources.includes(resource))

@@ -45,7 +45,8 @@ describe('assistant tools: limits', () => {
     });
 
   beforeAll(async () => {
-    h = await startHarness('e2e-mcp-limits', { MCP_RATE: '3/60s' });
+    // Who someone is stands 300 ms here (5 minutes by default), so a change shows within the test.
+    h = await startHarness('e2e-mcp-limits', { MCP_RATE: '3/60s' }, { userCacheMs: 300 });
     endpoint = `http://127.0.0.1:${h.runtime.port}/mcp`;
     h.slack.simulate.joinChannel(CHANNEL, MEMBER);
     await bind(h, 'bright-dental');
@@ -108,5 +109,20 @@ describe('assistant tools: limits', () => {
     const admin = await post(await mint(ADMIN), toolCall(1));
     expect(admin.status).toBe(200);
     expect(await admin.text()).toContain('audit_');
+  });
+
+  it('takes a token’s power away once its person is made a guest, or leaves the channel', async () => {
+    const token = await mint(MEMBER);
+    expect((await post(token, toolCall(1))).status).toBe(200);
+    h.slack.simulate.leaveChannel(CHANNEL, MEMBER);
+    await new Promise((r) => setTimeout(r, 400));
+    const left = await post(token, toolCall(2));
+    expect(await left.text()).toMatch(/No client `bright-dental`/);
+    h.slack.simulate.joinChannel(CHANNEL, MEMBER);
+    h.slack.simulate.addUser({ id: MEMBER, name: 'bob', is_restricted: true });
+    await new Promise((r) => setTimeout(r, 400));
+    const guest = await post(token, toolCall(3));
+    expect(guest.status).toBe(403);
+    expect(await guest.text()).toMatch(/Guests cannot use the gateway bot/);
   });
 });

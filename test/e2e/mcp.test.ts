@@ -380,6 +380,50 @@ describe('assistant tools (MCP)', () => {
     expect(deploys()).toBe(postsBefore + 1);
   });
 
+  it('sends a drafted outreach email only through an approval; a rejection ends it with nothing sent', async () => {
+    const client = await connect(await mint(MEMBER));
+    const drafted = await call(client, 'generate_outreach_email', {
+      client_id: LARGE,
+      prospect: `https://prospect.example/mcp-${Date.now()}`,
+    });
+    const draftJob = drafted.structuredContent?.job_id as string;
+    for (let i = 0; i < 100; i++) {
+      if ((await call(client, 'get_job', { job_id: draftJob })).structuredContent?.status === 'done') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const sends = () =>
+      fleet.sandbox.requests().filter((r) => r.method === 'POST' && r.action === 'send_prospect_email')
+        .length;
+    const before = sends();
+    const noTo = await call(client, 'send_prospect_email', { client_id: LARGE, email_id: draftJob });
+    expect(noTo.isError).toBe(true);
+    expect(noTo.content[0]?.text).toMatch(/Give to/);
+    const asked = await call(client, 'send_prospect_email', {
+      client_id: LARGE,
+      email_id: draftJob,
+      to: 'editor@example.com',
+    });
+    const ref = asked.structuredContent as { job_id: string; status: string };
+    expect(ref.status).toBe('pending_approval');
+    const card = await fleet.slack.waitFor(
+      () =>
+        fleet.slack
+          .messages(CHANNEL)
+          .find((m) => /^Approval/.test(m.text) && textOf(m).includes('editor@example.com')),
+      { what: 'the email’s approval card' },
+    );
+    expect(textOf(card)).toMatch(/A resource for your readers/);
+    await driver.click(card, { actionId: 'approval_reject' }, { user: ADMIN });
+    let job: Structured | undefined;
+    for (let i = 0; i < 50; i++) {
+      job = (await call(client, 'get_job', { job_id: ref.job_id })).structuredContent;
+      if (job?.status === 'rejected') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(job).toMatchObject({ status: 'rejected', action: 'send_prospect_email' });
+    expect(sends()).toBe(before);
+  });
+
   it('makes one POST of 20 concurrent identical generate_article calls', async () => {
     const client = await connect(await mint(MEMBER));
     const other = await connect(await mint(MEMBER), webs[1]);
@@ -475,5 +519,13 @@ describe('assistant tools (MCP)', () => {
     const admins = await mint(ADMIN);
     expect(admins).toMatch(/^gwb_/);
     await command('mcp revoke 0000000000', OTHER, /no active token/);
+  });
+
+  it('counts tool calls by tool and outcome in /metrics', async () => {
+    // Each process counts its own: the paging ran on one, the refusals on the other.
+    const scrape = async (web: Runtime) => (await fetch(`http://127.0.0.1:${web.port}/metrics`)).text();
+    const metrics = (await Promise.all(webs.map(scrape))).join('\n');
+    expect(metrics).toMatch(/gateway_bot_mcp_tool_calls_total\{tool="list_keywords",outcome="ok"\} [1-9]/);
+    expect(metrics).toMatch(/gateway_bot_mcp_tool_calls_total\{tool="list_keywords",outcome="error"\} [1-9]/);
   });
 });
