@@ -54,6 +54,8 @@ export interface Runtime {
 }
 
 export interface RuntimeOptions {
+  /** Which roles to start instead of ROLE's; none builds the services alone (the command test harness). */
+  roles?: ReadonlyArray<'web' | 'worker' | 'scheduler'>;
   /** How long who someone is (users.info) and their channels stand; default 5 minutes (tests shorten it). */
   userCacheMs?: number;
   /** Worker tuning for tests and benchmarks (short grace periods, short backoffs). */
@@ -220,7 +222,8 @@ export async function startRuntime(
   };
   const services: BotServices = { ...core, answers: new AnswerQueue(), gatewayAnswers: new GatewayAnswers() };
 
-  const runs = (role: string) => config.role === role || config.role === 'all';
+  const runs = (role: 'web' | 'worker' | 'scheduler') =>
+    options.roles ? options.roles.includes(role) : config.role === role || config.role === 'all';
   let bot: Bot | undefined;
   let port: number | undefined;
   let workers: ActionWorkers | undefined;

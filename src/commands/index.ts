@@ -29,7 +29,12 @@ function commandSpecs(): CommandSpec[] {
   return [helpCommand(() => specs), ...specs];
 }
 
+/** The `/gateway` listener with every command: what Bolt calls, and what the command test harness calls. */
+export function gatewayListener(services: BotServices) {
+  return gatewayCommand(services, { commands: commandSpecs(), runAction: runActionCommand });
+}
+
 /** Registers `/gateway` (adding a command touches this folder only). */
 export function register(app: App, services: BotServices): void {
-  app.command(GATEWAY, gatewayCommand(services, { commands: commandSpecs(), runAction: runActionCommand }));
+  app.command(GATEWAY, gatewayListener(services));
 }

@@ -64,15 +64,9 @@ function idsPattern(ids: string[]): RegExp {
  * ack: one listener per id made each ack pay for all sixteen.
  */
 export function register(app: App, services: BotServices): void {
-  const buttons = new Map(Object.entries(BUTTONS).map(([id, make]) => [id, make(services)]));
-  const dispatchButton: ButtonListener = async (args) => {
-    const listener = buttons.get(args.action.action_id);
-    if (listener) await listener(args);
-  };
   app.action<BlockButtonAction>(
     { type: 'block_actions', action_id: idsPattern(INTERACTIVE_IDS.actions) },
-    ...buttonPipeline(services),
-    dispatchButton,
+    ...buttonListeners(services),
   );
   const views = new Map(Object.entries(VIEWS).map(([id, make]) => [id, make(services)]));
   const dispatchView: ViewListener = async (args) => {
@@ -84,4 +78,14 @@ export function register(app: App, services: BotServices): void {
     ...viewPipeline(services),
     dispatchView,
   );
+}
+
+/** Every button's middleware, the pipeline then the lookup by id: what Bolt runs, and the command test harness. */
+export function buttonListeners(services: BotServices): ButtonListener[] {
+  const buttons = new Map(Object.entries(BUTTONS).map(([id, make]) => [id, make(services)]));
+  const dispatchButton: ButtonListener = async (args) => {
+    const listener = buttons.get(args.action.action_id);
+    if (listener) await listener(args);
+  };
+  return [...buttonPipeline(services), dispatchButton];
 }

@@ -68,10 +68,11 @@ export class SlackDriver {
     this.appId = options.appId ?? options.slack.appId;
   }
 
-  async command(
+  /** A slash command's fields as Slack sends them, with a fresh response URL and trigger id. */
+  commandFields(
     text: string,
     as: { user: string; channel: string; command?: string },
-  ): Promise<SentRequest & { responseUrl: string; triggerId: string }> {
+  ): { fields: Record<string, string>; responseUrl: string; triggerId: string } {
     const responseUrl = this.slack.newResponseUrl(as.channel, as.user);
     const triggerId = this.slack.newTriggerId(as.user);
     const fields = {
@@ -89,6 +90,14 @@ export class SlackDriver {
       response_url: responseUrl,
       trigger_id: triggerId,
     };
+    return { fields, responseUrl, triggerId };
+  }
+
+  async command(
+    text: string,
+    as: { user: string; channel: string; command?: string },
+  ): Promise<SentRequest & { responseUrl: string; triggerId: string }> {
+    const { fields, responseUrl, triggerId } = this.commandFields(text, as);
     // Socket Mode carries the form's fields as a JSON object.
     const sent =
       this.options.transport === 'socket'
@@ -103,11 +112,12 @@ export class SlackDriver {
     return { ...sent, responseUrl, triggerId };
   }
 
-  async click(
+  /** A button click's payload as Slack sends it (`block_actions`), with a fresh trigger id. */
+  clickPayload(
     target: FakeMessage | FakeView,
     button: ButtonQuery,
     as: { user: string },
-  ): Promise<SentRequest & { triggerId: string }> {
+  ): { payload: Record<string, unknown>; triggerId: string } {
     const actor = this.actor(as.user);
     const triggerId = this.slack.newTriggerId(as.user);
     const payload = basePayload(actor, 'block_actions', VERIFICATION_TOKEN);
@@ -142,6 +152,15 @@ export class SlackDriver {
         actions: [actionObject(found)],
       });
     }
+    return { payload, triggerId };
+  }
+
+  async click(
+    target: FakeMessage | FakeView,
+    button: ButtonQuery,
+    as: { user: string },
+  ): Promise<SentRequest & { triggerId: string }> {
+    const { payload, triggerId } = this.clickPayload(target, button, as);
     const sent = await this.interactive(payload);
     return { ...sent, triggerId };
   }

@@ -48,18 +48,9 @@ export interface Harness {
 
 export const textOf = (m: FakeMessage): string => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
 
-/**
- * The whole bot as it runs for real: the runtime from src/runtime.ts (Bolt over HTTP, Redis, the BullMQ
- * workers, the in-process sandbox gateway) against the local Slack stand-in, with its own Redis prefix.
- */
-export async function startHarness(
-  name: string,
-  env: Record<string, string> = {},
-  options: RuntimeOptions = {},
-): Promise<Harness> {
-  const prefix = uniquePrefix(name);
-  const slack = await startFakeSlack();
-  const config = loadConfig({
+/** The configuration every in-process test bot starts from: the stand-in, the sandbox, its own prefix. */
+export function testConfig(slack: FakeSlack, prefix: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
     SLACK_BOT_TOKEN: slack.botToken,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     SLACK_API_URL: slack.apiUrl,
@@ -73,6 +64,20 @@ export async function startHarness(
     GATEWAY_ACTION_TIMEOUT: '2s',
     ...env,
   });
+}
+
+/**
+ * The whole bot as it runs for real: the runtime from src/runtime.ts (Bolt over HTTP, Redis, the BullMQ
+ * workers, the in-process sandbox gateway) against the local Slack stand-in, with its own Redis prefix.
+ */
+export async function startHarness(
+  name: string,
+  env: Record<string, string> = {},
+  options: RuntimeOptions = {},
+): Promise<Harness> {
+  const prefix = uniquePrefix(name);
+  const slack = await startFakeSlack();
+  const config = testConfig(slack, prefix, env);
   const logger = process.env.E2E_LOGS ? createLogger({ level: 'debug' }) : silentLogger();
   const runtime = await startRuntime(config, logger, {
     ...options,
