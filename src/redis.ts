@@ -112,6 +112,22 @@ export async function deleteByPrefix(redis: Redis, prefix: string): Promise<numb
   return deleted;
 }
 
+/** Every key that starts with `prefix` (on every master of a cluster): for the one-time filling of an index. */
+export async function keysWithPrefix(redis: Redis, prefix: string): Promise<string[]> {
+  const nodes = isCluster(redis) ? redis.nodes('master') : [redis];
+  const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+  const found: string[] = [];
+  for (const node of nodes) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      found.push(...keys);
+    } while (cursor !== '0');
+  }
+  return found;
+}
+
 /** Redis's own error replies that mean "this node cannot do it": the health checks and metrics name them. */
 const REPLY_KINDS = [
   'MOVED',

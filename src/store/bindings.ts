@@ -1,4 +1,4 @@
-import type { Redis } from '../redis.js';
+import { keysWithPrefix, type Redis } from '../redis.js';
 
 /** Which client a channel is bound to (`use`). One Redis hash per channel, shared by every web process. */
 export interface ChannelBinding {
@@ -33,6 +33,7 @@ export class BindingStore {
 
   /** Every bound channel (the set of bound channels follows `set` and `remove`). */
   async all(): Promise<ChannelBinding[]> {
+    await this.#fillIndex();
     const channels = await this.redis.smembers(this.indexKey());
     const found = await Promise.all(channels.sort().map((channel) => this.get(channel)));
     return found.filter((b): b is ChannelBinding => b !== undefined);
@@ -40,6 +41,20 @@ export class BindingStore {
 
   private indexKey(): string {
     return `${this.prefix}:bindings`;
+  }
+
+  #filled = false;
+
+  /** Bindings made before the set existed join it once (whichever process gets there first scans). */
+  async #fillIndex(): Promise<void> {
+    if (this.#filled) return;
+    const claimed = await this.redis.set(`${this.prefix}:bindings-filled`, '1', 'NX');
+    if (claimed === 'OK') {
+      const head = `${this.prefix}:binding:`;
+      const channels = (await keysWithPrefix(this.redis, head)).map((k) => k.slice(head.length));
+      if (channels.length) await this.redis.sadd(this.indexKey(), ...channels);
+    }
+    this.#filled = true;
   }
 
   /** Unbinds a channel; true when it was bound. */
