@@ -1,12 +1,12 @@
 import type { types } from '@slack/bolt';
 import type { ApprovalRecord } from '../approvals/record.js';
 import { approveButton, cardTime, decision } from './approval-card.js';
-import { button, context, divider, header, type KnownBlock, section } from './blocks.js';
+import { button, context, divider, header, type KnownBlock, plain, section } from './blocks.js';
 import type { SubscriptionView } from './digest-status.js';
 import { digestLine } from './digest-status.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { JOB_STATE_WORDS } from './job-list.js';
-import { fitHome } from './limits.js';
+import { fitHome, fitModal } from './limits.js';
 import { slackDate } from './slack-date.js';
 
 /**
@@ -21,6 +21,7 @@ export const HOME_REJECT_ID = 'home_reject';
 export const HOME_CANCEL_APPROVAL_ID = 'home_approval_cancel';
 export const HOME_CANCEL_JOB_ID = 'home_job_cancel';
 export const HOME_RETRY_JOB_ID = 'home_job_retry';
+export const HOME_CHANNEL_SETTINGS_ID = 'home_channel_settings';
 
 /** How many rows each section shows; the rest are counted ("and N more"). */
 export const HOME_SHOWN = { waiting: 10, requests: 5, jobs: 10, channels: 15 } as const;
@@ -205,18 +206,15 @@ function adminBlocks(admin: HomeAdmin): KnownBlock[] {
   if (!admin.bindings.length)
     blocks.push(context('No channel is bound yet: `/gateway use &lt;client_id&gt;` in one.'));
   else {
-    const lines = admin.bindings
-      .slice(0, HOME_SHOWN.channels)
-      .map(
-        (b) =>
+    blocks.push(section('*Bindings:*'));
+    for (const b of admin.bindings.slice(0, HOME_SHOWN.channels))
+      blocks.push(
+        section(
           `<#${b.channel}> → *${escapeMrkdwn(b.clientLabel)}* (${code(b.clientId)}), bound by <@${b.boundBy}>`,
+          button({ text: 'Settings', actionId: HOME_CHANNEL_SETTINGS_ID, value: b.channel }),
+        ),
       );
-    blocks.push(section(`*Bindings:*\n${lines.join('\n')}`));
-    blocks.push(
-      context(
-        `Settings of a channel: \`/gateway status\`, \`/gateway use\` and \`/gateway digest\` in it.${admin.bindings.length > HOME_SHOWN.channels ? ` …and ${admin.bindings.length - HOME_SHOWN.channels} more bound channels.` : ''}`,
-      ),
-    );
+    blocks.push(...more(HOME_SHOWN.channels, admin.bindings.length, '`/gateway status` in each channel'));
   }
   return blocks;
 }
@@ -240,6 +238,31 @@ export function buildHomeView(data: HomeData): HomeView {
   if (data.extra?.length) blocks.push(divider(), ...data.extra);
   if (data.admin) blocks.push(divider(), ...adminBlocks(data.admin));
   return fitHome({ type: 'home', blocks });
+}
+
+/** A bound channel's settings, opened from the admin part: what it is bound to, its digests, how to change them. */
+export function buildChannelSettings(input: {
+  channel: string;
+  binding: { clientId: string; clientLabel: string; boundBy: string; boundAt: string } | undefined;
+  digests: SubscriptionView[];
+}): types.ModalView {
+  const { binding } = input;
+  const blocks: KnownBlock[] = binding
+    ? [
+        section(
+          `<#${input.channel}> is bound to *${escapeMrkdwn(binding.clientLabel)}* (${code(binding.clientId)}), by <@${binding.boundBy}>${binding.boundAt ? ` on ${escapeMrkdwn(binding.boundAt.slice(0, 10))}` : ''}.`,
+        ),
+        section(
+          input.digests.length
+            ? `*Digests:*\n${input.digests.map((d) => `• ${digestLine(d)}`).join('\n')}`
+            : '*Digests:* none.',
+        ),
+        context(
+          'In the channel: `/gateway use &lt;client_id&gt;` binds it to another client, `/gateway digest reviews|rankings daily|weekly|off` changes its digests, `/gateway status` checks that the key reaches its client.',
+        ),
+      ]
+    : [section(`<#${input.channel}> is no longer bound to a client.`)];
+  return fitModal({ type: 'modal', title: plain('Channel settings'), close: plain('Close'), blocks });
 }
 
 /** Guests and other workspaces' people: one short panel, and nothing of the agency's (no client, no channel). */

@@ -244,6 +244,22 @@ describe('the Home tab', () => {
     expect(h.slack.calls.some((c) => c.method === 'views.publish' && c.error === 'hash_conflict')).toBe(true);
   });
 
+  it('opens a bound channel’s settings from the admin part; a member has no admin part', async () => {
+    await h.driver.homeOpened({ user: ADMIN });
+    const home = await homeSays(h, ADMIN, /home_channel_settings/);
+    await h.driver.click(home, { actionId: 'home_channel_settings', value: CHANNEL }, { user: ADMIN });
+    const modal = await h.slack.waitFor(
+      () => h.slack.views(ADMIN).find((v) => v.view.title?.text === 'Channel settings'),
+      { what: 'the settings modal' },
+    );
+    expect(homeText(modal)).toContain('Harbor Law');
+    expect(homeText(modal)).toContain('/gateway digest');
+    await h.driver.homeOpened({ user: MEMBER });
+    const member = await homeSays(h, MEMBER, /Your recent jobs/);
+    expect(homeText(member)).not.toContain('For admins');
+    expect(homeText(member)).not.toContain('home_channel_settings');
+  });
+
   it('shows a guest one short panel and no client', async () => {
     await h.driver.homeOpened({ user: GUEST });
     const home = await homeSays(h, GUEST, /not for|nothing here for you/);
