@@ -108,7 +108,7 @@ export function registerHomeButtons(
         await marks
           .setNotice(user, answer.blocks?.length ? answer.blocks : [section(answer.text)])
           .catch((e: unknown) => log.warn('could not keep the answer to a Home click', e));
-      await publisher.publish(user);
+      await publisher.publish(user, { opened: true });
     },
   );
 }

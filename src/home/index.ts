@@ -36,7 +36,7 @@ export function register(
     }
     // A first visit has no view yet, so no hash to publish over.
     const hash = (event.view as { hash?: string } | undefined)?.hash;
-    await publisher.publish(event.user, hash);
+    await publisher.publish(event.user, { opened: true, hash });
   });
   registerHomeButtons(app, services, marks, publisher);
   publisher.start();
