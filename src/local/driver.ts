@@ -103,16 +103,21 @@ export class SlackDriver {
     return { ...sent, responseUrl, triggerId };
   }
 
+  /**
+   * A click on a button of a message or a view. `asShown`: on the view exactly as given, even when it has been
+   * replaced since (a person whose client still shows an older Home tab).
+   */
   async click(
     target: FakeMessage | FakeView,
     button: ButtonQuery,
     as: { user: string },
+    options: { asShown?: boolean } = {},
   ): Promise<SentRequest & { triggerId: string }> {
     const actor = this.actor(as.user);
     const triggerId = this.slack.newTriggerId(as.user);
     const payload = basePayload(actor, 'block_actions', VERIFICATION_TOKEN);
     if (isFakeView(target)) {
-      const view = this.slack.getView(target.id) ?? target;
+      const view = options.asShown ? target : (this.slack.getView(target.id) ?? target);
       const found = findButton(view.view.blocks, button);
       Object.assign(payload, {
         container: { type: 'view', view_id: view.id },

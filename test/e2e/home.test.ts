@@ -85,30 +85,60 @@ describe('the Home tab', () => {
     await homeSays(h, MEMBER, /Approved by <@UADMIN>/);
   });
 
-  it('shows a decision taken on the card first, and refuses the stale Home button', async () => {
+  it('shows a card approved first as decided on both tabs, and a stale Home Approve runs nothing more', async () => {
     const card = await askDeploy(h, post(2));
     await h.driver.homeOpened({ user: ADMIN });
-    const home = await homeSays(h, ADMIN, /home_approve/);
+    await h.driver.homeOpened({ user: MEMBER });
+    // The tab as the approver's client shows it, before the decision.
+    const shown = structuredClone(await homeSays(h, ADMIN, /home_approve/));
+    const posts = h.posts('deploy_blog').length;
+    await h.driver.click(cardNow(h, card), { actionId: 'approval_approve' }, { user: ADMIN });
+    await h.slack.waitFor(() => /Approved by <@UADMIN>.*done/.test(textOf(cardNow(h, card))), {
+      what: 'the card to say done',
+    });
+    // Nobody opens anything again: both tabs are published anew with the decision.
+    await homeSays(h, ADMIN, /Nothing waits for your approval/);
+    await h.slack.waitFor(
+      () =>
+        (h.slack.home(MEMBER)?.view.blocks ?? []).some(
+          (b: { text?: { text?: string } }) =>
+            b.text?.text?.includes('Blog deploy') && /Approved by <@UADMIN>.*done/.test(b.text.text),
+        ),
+      { what: 'the requester’s tab to show it done' },
+    );
+    await h.driver.click(shown, { actionId: 'home_approve' }, { user: ADMIN }, { asShown: true });
+    await homeSays(h, ADMIN, /already approved/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.posts('deploy_blog')).toHaveLength(posts + 1);
+  });
+
+  it('refuses the stale Home button of a request rejected on its card', async () => {
+    const card = await askDeploy(h, post(5));
+    await h.driver.homeOpened({ user: ADMIN });
+    const shown = structuredClone(await homeSays(h, ADMIN, /home_approve/));
+    const posts = h.posts('deploy_blog').length;
     await h.driver.click(cardNow(h, card), { actionId: 'approval_reject' }, { user: ADMIN });
     await h.slack.waitFor(() => /Rejected by <@UADMIN>/.test(textOf(cardNow(h, card))), {
       what: 'the reject',
     });
-    await h.driver.click(home, { actionId: 'home_approve' }, { user: ADMIN });
+    await h.driver.click(shown, { actionId: 'home_approve' }, { user: ADMIN }, { asShown: true });
     const answered = await homeSays(h, ADMIN, /already rejected/);
     expect(homeText(answered)).not.toContain('home_approve');
-    expect(h.posts('deploy_blog')).toHaveLength(1);
+    expect(h.posts('deploy_blog')).toHaveLength(posts);
   });
 
   it('makes exactly one POST of 50 concurrent Approve clicks split between Home and the card', async () => {
     const card = await askDeploy(h, post(3));
     await h.driver.homeOpened({ user: ADMIN });
-    const home = await homeSays(h, ADMIN, /home_approve/);
+    // Both as the clicking clients show them: the clicks land while the card and the tab change under them.
+    const home = structuredClone(await homeSays(h, ADMIN, /home_approve/));
+    const shownCard = structuredClone(card);
     const posts = h.posts('deploy_blog').length;
     await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         i % 2
-          ? h.driver.click(home, { actionId: 'home_approve' }, { user: ADMIN })
-          : h.driver.click(card, { actionId: 'approval_approve' }, { user: ADMIN }),
+          ? h.driver.click(home, { actionId: 'home_approve' }, { user: ADMIN }, { asShown: true })
+          : h.driver.click(shownCard, { actionId: 'approval_approve' }, { user: ADMIN }),
       ),
     );
     await h.slack.waitFor(() => /done/.test(textOf(cardNow(h, card))), { what: 'the card to say done' });
