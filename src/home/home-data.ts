@@ -21,7 +21,11 @@ import {
  * call, so the tab opens as fast when the gateway is slow or down.
  */
 
-/** A part of the tab another feature renders (assistant tokens): its blocks for this person. */
+/**
+ * A part of the tab another feature renders for this person, shown between the channels and the admin part:
+ * the seam for the assistant's tokens (their scope and expiry, and Revoke), which app.ts hands to register()
+ * once that feature exists. Its buttons are its own surface's to listen to.
+ */
 export interface HomeSection {
   blocks(user: string): Promise<KnownBlock[]>;
 }
@@ -108,16 +112,21 @@ export function homeReader(services: BotServices, marks: HomeMarks, sections: re
     );
     const rows = jobs.jobs.map(jobRow);
     const used = [...rows.map((j) => j.channel), ...mine.map((r) => r.channel)];
-    const extra = (await Promise.all(sections.map((s) => s.blocks(user)))).flat();
+    const [channelRows, adminPart, extras] = await Promise.all([
+      channels(admin, used),
+      admin ? forAdmins() : undefined,
+      Promise.all(sections.map((s) => s.blocks(user))),
+    ]);
+    const extra = extras.flat();
     return {
       user,
       ...(Array.isArray(notice) ? { notice: notice as KnownBlock[] } : {}),
       waiting: { records: waitingFor, total: Math.max(0, (pending?.total ?? 0) - ownPending) },
       requests,
       jobs: { rows, total: jobs.total },
-      channels: await channels(admin, used),
+      channels: channelRows,
       ...(extra.length ? { extra } : {}),
-      ...(admin ? { admin: await forAdmins() } : {}),
+      ...(adminPart ? { admin: adminPart } : {}),
     };
   }
 
