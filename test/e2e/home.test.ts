@@ -63,6 +63,97 @@ describe('the Home tab', () => {
     expect(publishes(h, MEMBER)).toBe(before);
   });
 
+  // These first: they wait for re-publishes, and the workspace's budget (18 in 15 s) is not spent before them.
+  it('publishes the requester’s Home again within 3 s when one of their jobs changes state', async () => {
+    await h.driver.homeOpened({ user: MEMBER });
+    await homeSays(h, MEMBER, /Your recent jobs/);
+    const url = `https://example.com/home-${Date.now()}`;
+    const started = Date.now();
+    await h.gateway(`audit ${url}`, { user: MEMBER });
+    const status = await h.settled((m) => m.text.includes(url) && /done/.test(m.text));
+    const ended = Date.now();
+    // The job's end reaches the tab within 3 s, without the person opening it again.
+    await h.slack.waitFor(
+      () => {
+        const row = (h.slack.home(MEMBER)?.view.blocks ?? []).find((b: { text?: { text?: string } }) =>
+          b.text?.text?.includes(url),
+        );
+        return row && /\ndone ·/.test(row.text.text);
+      },
+      { what: 'the job done on the Home tab', timeoutMs: 3_000 },
+    );
+    expect(Date.now() - ended).toBeLessThan(3_000);
+    expect(status.status.ts).toBeDefined();
+    expect(started).toBeLessThan(ended);
+  });
+
+  it('waits out a 429 from views.publish as long as Slack asks, then publishes', async () => {
+    await h.driver.homeOpened({ user: MEMBER });
+    await homeSays(h, MEMBER, /Your recent jobs/);
+    h.slack.simulate.ratelimit('views.publish', 1, 1);
+    const url = `https://example.com/limited-${Date.now()}`;
+    await h.gateway(`audit ${url}`, { user: MEMBER });
+    await h.slack.waitFor(
+      () =>
+        (h.slack.home(MEMBER)?.view.blocks ?? []).some((b: { text?: { text?: string } }) =>
+          b.text?.text?.includes(url),
+        ),
+      { what: 'the Home tab after the 429', timeoutMs: 8_000 },
+    );
+    const calls = h.slack.calls.filter((c) => c.method === 'views.publish' && c.args.user_id === MEMBER);
+    const limited = calls.findLastIndex((c) => c.error === 'ratelimited');
+    expect(limited).toBeGreaterThanOrEqual(0);
+    const next = calls.slice(limited + 1).find((c) => c.ok);
+    expect((next?.at ?? 0) - (calls[limited]?.at ?? 0)).toBeGreaterThanOrEqual(900);
+  });
+
+  it('publishes the newest state over a view another publish replaced (hash conflict: read again)', async () => {
+    await h.driver.homeOpened({ user: MEMBER });
+    await homeSays(h, MEMBER, /Your recent jobs/);
+    // Another publish lands (as from a process that read an older state): the bot's stored hash is now stale.
+    const answer = await fetch(`${h.slack.apiUrl}views.publish`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.slack.botToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        user_id: MEMBER,
+        view: {
+          type: 'home',
+          blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'an older state' } }],
+        },
+      }),
+    });
+    expect(((await answer.json()) as { ok: boolean }).ok).toBe(true);
+    const url = `https://example.com/conflict-${Date.now()}`;
+    await h.gateway(`audit ${url}`, { user: MEMBER });
+    const home = await homeSays(h, MEMBER, new RegExp(url.replace(/[.]/g, '\\.')));
+    expect(homeText(home)).not.toContain('an older state');
+    expect(h.slack.calls.some((c) => c.method === 'views.publish' && c.error === 'hash_conflict')).toBe(true);
+  });
+
+  it('retries a failed job from Home, under the usual rules: one new POST', async () => {
+    h.sandbox.failNext('status_error', { method: 'POST', action: 'index_url' });
+    const url = `https://example.com/retry-${Date.now()}`;
+    await h.driver.homeOpened({ user: MEMBER });
+    await h.gateway(`index ${url}`, { user: MEMBER });
+    const failed = await h.slack.waitFor(
+      () => {
+        const home = h.slack.home(MEMBER);
+        return home && /home_job_retry/.test(homeText(home)) && homeText(home).includes(url)
+          ? home
+          : undefined;
+      },
+      { what: 'the failed job with Retry on the Home tab' },
+    );
+    const before = h.posts('index_url').length;
+    await h.driver.click(failed, { actionId: 'home_job_retry' }, { user: MEMBER });
+    await homeSays(h, MEMBER, /Retried/);
+    await h.slack.waitFor(() => h.posts('index_url').length === before + 1, { what: 'the retried POST' });
+    // A second click on the same Retry starts nothing more.
+    await h.driver.click(failed, { actionId: 'home_job_retry' }, { user: MEMBER });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(h.posts('index_url')).toHaveLength(before + 1);
+  });
+
   it('lets an approver approve from Home: one POST, and the channel card shows it', async () => {
     const card = await askDeploy(h, post(1));
     await h.driver.homeOpened({ user: ADMIN });
@@ -158,31 +249,9 @@ describe('the Home tab', () => {
     expect(homeText(after)).not.toContain('home_approval_cancel');
   });
 
-  it('publishes the requester’s Home again within 3 s when one of their jobs changes state', async () => {
-    await h.driver.homeOpened({ user: MEMBER });
-    await homeSays(h, MEMBER, /Your recent jobs/);
-    const url = `https://example.com/home-${Date.now()}`;
-    const started = Date.now();
-    await h.gateway(`audit ${url}`, { user: MEMBER });
-    const status = await h.settled((m) => m.text.includes(url) && /done/.test(m.text));
-    const ended = Date.now();
-    // The job's end reaches the tab within 3 s, without the person opening it again.
-    await h.slack.waitFor(
-      () => {
-        const row = (h.slack.home(MEMBER)?.view.blocks ?? []).find((b: { text?: { text?: string } }) =>
-          b.text?.text?.includes(url),
-        );
-        return row && /\ndone ·/.test(row.text.text);
-      },
-      { what: 'the job done on the Home tab', timeoutMs: 3_000 },
-    );
-    expect(Date.now() - ended).toBeLessThan(3_000);
-    expect(status.status.ts).toBeDefined();
-    expect(started).toBeLessThan(ended);
-  });
-
   it('keeps to Block Kit’s limits with 500 pending approvals, and says how many more there are', async () => {
     const { approvals } = h.runtime.services;
+    const since = h.slack.calls.length;
     const long = 'x'.repeat(5_000);
     for (let i = 0; i < 500; i++)
       await approvals.createExclusive({
@@ -201,77 +270,10 @@ describe('the Home tab', () => {
     const home = await homeSays(h, ADMIN, /and 49\d more/);
     expect(home.view.blocks.length).toBeLessThanOrEqual(100);
     // A hash conflict is a publish that met a newer one: it is read again and published, by design.
-    const failed = h.slack.calls.filter(
-      (c) => c.method === 'views.publish' && !c.ok && c.error !== 'hash_conflict',
-    );
+    const failed = h.slack.calls
+      .slice(since)
+      .filter((c) => c.method === 'views.publish' && !c.ok && c.error !== 'hash_conflict');
     expect(failed).toEqual([]);
-  });
-
-  it('retries a failed job from Home, under the usual rules: one new POST', async () => {
-    h.sandbox.failNext('status_error', { method: 'POST', action: 'index_url' });
-    const url = `https://example.com/retry-${Date.now()}`;
-    await h.driver.homeOpened({ user: MEMBER });
-    await h.gateway(`index ${url}`, { user: MEMBER });
-    const failed = await h.slack.waitFor(
-      () => {
-        const home = h.slack.home(MEMBER);
-        return home && /home_job_retry/.test(homeText(home)) && homeText(home).includes(url)
-          ? home
-          : undefined;
-      },
-      { what: 'the failed job with Retry on the Home tab' },
-    );
-    const before = h.posts('index_url').length;
-    await h.driver.click(failed, { actionId: 'home_job_retry' }, { user: MEMBER });
-    await homeSays(h, MEMBER, /Retried/);
-    await h.slack.waitFor(() => h.posts('index_url').length === before + 1, { what: 'the retried POST' });
-    // A second click on the same Retry starts nothing more.
-    await h.driver.click(failed, { actionId: 'home_job_retry' }, { user: MEMBER });
-    await new Promise((r) => setTimeout(r, 500));
-    expect(h.posts('index_url')).toHaveLength(before + 1);
-  });
-
-  it('waits out a 429 from views.publish as long as Slack asks, then publishes', async () => {
-    await h.driver.homeOpened({ user: MEMBER });
-    await homeSays(h, MEMBER, /Your recent jobs/);
-    h.slack.simulate.ratelimit('views.publish', 1, 1);
-    const url = `https://example.com/limited-${Date.now()}`;
-    await h.gateway(`audit ${url}`, { user: MEMBER });
-    await h.slack.waitFor(
-      () =>
-        (h.slack.home(MEMBER)?.view.blocks ?? []).some((b: { text?: { text?: string } }) =>
-          b.text?.text?.includes(url),
-        ),
-      { what: 'the Home tab after the 429', timeoutMs: 8_000 },
-    );
-    const calls = h.slack.calls.filter((c) => c.method === 'views.publish' && c.args.user_id === MEMBER);
-    const limited = calls.findLastIndex((c) => c.error === 'ratelimited');
-    expect(limited).toBeGreaterThanOrEqual(0);
-    const next = calls.slice(limited + 1).find((c) => c.ok);
-    expect((next?.at ?? 0) - (calls[limited]?.at ?? 0)).toBeGreaterThanOrEqual(900);
-  });
-
-  it('publishes the newest state over a view another publish replaced (hash conflict: read again)', async () => {
-    await h.driver.homeOpened({ user: MEMBER });
-    await homeSays(h, MEMBER, /Your recent jobs/);
-    // Another publish lands (as from a process that read an older state): the bot's stored hash is now stale.
-    const answer = await fetch(`${h.slack.apiUrl}views.publish`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${h.slack.botToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        user_id: MEMBER,
-        view: {
-          type: 'home',
-          blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'an older state' } }],
-        },
-      }),
-    });
-    expect(((await answer.json()) as { ok: boolean }).ok).toBe(true);
-    const url = `https://example.com/conflict-${Date.now()}`;
-    await h.gateway(`audit ${url}`, { user: MEMBER });
-    const home = await homeSays(h, MEMBER, new RegExp(url.replace(/[.]/g, '\\.')));
-    expect(homeText(home)).not.toContain('an older state');
-    expect(h.slack.calls.some((c) => c.method === 'views.publish' && c.error === 'hash_conflict')).toBe(true);
   });
 
   it('opens a bound channel’s settings from the admin part; a member has no admin part', async () => {
