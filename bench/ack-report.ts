@@ -32,6 +32,8 @@ export interface AckFigures {
   cpuPerCommandMs: { bot: number; bare: number };
   /** Measured bot commands refused as busy (not answered). */
   busy: number;
+  /** Measured bot commands answered with an error reply instead of their answer (not answered either). */
+  wrong: number;
   /** Commands per second answered whole with answer p99 < 3 s: the bot's and the bare answering app's. */
   capacity?: Capacity;
   /** Worst p99 of event-loop delay over the measured rounds, ms. */
@@ -45,6 +47,8 @@ export interface AckFigures {
 export interface AckMeasurements {
   /** Measured bot commands that got "I am very busy" instead of an answer. */
   busy: number;
+  /** Measured bot commands that got an error reply instead of their answer. */
+  wrong: number;
   capacity?: Capacity;
   bot: Float64Array;
   bare: Float64Array;
@@ -79,7 +83,8 @@ export function summarize(m: AckMeasurements): AckFigures {
   const help = { ...spread(m.answerMs.help), n: m.answerMs.help.length };
   const keywords = { ...spread(m.answerMs.keywords), n: m.answerMs.keywords.length };
   const cpuPerCommandMs = {
-    bot: sum(m.usage.bot.map((u) => u.cpuMs)) / Math.max(1, m.bot.length - m.busy),
+    // All the bot's CPU (refusals' and error replies' included) over the commands it really answered.
+    bot: sum(m.usage.bot.map((u) => u.cpuMs)) / Math.max(1, m.bot.length - m.busy - m.wrong),
     bare: sum(m.usage.bare.map((u) => u.cpuMs)) / m.bare.length,
   };
   const loopDelayP99Ms = {
@@ -87,7 +92,8 @@ export function summarize(m: AckMeasurements): AckFigures {
     bare: Math.max(...m.usage.bare.map((u) => u.loopDelayP99Ms)),
   };
   const capacityRatio = m.capacity ? m.capacity.bot / Math.max(1, m.capacity.bare) : Number.NaN;
-  const ok = p99Ratio <= P99_RATIO_GOAL && m.errors === 0 && m.answerFailures === 0 && m.busy === 0;
+  const ok =
+    p99Ratio <= P99_RATIO_GOAL && m.errors === 0 && m.answerFailures === 0 && m.busy === 0 && m.wrong === 0;
   const met = (yes: boolean) => (yes ? 'met' : 'MISSED');
   const lines = [
     `ack p50/p99: bare ${ms(bare.p50)}/${ms(bare.p99)} ms, bot ${ms(bot.p50)}/${ms(bot.p99)} ms; ` +
@@ -98,7 +104,8 @@ export function summarize(m: AckMeasurements): AckFigures {
       rounds.map((r) => `${ms(r.bot)}/${ms(r.bare)}`).join(', ') +
       ` ms; bot's last answer ${m.drainMs.map((d) => ms(d)).join(', ')} ms after its round's last ack`,
     `  busy refusals: ${m.busy} of the bot's ${m.bot.length} measured commands (goal 0, ${met(m.busy === 0)}; ` +
-      'a refusal is not an answer)',
+      'a refusal is not an answer); error replies instead of answers: ' +
+      `${m.wrong}`,
     `  CPU per answered command: bot ${ms(cpuPerCommandMs.bot)} ms (ack + answer; goal <= ${CPU_GOAL_MS}, ` +
       `${met(cpuPerCommandMs.bot <= CPU_GOAL_MS)}), bare ${ms(cpuPerCommandMs.bare)} ms (ack only); ` +
       `event-loop delay p99: bot ${ms(loopDelayP99Ms.bot)} ms, bare ${ms(loopDelayP99Ms.bare)} ms`,
@@ -130,6 +137,7 @@ export function summarize(m: AckMeasurements): AckFigures {
     answerFailures: m.answerFailures,
     cpuPerCommandMs,
     busy: m.busy,
+    wrong: m.wrong,
     ...(m.capacity ? { capacity: m.capacity } : {}),
     loopDelayP99Ms,
     ok,

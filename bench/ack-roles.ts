@@ -9,8 +9,11 @@
  * Separate processes so neither target pays for the outside world's CPU (block validation, rows served)
  * on its own event loop, and the load generator's timing is not delayed by it either.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { App, HTTPReceiver } from '@slack/bolt';
 import { BUSY_TEXT } from '../src/commands/gateway-command.js';
 import { loadConfig } from '../src/config.js';
@@ -20,7 +23,7 @@ import { type Runtime, startRuntime } from '../src/runtime.js';
 import { type Sandbox, startSandbox } from '../src/sandbox/index.js';
 import { postToResponseUrl } from '../src/slack/response-url.js';
 import { type Operations, serveRole } from './ack-ipc.js';
-import { AnswerWatch, CallStamper, epochMs, type WatchedChannel } from './ack-watch.js';
+import { AnswerWatch, CallStamper, epochMs, HELP_TEXT, type WatchedChannel } from './ack-watch.js';
 
 export interface WorldInfo {
   apiUrl: string;
@@ -60,19 +63,27 @@ function worldOperations(): Operations {
     },
     /**
      * Answers the bot has given so far (response_url posts and channel posts), how many of those only said it
-     * was too busy (a refusal, not an answer), and how many failed.
+     * was too busy (a refusal, not an answer), how many failed, and how many response_url posts were neither
+     * the help nor a refusal (`other`: in the load rounds, where every command is `help` or `keywords` in a
+     * bound channel, an error reply; the binding commands' confirmations count here too).
      */
-    async answers(): Promise<{ answered: number; busy: number; failed: number }> {
+    async answers(): Promise<{ answered: number; busy: number; failed: number; other: number }> {
       let answered = 0;
       let busy = 0;
       let failed = 0;
+      let other = 0;
       for (const call of fake().calls) {
         if (call.method !== 'response_url' && call.method !== 'chat.postMessage') continue;
         if (!call.ok) failed++;
         else if (call.method === 'response_url' && call.args.text === BUSY_TEXT) busy++;
-        else answered++;
+        else {
+          answered++;
+          const text = call.args.text;
+          if (call.method === 'response_url' && !(typeof text === 'string' && text.startsWith(HELP_TEXT)))
+            other++;
+        }
       }
-      return { answered, busy, failed };
+      return { answered, busy, failed, other };
     },
     async stampStart() {
       stamper?.take();
@@ -113,7 +124,37 @@ function worldOperations(): Operations {
 
 function botOperations(): Operations {
   let runtime: Runtime | undefined;
+  let profiler: Session | undefined;
   return {
+    /**
+     * Starts a V8 CPU profile of this process and a sampled allocation profile (every allocation, collected
+     * ones included: where the garbage comes from), for the measured rounds only: not start-up, not the warm-up.
+     */
+    async profileStart() {
+      profiler = new Session();
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+      await profiler.post('HeapProfiler.enable');
+      await profiler.post('HeapProfiler.startSampling', {
+        samplingInterval: 4_096,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
+    },
+    /** Stops both and writes them into `dir` (.cpuprofile, .heapprofile); returns the CPU profile's path. */
+    async profileStop(dir: string): Promise<string> {
+      if (!profiler) throw new Error('no profile started');
+      const { profile } = await profiler.post('Profiler.stop');
+      const heap = await profiler.post('HeapProfiler.stopSampling');
+      profiler.disconnect();
+      profiler = undefined;
+      await mkdir(dir, { recursive: true });
+      const name = join(dir, `bot-measured-${process.pid}-${Date.now()}`);
+      await writeFile(`${name}.cpuprofile`, JSON.stringify(profile));
+      await writeFile(`${name}.heapprofile`, JSON.stringify(heap.profile));
+      return `${name}.cpuprofile`;
+    },
     async start(env: Record<string, string>): Promise<number> {
       runtime = await startRuntime(loadConfig(env), silentLogger());
       if (runtime.port === undefined) throw new Error('the runtime did not start the web role');

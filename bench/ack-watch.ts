@@ -22,7 +22,8 @@ export interface Answer {
   ok: boolean;
 }
 
-const HELP_TEXT = 'Gateway bot commands';
+/** How the help answer starts: a response_url post that does not (nor says busy) is an error reply. */
+export const HELP_TEXT = 'Gateway bot commands';
 
 export class AnswerWatch {
   private readonly pending: Map<string, WatchedChannel['kind']>;

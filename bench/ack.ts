@@ -11,7 +11,10 @@
  * Run: npx tsx bench/ack.ts [--quick] [--no-capacity] [--cpu-prof=<dir>]
  *   --quick           a smaller run (smoke test of the wiring)
  *   --no-capacity     the ack rounds and answers only
- *   --cpu-prof=<dir>  writes a V8 CPU profile of the bot process into <dir> (open it in Chrome DevTools)
+ *   --cpu-prof=<dir>  writes a V8 CPU profile and a sampled allocation profile of the bot process over the
+ *                     measured rounds (not its start-up or the warm-up) into <dir> (open them in Chrome
+ *                     DevTools, or sum their samples by function); the figures of a profiled run are not the
+ *                     ones to quote
  * Exits non-zero only when something failed (a request not acked with 200, an answer missing), never for a
  * missed goal.
  *
@@ -86,9 +89,8 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
   const redis = createRedis(redisHandle.url);
   const prefix = `bench-ack-${randomUUID().slice(0, 8)}`;
   const roles = fileURLToPath(new URL('./ack-roles.ts', import.meta.url));
-  const profile = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [];
   const world = forkRole(roles, 'world');
-  const bot = forkRole(roles, 'bot', profile);
+  const bot = forkRole(roles, 'bot');
   const bare = forkRole(roles, 'bare');
   const answerer = forkRole(roles, 'answerer');
   const pools: Partial<Pools> = {};
@@ -128,7 +130,7 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
     // them to drain.
     let expected = 0;
     const drain = () => waitForAnswers(world, expected);
-    const busyNow = async () => (await world.call<{ busy: number }>('answers')).busy;
+    const tally = () => world.call<{ busy: number; other: number }>('answers');
 
     // Bind the load channel and every keywords sample channel, as an admin would.
     const keywordChannels = Array.from({ length: samples }, (_, i) => sampleChannel(i)).filter(
@@ -160,7 +162,9 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
     const children = { bot, bare };
     let errors = 0;
     let busy = 0;
+    let wrong = 0;
     const drainMs: number[] = [];
+    if (options.cpuProfDir) await bot.call('profileStart');
     for (let round = 0; round < rounds; round++) {
       // Alternate which goes first so drift (other load on the machine, GC) does not favour one side.
       const order: Array<keyof Pools> = round % 2 === 0 ? ['bare', 'bot'] : ['bot', 'bare'];
@@ -173,17 +177,21 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
         if (side === 'bot') {
           // Let the bot finish its answers before the next round, so the bare app is not measured
           // while the bot process still competes for the CPU.
-          const busyBefore = await busyNow();
+          const before = await tally();
           expected += perRound;
           const started = performance.now();
           await drain();
           drainMs.push(performance.now() - started);
-          busy += (await busyNow()) - busyBefore;
+          const after = await tally();
+          busy += after.busy - before.busy;
+          wrong += after.other - before.other;
         }
         // After the drain: the bot's CPU per command includes the answer it owes.
         usage[side].push(await children[side].call<Usage>('usage'));
       }
     }
+    if (options.cpuProfDir)
+      console.log(`bot CPU profile: ${await bot.call<string>('profileStop', options.cpuProfDir)}`);
 
     // Answers: a paced run (one command every SAMPLE_GAP_MS, so queueing does not dominate), each in a channel
     // of its own.
@@ -217,6 +225,7 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
     return summarize({
       capacity,
       busy,
+      wrong,
       bot: concat(measured.bot),
       bare: concat(measured.bare),
       botRounds: measured.bot,

@@ -8,6 +8,7 @@ import { main as digestBench } from './digest.js';
 import { main as faultStallBench } from './fault-stall.js';
 import { main as homeBench } from './home.js';
 import { main as rankingsBench } from './keyword-rankings.js';
+import { main as mcpBench } from './mcp.js';
 import { main as paginationBench } from './pagination.js';
 import { main as queueBench } from './queue.js';
 import { main as queueClusterBench } from './queue-cluster.js';
@@ -22,6 +23,7 @@ const benches: Array<[name: string, run: (argv: readonly string[]) => Promise<un
   ['keyword rankings', rankingsBench],
   ['one gateway 500 and the rest of the queue', faultStallBench],
   ['Home tab: open → publish, and publishes under 500 approval transitions a minute', homeBench],
+  ['assistant tools (MCP): read overhead, action to job reference', mcpBench],
 ];
 
 for (const [name, run] of benches) {

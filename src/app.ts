@@ -10,6 +10,7 @@ import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { instrumentRequests } from './http/request-context.js';
 import { register as registerInteractions } from './interactions/index.js';
 import { atLeastInfo } from './logger.js';
+import { mcpRoutes } from './mcp/index.js';
 import type { BotServices } from './services.js';
 import { SocketConnection } from './socket-connection.js';
 
@@ -36,13 +37,17 @@ export interface Bot {
  */
 export function createBot(services: BotServices): Bot {
   const { config, logger } = services;
-  const routes = healthRoutes({
-    redis: services.redis,
-    probeKey: healthProbeKey(config.redis.prefix),
-    metrics: services.metrics,
-    gatewayReady: () => services.gateway.discover({ force: true }),
-    metricsToken: config.metricsToken,
-  });
+  const routes = [
+    ...healthRoutes({
+      redis: services.redis,
+      probeKey: healthProbeKey(config.redis.prefix),
+      metrics: services.metrics,
+      gatewayReady: () => services.gateway.discover({ force: true }),
+      metricsToken: config.metricsToken,
+    }),
+    // The assistant-tool server (`POST /mcp`) on the same port, in HTTP and Socket Mode alike.
+    ...mcpRoutes(services),
+  ];
   const clientOptions = webSlackClientOptions(config);
   // Bolt resets an injected logger's level to its own default unless told the configured one.
   const logLevel = config.logLevel as LogLevel;

@@ -269,6 +269,51 @@ const envSchema = z
     SANDBOX_TIMEOUT_RATE: rate('SANDBOX_TIMEOUT_RATE'),
     SANDBOX_DROP_RATE: rate('SANDBOX_DROP_RATE'),
     SANDBOX_STATUS_ERROR_RATE: rate('SANDBOX_STATUS_ERROR_RATE'),
+    PUBLIC_URL: optionalText.pipe(
+      z
+        .url({
+          message: 'PUBLIC_URL must be the bot’s public address, such as https://gateway-bot.example.com',
+        })
+        .refine((v) => isSafeGatewayUrl(v), {
+          message:
+            'PUBLIC_URL must start with https:// (assistant tokens travel to it); plain http:// is allowed only on this machine',
+        })
+        .optional(),
+    ),
+    MCP_ALLOWED_HOSTS: z
+      .string()
+      .optional()
+      .transform((v) =>
+        (v ?? '')
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .map((h) => h.toLowerCase()),
+      )
+      .pipe(
+        z.array(
+          z
+            .string()
+            .regex(
+              /^(\[[0-9a-f:]+\]|[a-z0-9.-]+)$/,
+              'MCP_ALLOWED_HOSTS: host names without scheme or port, such as gateway-bot.example.com',
+            ),
+        ),
+      ),
+    MCP_RATE: z
+      .string()
+      .default('60/60s')
+      .transform((v, ctx) => {
+        const rate = parseRate(v);
+        if (!rate) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `MCP_RATE: "${v}" is not a rate; write it as 60/60s (sixty tool calls a minute per token)`,
+          });
+          return z.NEVER;
+        }
+        return rate;
+      }),
+    MCP_TOKEN_TTL: duration('MCP_TOKEN_TTL', '90d'),
     LOG_LEVEL: z
       .enum(['debug', 'info', 'warn', 'error'], { message: 'LOG_LEVEL must be debug, info, warn or error' })
       .default('info'),
@@ -353,6 +398,16 @@ export interface Config {
     statusErrorRate: number;
   };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** The assistant-tool server (`POST /mcp`). */
+  mcp: {
+    /** The bot's public address (PUBLIC_URL), without a trailing slash; unset: loopback on PORT. */
+    publicUrl: string | undefined;
+    /** Host and Origin names a request may carry (lower case): MCP_ALLOWED_HOSTS, or loopback and PUBLIC_URL's. */
+    allowedHosts: readonly string[];
+    /** Tool calls per token per window. */
+    rate: Rate;
+    tokenTtlMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -434,5 +489,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       statusErrorRate: e.SANDBOX_STATUS_ERROR_RATE,
     },
     logLevel: e.LOG_LEVEL,
+    mcp: {
+      publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+      allowedHosts: e.MCP_ALLOWED_HOSTS.length
+        ? e.MCP_ALLOWED_HOSTS
+        : [
+            'localhost',
+            '127.0.0.1',
+            '[::1]',
+            ...(e.PUBLIC_URL ? [new URL(e.PUBLIC_URL).hostname.toLowerCase()] : []),
+          ],
+      rate: e.MCP_RATE,
+      tokenTtlMs: e.MCP_TOKEN_TTL,
+    },
   });
 }

@@ -55,10 +55,17 @@ export class Metrics {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3],
     registers: this.#registers,
   });
+  /** Assistant tool calls (the MCP server), by tool and outcome: ok, or error (a tool error answered). */
+  readonly toolCalls = new Counter({
+    name: `${P}mcp_tool_calls_total`,
+    help: 'Assistant tool calls answered, by tool and outcome (ok, error)',
+    labelNames: ['tool', 'outcome'] as const,
+    registers: this.#registers,
+  });
   readonly actionsEnqueued = new Counter({
     name: `${P}actions_enqueued_total`,
-    help: 'Action jobs asked for, by gateway action and whether the request was a duplicate delivery',
-    labelNames: ['action', 'duplicate'] as const,
+    help: 'Action jobs asked for, by gateway action and whether the request was a repeat delivery (Slack again, a double click)',
+    labelNames: ['action', 'repeat'] as const,
     registers: this.#registers,
   });
   readonly gatewayRequests = new Counter({

@@ -1,4 +1,5 @@
 import { WebClient } from '@slack/web-api';
+import { ClientReach } from './access/client-reach.js';
 import { AccessPolicy } from './access/policy.js';
 import { UserDirectory } from './access/user-directory.js';
 import { UserGroups } from './access/user-groups.js';
@@ -33,6 +34,7 @@ import { shutdownDeadline } from './shutdown.js';
 import { AnswerQueue } from './slack/answer-queue.js';
 import { GatewayAnswers } from './slack/gateway-answers.js';
 import { createSlackPoster, createWorkerSlackClient } from './slack/slack-poster.js';
+import { AssistantTokenStore } from './store/assistant-token-store.js';
 import { BindingStore } from './store/bindings.js';
 import { HomeMarks } from './store/home-marks.js';
 import { ActionLedger } from './store/ledger.js';
@@ -52,6 +54,8 @@ export interface Runtime {
 }
 
 export interface RuntimeOptions {
+  /** How long who someone is (users.info) and their channels stand; default 5 minutes (tests shorten it). */
+  userCacheMs?: number;
   /** Worker tuning for tests and benchmarks (short grace periods, short backoffs). */
   worker?: Partial<Parameters<typeof startActionWorkers>[0]>;
   /** The gateway client's GET retry policy (tests shorten the backoff). */
@@ -165,13 +169,18 @@ export async function startRuntime(
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000 },
   });
+  const directory = new UserDirectory(people, options.userCacheMs ? { ttlMs: options.userCacheMs } : {});
   const access = new AccessPolicy(
     config,
-    new UserDirectory(people),
+    directory,
     new UserGroups(people),
     logger.child({ part: 'access' }),
   );
   const bindings = new BindingStore(redis, config.redis.prefix);
+  // Bindings made before the set of bound channels existed join it (Home and the assistant tools list it).
+  await bindings
+    .indexExisting()
+    .catch((e: unknown) => logger.warn('could not index the existing channel bindings', e));
   // The request layer posts each job's "queued" message before the job exists: the web role's Slack client,
   // with a person waiting, so a 429 is waited out inside the client and not again on top.
   const webSlack = new WebClient(botToken, { ...webSlackClientOptions(config), logger });
@@ -197,6 +206,8 @@ export async function startRuntime(
     approvals,
     approvalExpiry,
     slack,
+    assistantTokens: new AssistantTokenStore(redis, config.redis.prefix),
+    reach: new ClientReach(access, directory, bindings, logger.child({ part: 'access' })),
   };
   const core: CoreServices = {
     ...parts,

@@ -1,3 +1,4 @@
+import type { ClientReach } from './access/client-reach.js';
 import type { AccessPolicy } from './access/policy.js';
 import type { Catalogue } from './actions/catalogue.js';
 import type { ApprovalExpiry } from './approvals/approval-expiry.js';
@@ -14,6 +15,7 @@ import type { ActionRequests } from './requests/action-requests.js';
 import type { AnswerQueue } from './slack/answer-queue.js';
 import type { GatewayAnswers } from './slack/gateway-answers.js';
 import type { SlackOutbound } from './slack/slack-poster.js';
+import type { AssistantTokenStore } from './store/assistant-token-store.js';
 import type { BindingStore } from './store/bindings.js';
 import type { ActionLedger } from './store/ledger.js';
 
@@ -44,6 +46,10 @@ export interface CoreServices {
   approvalExpiry: ApprovalExpiry;
   /** The web role's way out to Slack for core use cases (status messages, approval cards). */
   slack: SlackOutbound;
+  /** Assistant-tool tokens (minted in Slack, checked by the MCP server). */
+  assistantTokens: AssistantTokenStore;
+  /** Which clients a person reaches outside a channel (assistant tools). */
+  reach: ClientReach;
 }
 
 /** The Slack side, handed to each register(): the core, and what only Slack listeners need. */

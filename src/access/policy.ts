@@ -39,6 +39,11 @@ export class AccessPolicy {
     return this.#admins.has(user);
   }
 
+  /** The workspace the app is installed in (auth.test): what an assistant token is bound to. */
+  homeTeam(): Promise<string> {
+    return this.#checked(() => this.directory.homeTeam());
+  }
+
   /** The admins' user ids: refusals name them as the people to ask. */
   admins(): readonly string[] {
     return [...this.#admins];

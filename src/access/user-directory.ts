@@ -35,6 +35,7 @@ interface UsersInfo {
 /** Who someone is, from users.info (scope users:read), cached; and the app's own workspace, from auth.test. */
 export class UserDirectory {
   readonly #people: TtlCache<SlackPerson>;
+  readonly #channels: TtlCache<readonly string[]>;
   #homeTeam: Promise<string> | undefined;
 
   constructor(
@@ -42,6 +43,32 @@ export class UserDirectory {
     options: DirectoryOptions = {},
   ) {
     this.#people = new TtlCache(options.ttlMs ?? 300_000, options.maxEntries ?? 1_000);
+    this.#channels = new TtlCache(options.ttlMs ?? 300_000, options.maxEntries ?? 1_000);
+  }
+
+  /**
+   * The channels a person is a member of (users.conversations; scopes channels:read, groups:read), cached as
+   * users.info is: someone who leaves a channel stops reaching its client once the answer expires.
+   */
+  channels(userId: string): Promise<readonly string[]> {
+    return this.#channels.get(userId, async () => {
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      // At most 20 pages of 1,000: a person in more channels than that is told of the first 20,000.
+      for (let page = 0; page < 20; page++) {
+        const answer = (await this.client.users.conversations({
+          user: userId,
+          types: 'public_channel,private_channel',
+          exclude_archived: true,
+          limit: 1_000,
+          ...(cursor ? { cursor } : {}),
+        })) as { channels?: { id?: string }[]; response_metadata?: { next_cursor?: string } };
+        for (const channel of answer.channels ?? []) if (channel.id) ids.push(channel.id);
+        cursor = answer.response_metadata?.next_cursor || undefined;
+        if (!cursor) break;
+      }
+      return ids;
+    });
   }
 
   person(userId: string): Promise<SlackPerson> {

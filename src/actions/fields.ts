@@ -28,9 +28,32 @@ export interface ActionField {
   placeholder?: string;
   hint?: string;
   /** A select whose options are rows of a resource, e.g. the blog's category from `blog_categories`. */
-  optionsFrom?: { resource: string; valueField: string; labelField: string };
+  optionsFrom?: OptionsSource;
+  /**
+   * Read from its resource when the approval is asked for (its title goes on the card), so the approved run is
+   * queued without reading it again: nothing stands between an Approve click and the POST but Redis.
+   */
+  checkedOnAsk?: boolean;
+  /** Where a person finds a value to give, said when the field is missing (`/gateway blogs` lists the posts). */
+  find?: string;
+  /** Why the bot needs the field although the gateway may not (a clause), said in help and when it is missing. */
+  requiredBecause?: string;
   /** An id of a row in one of these resources (`call_id`): a value none of them has is refused before queueing. */
   refersTo?: { resources: readonly string[]; field: 'id' };
+}
+
+/** The rows a select offers: every row of a small resource, or the newest few of a larger one. */
+export interface OptionsSource {
+  resource: string;
+  valueField: string;
+  labelField: string;
+  /**
+   * The row field that dates a row: the select offers the newest rows first, a bounded number of them (the
+   * gateway cannot order this resource), and says so. Unset: the rows as the gateway sends them.
+   */
+  newest?: string;
+  /** Row fields shown after the label (`draft`, `2026-11-20`). */
+  detail?: readonly string[];
 }
 
 /** Kinds whose modal input spans several lines. */

@@ -176,9 +176,29 @@ export const KNOWN_ACTIONS: readonly KnownAction[] = [
     action: 'deploy_blog',
     command: 'deploy',
     label: 'Blog deploy',
-    fields: [field.text('post_id', { label: 'Post id', placeholder: 'blog_000001', max: 150 })],
+    fields: [
+      {
+        ...field.select('post_id', {
+          label: 'Post',
+          required: true,
+          placeholder: 'Choose a post',
+          from: {
+            resource: 'blogs',
+            valueField: 'id',
+            labelField: 'post_title',
+            newest: 'created_at',
+            detail: ['status', 'created_at'],
+          },
+        }),
+        checkedOnAsk: true,
+        // docs/gateway-api.md §4.3 names post_id optional but does not say what a deploy without one publishes.
+        requiredBecause:
+          'the gateway’s document does not say what `deploy_blog` does without a `post_id`, so the bot never sends one',
+        find: '`/gateway blogs` lists the posts with their ids (`/gateway blogs published=false` the drafts).',
+      },
+    ],
     positional: ['post_id'],
-    modal: 'never',
+    modal: 'when-missing',
     sameFields: [],
     example: '/gateway deploy blog_000001',
   },

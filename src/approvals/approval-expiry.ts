@@ -68,7 +68,7 @@ export function startApprovalWorker(options: {
   /** Shared with the process's other connections, so a Redis outage is one line per interval. */
   redisOutage?: RedisOutageLog;
 }): ApprovalWorkers {
-  const { logger, redis, blocking, onError } = setUpWorker(options, 'approval-worker');
+  const { logger, blocking, onError, close } = setUpWorker(options, 'approval-worker');
   const { store, poster } = options;
   const worker = new Worker<ExpireJobData>(
     APPROVAL_QUEUE,
@@ -83,9 +83,6 @@ export function startApprovalWorker(options: {
   worker.on('failed', (job, error) => logger.warn(`approval expiry ${job?.id} failed`, error.message));
   worker.on('error', onError(APPROVAL_QUEUE, 'approval worker error', options.metrics));
   return {
-    close: async () => {
-      await worker.close();
-      await Promise.allSettled([redis.quit(), blocking.quit()]);
-    },
+    close: () => close(worker),
   };
 }

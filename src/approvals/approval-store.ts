@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Metrics } from '../metrics.js';
-import { keysWithPrefix, type Redis } from '../redis.js';
+import { keysByPrefix, type Redis } from '../redis.js';
 import { runScript } from '../redis-scripts.js';
 import { type AuditEntry, auditKey, auditMinId, parseAuditEntries } from './audit.js';
 import { type ApprovalRecord, type ApprovalState, parseRecord } from './record.js';
@@ -33,6 +33,7 @@ export type NewApproval = Pick<
   | 'channel'
   | 'threadTs'
   | 'ranBefore'
+  | 'viaAssistant'
 > & { ttlMs: number };
 
 export type TransitionResult =
@@ -131,7 +132,7 @@ export class ApprovalStore {
     if (this.#filled) return;
     if ((await this.redis.set(`${this.prefix}:approvals:indexes-filled`, '1', 'NX')) === 'OK') {
       const head = `${this.prefix}:approval:`;
-      const ids = (await keysWithPrefix(this.redis, head)).map((k) => k.slice(head.length));
+      const ids = (await keysByPrefix(this.redis, head)).map((k) => k.slice(head.length));
       for (const record of await this.#records(ids)) await this.#index(record);
     }
     this.#filled = true;
@@ -187,7 +188,7 @@ export class ApprovalStore {
     now: number,
   ): Promise<{ created: ApprovalRecord } | { pending: ApprovalRecord }> {
     const id = `a${now.toString(36)}${randomBytes(4).toString('hex')}`;
-    const { ttlMs, preview, fields, threadTs, ranBefore, ...rest } = input;
+    const { ttlMs, preview, fields, threadTs, ranBefore, viaAssistant, ...rest } = input;
     const values: Record<string, string> = {
       ...rest,
       id,
@@ -199,6 +200,7 @@ export class ApprovalStore {
       runs: '0',
       ...(threadTs ? { threadTs } : {}),
       ...(ranBefore ? { ranBefore: JSON.stringify(ranBefore) } : {}),
+      ...(viaAssistant ? { viaAssistant: '1' } : {}),
     };
     const record = Object.entries(values).flat();
     const answer = (await runScript(

@@ -1,6 +1,6 @@
 import type { ActionEntry } from '../actions/catalogue.js';
 import { deployPost } from '../requests/references.js';
-import { reboundChannel } from '../requests/refusals.js';
+import { missingField, reboundChannel } from '../requests/refusals.js';
 import { notBoundError } from '../requests/user-error.js';
 import type { CoreServices } from '../services.js';
 import { type ReplyTarget, slackReplyTarget } from '../slack/reply-target.js';
@@ -31,6 +31,8 @@ export interface ApprovalAsk {
   dedupeSec?: number;
   /** A deploy's post title when the surface knows it (a result's button). */
   postTitle?: string;
+  /** Asked for through an assistant tool: the card and the run's messages say so. */
+  viaAssistant?: boolean;
 }
 
 export async function requestApproval(
@@ -42,6 +44,9 @@ export async function requestApproval(
   if (ask.clientId !== undefined && ask.clientId !== binding.clientId) throw reboundChannel();
   const refusal = await services.requests.refusal(ask.requester, ask.entry, true);
   if (refusal) throw refusal;
+  // No card for a request the approved run would refuse (a deploy without its post).
+  const missing = missingField(ask.entry, ask.fields);
+  if (missing) throw missing;
   // A deploy of a post the gateway does not have is refused before any card (and its title read for it).
   const preview = await previewOf(services, binding.clientId, ask);
   if (
@@ -78,6 +83,7 @@ export async function requestApproval(
         }
       : {}),
     ttlMs: services.config.approvalTtlMs,
+    ...(ask.viaAssistant ? { viaAssistant: true } : {}),
   });
   if ('pending' in made) {
     // An identical request is in flight: the person is pointed at its card, and no second card is posted.
@@ -129,7 +135,6 @@ async function previewOf(
   const { action } = ask.entry;
   if (action === 'deploy_blog') {
     const postId = text(ask.fields.post_id);
-    if (!postId) return { kind: 'deploy' };
     if (ask.postTitle) return { kind: 'deploy', postId, postTitle: ask.postTitle };
     const post = await deployPost(services, clientId, postId);
     if ('refusal' in post) throw post.refusal;

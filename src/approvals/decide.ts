@@ -154,6 +154,7 @@ async function runApproved(deps: Deps, record: ApprovalRecord): Promise<DecideOu
       // The approver saw exactly this payload: no second question about an earlier record.
       confirmedDuplicate: true,
       approval: { id: record.id, state: 'approved' },
+      ...(record.viaAssistant ? { viaAssistant: true } : {}),
     });
     if (result.kind === 'refused') failure = result.error;
   } catch (error) {

@@ -44,6 +44,8 @@ export interface ApprovalRecord {
   /** The outcome's short line (a record id, an error code): never gateway text that was not escaped. */
   outcome?: string;
   recordId?: string;
+  /** Asked for through an assistant tool (an assistant-tool token), not in Slack. */
+  viaAssistant?: boolean;
 }
 
 /** The record from HGETALL's flat [field, value, …] answer. */
@@ -81,6 +83,7 @@ export function parseRecord(flat: readonly string[]): ApprovalRecord | undefined
     finishedAt: num(h.finishedAt),
     outcome: str(h.outcome),
     recordId: str(h.recordId),
+    viaAssistant: h.viaAssistant === '1' ? true : undefined,
   };
   for (const [key, value] of Object.entries(optional)) {
     if (value !== undefined) (record as unknown as Record<string, unknown>)[key] = value;

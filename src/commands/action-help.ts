@@ -24,6 +24,11 @@ function summaryOf(e: ActionEntry): string {
   const notes: string[] = [];
   if (e.guarded) notes.push('needs approval');
   if (e.modal !== 'never') notes.push('opens a form when fields are missing, or with --form');
+  for (const f of e.fields) {
+    if (!f.required || !f.requiredBecause) continue;
+    const form = f.optionsFrom?.newest ? '; its form offers the newest to choose from' : '';
+    notes.push(`${f.name} is required: ${f.requiredBecause}${form}`);
+  }
   if (e.discovered) notes.push(`listed by the gateway as \`${e.action}\``);
   const base = e.description.replace(/\.$/, '');
   return notes.length > 0 ? `${base} (${notes.join('; ')})` : base;

@@ -2,12 +2,13 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt'
 import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
 import type { Token } from '../actions/token.js';
 import { slackLogContext } from '../http/request-context.js';
+import type { AppLogger } from '../logger.js';
 import { closestName } from '../reads/closest-name.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { ChatPoster } from '../slack/chat-post.js';
 import { describeError } from '../slack/describe-error.js';
-import { ephemeralBody, postToResponseUrl } from '../slack/response-url.js';
+import { ephemeralBody, jsonBytes, postToResponseUrl } from '../slack/response-url.js';
 import { claimOnce } from '../store/dedupe.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildIgnoredWords } from '../views/error-message.js';
@@ -16,12 +17,22 @@ import { requireBinding } from './command-context.js';
 import { splitCommand } from './tokenizer.js';
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
+/** A command's words, or why they could not be read (an unterminated quote): tokenized once, on the ack's turn. */
+type Split = { words: ReturnType<typeof splitCommand> } | { error: unknown };
+
+function split(text: string): Split {
+  try {
+    return { words: splitCommand(text) };
+  } catch (error) {
+    return { error };
+  }
+}
 
 /** The lane of commands that read nothing from the gateway (AnswerQueue). */
 const LOCAL = '';
 /** What a person is told when the answer queue is full: the command was not run (the bench counts these). */
 export const BUSY_TEXT = ':hourglass: I am very busy right now. Try again in a minute.';
-const BUSY_BODY = JSON.stringify({ response_type: 'ephemeral', text: BUSY_TEXT });
+const BUSY_BODY = jsonBytes({ response_type: 'ephemeral', text: BUSY_TEXT });
 
 export interface CommandRegistry {
   commands: CommandSpec[];
@@ -98,17 +109,14 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
    * read the gateway run apart; the others under their command word (`get` with its resource), so one slow
    * resource cannot take every slot.
    */
-  function laneOf(text: string): string {
-    try {
-      const { command, args } = splitCommand(text);
-      const name = command ?? 'help';
-      if (byName.get(name)?.local) return LOCAL;
-      const [first] = args;
-      return name === 'get' && first?.kind === 'word' ? `get ${first.value.toLowerCase()}` : name;
-    } catch {
-      // An unterminated quote: the answer is an error message, which reads nothing.
-      return LOCAL;
-    }
+  function laneOf(words: Split): string {
+    // An unterminated quote: the answer is an error message, which reads nothing.
+    if (!('words' in words)) return LOCAL;
+    const { command, args } = words.words;
+    const name = command ?? 'help';
+    if (byName.get(name)?.local) return LOCAL;
+    const [first] = args;
+    return name === 'get' && first?.kind === 'word' ? `get ${first.value.toLowerCase()}` : name;
   }
 
   return async function handleGatewayCommand({
@@ -120,8 +128,9 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
   }: CommandArgs): Promise<void> {
     await ack();
     const text = command.text ?? '';
-    const task = () => answer({ command, client, logger, context });
-    const lane = laneOf(text);
+    const words = split(text);
+    const task = () => answer({ command, client, logger, context }, words);
+    const lane = laneOf(words);
     // A word that is no built-in command may be an action whose form must open within 3 s: ahead of the rest.
     const first = !byName.has(firstWord(text));
     const queued =
@@ -139,14 +148,17 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     }
   };
 
-  async function answer({
-    command,
-    client,
-    logger,
-    context,
-  }: Pick<CommandArgs, 'command' | 'client' | 'logger' | 'context'>): Promise<void> {
+  async function answer(
+    { command, client, logger, context }: Pick<CommandArgs, 'command' | 'client' | 'logger' | 'context'>,
+    words: Split,
+  ): Promise<void> {
     const started = Date.now();
-    const log = services.logger.child({ ...slackLogContext(command, context), command: 'gateway' });
+    // The command's logger is made when something is logged: on the happy path nothing is.
+    let made: AppLogger | undefined;
+    const log = (): AppLogger => {
+      made ??= services.logger.child({ ...slackLogContext(command, context), command: 'gateway' });
+      return made;
+    };
     const reply = async (message: SlackMessage) => {
       await postToResponseUrl(command.response_url, ephemeralBody(message));
     };
@@ -161,12 +173,13 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
         600,
       );
       if (!fresh) {
-        log.info('duplicate delivery of a command ignored');
+        log().info('duplicate delivery of a command ignored');
         return;
       }
       // Guests and other workspaces' people are refused before any command, `help` included.
       await services.access.requirePerson(command.user_id);
-      const { command: word, args } = splitCommand(command.text ?? '');
+      if (!('words' in words)) throw words.error;
+      const { command: word, args } = words.words;
       name = word ?? 'help';
       const ctx: CommandContext = {
         name,
@@ -176,7 +189,9 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
         triggerId: command.trigger_id,
         services,
         client,
-        logger: log,
+        get logger() {
+          return log();
+        },
         reply,
         post: async (message) => {
           const { thread_ts: thread, ...shown } = message;
@@ -221,7 +236,7 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     } catch (error) {
       services.metrics.command(known, 'error');
       try {
-        await reply(describeError(error, log));
+        await reply(describeError(error, log()));
       } catch (replyError) {
         logger.error('could not tell the user about an error', replyError);
       }

@@ -68,8 +68,21 @@ async function helpDetails(ctx: CommandContext, name: string, catalogue: Catalog
 
 /** `help [command]`: one line per command with an example, or one command in detail. */
 export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
-  // The full help only changes with the catalogue (a new discovery answer) and with who asks.
+  // The full help only changes with the catalogue (a new discovery answer) and with who asks; so do its entries.
   const built = new WeakMap<Catalogue, Map<boolean, SlackMessage>>();
+  const listed = new WeakMap<Catalogue, { allowed: readonly string[]; entries: HelpEntry[] }>();
+  const entriesOf = (catalogue: Catalogue, allowed: readonly string[]): HelpEntry[] => {
+    const kept = listed.get(catalogue);
+    if (kept?.allowed === allowed) return kept.entries;
+    const entries = [
+      toEntry(self),
+      ...commands().map(toEntry),
+      ...actionHelpEntries(catalogue, allowed),
+      RUN_ENTRY,
+    ];
+    listed.set(catalogue, { allowed, entries });
+    return entries;
+  };
   const fullHelp = (catalogue: Catalogue, entries: HelpEntry[], isAdmin: boolean): SlackMessage => {
     const byRole = built.get(catalogue) ?? new Map<boolean, SlackMessage>();
     built.set(catalogue, byRole);
@@ -86,12 +99,7 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
     local: true,
     async run(ctx) {
       const catalogue = await ctx.services.catalogue();
-      const entries = [
-        toEntry(self),
-        ...commands().map(toEntry),
-        ...actionHelpEntries(catalogue, ctx.services.config.allowedActions),
-        RUN_ENTRY,
-      ];
+      const entries = entriesOf(catalogue, ctx.services.config.allowedActions);
       const wanted = ctx.args
         .filter((t) => t.kind === 'word')
         .map((t) => t.value.toLowerCase())

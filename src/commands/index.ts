@@ -7,6 +7,7 @@ import { gatewayCommand } from './gateway-command.js';
 import { helpCommand } from './help-command.js';
 import { historyCommand } from './history.js';
 import { jobsCommand } from './jobs.js';
+import { assistantTokensCommand } from './mcp-command.js';
 import { readCommands } from './read-commands.js';
 import { setupCommands } from './setup.js';
 
@@ -23,6 +24,7 @@ function commandSpecs(): CommandSpec[] {
     jobsCommand,
     historyCommand,
     digestCommand,
+    assistantTokensCommand,
   ];
   return [helpCommand(() => specs), ...specs];
 }

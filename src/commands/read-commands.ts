@@ -69,7 +69,7 @@ const SHORTCUTS: Array<[name: string, resource: string, summary: string, example
   [
     'keywords',
     'keywords',
-    'Each tracked keyword at its latest position: change, volume, KD, URL (`order=position|volume|kd|change`)',
+    'Each tracked keyword at its latest position: change, volume, KD, URL (`order=position|volume|kd|change`, `keyword~text`)',
     '/gateway keywords order=change',
   ],
   ['tasks', 'seo_tasks', 'SEO tasks (`order=priority`)', '/gateway tasks status=pending order=priority'],
@@ -93,10 +93,12 @@ const SHORTCUTS: Array<[name: string, resource: string, summary: string, example
 
 export const readCommands: CommandSpec[] = [
   getCommand,
-  ...SHORTCUTS.map(
-    ([name, resource, summary, example]): CommandSpec => ({
+  ...SHORTCUTS.map(([name, resource, summary, example]): CommandSpec => {
+    // `keywords` also matches by text, bot-side (read-query.ts).
+    const usage = `/gateway ${name} ${READ_OPTIONS}${name === 'keywords' ? ' [keyword~text]' : ''}`;
+    return {
       name,
-      usage: `/gateway ${name} ${READ_OPTIONS}`,
+      usage,
       summary,
       example,
       group: 'Read',
@@ -106,8 +108,8 @@ export const readCommands: CommandSpec[] = [
           name === 'keywords'
             ? { resource, view: 'rankings', command: name, name }
             : { resource, command: name, name },
-          `/gateway ${name} ${READ_OPTIONS}`,
+          usage,
         ),
-    }),
-  ),
+    };
+  }),
 ];

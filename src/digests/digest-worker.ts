@@ -36,7 +36,7 @@ export interface DigestWorkers {
 }
 
 export function startDigestWorkers(options: DigestWorkerOptions): DigestWorkers {
-  const { logger, redis, blocking, onError } = setUpWorker(options, 'digest-worker');
+  const { logger, redis, blocking, onError, track, close } = setUpWorker(options, 'digest-worker');
   const deps: DigestJobDeps = {
     redis,
     gateway: options.gateway,
@@ -60,7 +60,6 @@ export function startDigestWorkers(options: DigestWorkerOptions): DigestWorkers 
       maxStalledCount: 2,
     },
   );
-  const reports = new Set<Promise<void>>();
   worker.on('completed', (job, result) => {
     options.metrics?.jobEnded(DIGEST_QUEUE, result?.outcome ?? 'done', ranFor(job));
   });
@@ -72,18 +71,15 @@ export function startDigestWorkers(options: DigestWorkerOptions): DigestWorkers 
       return;
     }
     options.metrics?.jobEnded(DIGEST_QUEUE, 'failed', ranFor(job));
-    const report = reportDigestFailure(job, publicErrorCode(error), deps)
-      .catch((e: unknown) => log.warn('could not tell the channel about a failed digest', e))
-      .finally(() => reports.delete(report));
-    reports.add(report);
+    track(
+      reportDigestFailure(job, publicErrorCode(error), deps).catch((e: unknown) =>
+        log.warn('could not tell the channel about a failed digest', e),
+      ),
+    );
   });
   worker.on('error', onError(DIGEST_QUEUE, 'digest worker error', options.metrics));
   return {
     worker,
-    close: async () => {
-      await worker.close();
-      await Promise.allSettled([...reports]);
-      await Promise.allSettled([redis.quit(), blocking.quit()]);
-    },
+    close: () => close(worker),
   };
 }

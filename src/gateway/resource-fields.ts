@@ -76,3 +76,25 @@ export function defaultOrder(resource: string): OrderField | undefined {
   if (RANKED_BY_COUNT.has(resource) && named[0]) return named[0];
   return 'created_at';
 }
+
+/** A field that holds the id of a row of a small naming resource (the blog's category), and how to call it. */
+export interface NamedReference {
+  resource: string;
+  label: string;
+}
+
+/**
+ * Ids that a dataset names (docs/gateway-api.md §2.1: `blog_categories`, `blog_authors` are the blog's taxonomy
+ * and authors, filterable by `id`), per resource whose rows carry them: shown by name, not `cat_01`.
+ */
+const NAMED_REFERENCES: Readonly<Record<string, Readonly<Record<string, NamedReference>>>> = {
+  blogs: {
+    category_id: { resource: 'blog_categories', label: 'Category' },
+    author_id: { resource: 'blog_authors', label: 'Author' },
+  },
+  geo_articles: { category_id: { resource: 'blog_categories', label: 'Category' } },
+};
+
+export function namedReferences(resource: string | undefined): Readonly<Record<string, NamedReference>> {
+  return (resource && NAMED_REFERENCES[resource]) || {};
+}

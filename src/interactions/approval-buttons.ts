@@ -2,12 +2,9 @@ import { type DecideOutcome, type Decision, decideApproval } from '../approvals/
 import type { BotServices } from '../services.js';
 import { describeError } from '../slack/describe-error.js';
 import { buildApprovalRefusal } from '../views/approval-card.js';
-import { type ButtonListener, type Interaction, interactionOf } from './pipeline.js';
+import { type ButtonListener, channelOf, type Interaction, interactionOf } from './pipeline.js';
 
 /** The approval card's buttons: each reads the click, decides through approvals/decide.ts, and answers. */
-
-const channelOf = (body: { channel?: { id: string }; container?: { channel_id?: string } }) =>
-  body.channel?.id ?? body.container?.channel_id;
 
 /** What the person who clicked is told: a refusal says why; a run that could not be queued says why not. */
 export async function answerDecision(outcome: DecideOutcome, interaction: Interaction): Promise<void> {

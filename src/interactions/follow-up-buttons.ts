@@ -2,7 +2,7 @@ import { requestApproval } from '../approvals/ask-approval.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { openActionModal } from '../slack/open-action-modal.js';
-import type { ButtonListener } from './pipeline.js';
+import { type ButtonListener, channelOf } from './pipeline.js';
 
 /**
  * A result's guarded next step: "Request deploy" on a drafted blog post asks for its deploy at
@@ -36,9 +36,6 @@ async function draftOf(
   if (!entry) throw new UserError(UserErrorCode.Unavailable, `The gateway no longer lists \`${guarded}\`.`);
   return { job, result, entry };
 }
-
-const channelOf = (body: { channel?: { id: string }; container?: { channel_id?: string } }) =>
-  body.channel?.id ?? body.container?.channel_id;
 
 const str = (v: unknown) => (typeof v === 'string' ? v : v == null ? '' : String(v));
 

@@ -6,12 +6,12 @@ import type {
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
 import { AccessError, AccessErrorCode } from '../access/access-error.js';
 import { slackLogContext } from '../http/request-context.js';
 import type { AppLogger } from '../logger.js';
 import type { BotServices } from '../services.js';
-import { describeError, isNotInChannel } from '../slack/describe-error.js';
+import { describeError } from '../slack/describe-error.js';
+import { directMessage } from '../slack/person-reply.js';
 import type { SlackMessage } from '../views/blocks.js';
 
 /**
@@ -87,34 +87,22 @@ export function viewPipeline(services: BotServices): ViewListener[] {
       ]);
     } catch (error) {
       await ack();
-      await client.chat
-        .postMessage({ channel: user.id, ...describeError(error, log) })
-        .catch((e: unknown) => log.error('could not refuse a submission', e));
+      await directMessage(client, user.id, describeError(error, log)).catch((e: unknown) =>
+        log.error('could not refuse a submission', e),
+      );
       return;
     } finally {
       clearTimeout(timer);
     }
     context[INTERACTION] = {
       log,
-      reply: (message) => client.chat.postMessage({ channel: user.id, ...message }).then(() => {}),
+      reply: (message) => directMessage(client, user.id, message),
     } satisfies Interaction;
     await next();
   };
   return [requirePerson];
 }
 
-/**
- * An answer to whoever submitted a form, in the channel it was opened from. A form has no response_url:
- * where the bot cannot post in the channel (not invited, removed), the person still gets the answer, in the
- * bot's direct message.
- */
-export function replyInChannelOrDirect(client: WebClient, channel: string, user: string) {
-  return async (message: SlackMessage): Promise<void> => {
-    try {
-      await client.chat.postEphemeral({ channel, user, ...message });
-    } catch (error) {
-      if (!isNotInChannel(error)) throw error;
-      await client.chat.postMessage({ channel: user, ...message });
-    }
-  };
-}
+/** The channel a click came from: a message's channel, or the container's for a click in an ephemeral. */
+export const channelOf = (body: { channel?: { id: string }; container?: { channel_id?: string } }) =>
+  body.channel?.id ?? body.container?.channel_id;

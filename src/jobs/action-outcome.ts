@@ -1,5 +1,6 @@
 import { DelayedError } from 'bullmq';
 import { GatewayError, publicErrorLine } from '../gateway/errors.js';
+import { referenceNames } from '../reads/reference-names.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import { actionFingerprint } from '../store/ledger.js';
 import { buildOutcomeUnknown } from '../views/action-result.js';
@@ -137,8 +138,20 @@ export async function finishSuccess(run: JobRun, result: Record<string, unknown>
   await run.status('done', note ? 'found the record the first attempt created' : undefined, {
     ...(summary ? { result: summary } : {}),
   });
+  // The record's category and author by name (a read of each small naming dataset; failing, the ids show).
+  const names = await referenceNames(
+    { gateway: run.deps.gateway, logger: run.log },
+    run.data.clientId,
+    run.entry.recordResource,
+    [record],
+  );
   await run.reply(
-    buildActionResult(run.entry, record, { fields, jobKey: run.data.jobKey, ...(note ? { note } : {}) }),
+    buildActionResult(run.entry, record, {
+      fields,
+      jobKey: run.data.jobKey,
+      ...(note ? { note } : {}),
+      ...(Object.keys(names).length ? { names } : {}),
+    }),
   );
   return { outcome: 'done', ...(recordId ? { recordId } : {}) };
 }

@@ -85,7 +85,10 @@ export interface ActionWorkers {
 }
 
 export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers {
-  const { logger, redis, blocking, redisOutage, onError } = setUpWorker(options, 'action-worker');
+  const { logger, redis, blocking, redisOutage, onError, track, close } = setUpWorker(
+    options,
+    'action-worker',
+  );
   const base = options.backoffMs ?? 5_000;
   const limiterKey = bullKeys(options.prefix, ACTION_QUEUE).limiter;
   const faults = faultStreak(redis, options.prefix, {
@@ -168,17 +171,12 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
     },
   );
-  const reports = new Set<Promise<void>>();
   // A job that has ended gives back the fingerprint it held in flight, so an identical request may run again
   // (after a success the ledger makes it ask first). A lost release only lasts until the claim expires.
   const release = (data: ActionJobData) =>
     releaseJobClaim(redis, options.prefix, data).catch((e: unknown) =>
       logger.warn('could not release an in-flight claim', e),
     );
-  const track = (report: Promise<void>) => {
-    const tracked = report.finally(() => reports.delete(tracked));
-    reports.add(tracked);
-  };
   // An approved job's end goes on its approval card too.
   const approvalEnded = (data: ActionJobData, ended: JobEnd) => {
     if (!data.approval || !options.approvals) return;
@@ -211,20 +209,16 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     } else options.metrics?.retry('job', error instanceof RetryableJobError ? error.code : 'error');
     // finishedOn is set only when BullMQ will not try again; a reported error has been told already.
     if (!job?.finishedOn || wasReported(error)) return;
-    const report = reportFinalFailure(job, error, deps)
-      .catch((e: unknown) => log.warn('could not report the failed job in its thread', e))
-      .finally(() => reports.delete(report));
-    reports.add(report);
+    track(
+      reportFinalFailure(job, error, deps).catch((e: unknown) =>
+        log.warn('could not report the failed job in its thread', e),
+      ),
+    );
   });
   worker.on('error', onError(ACTION_QUEUE, 'worker error', options.metrics));
 
   return {
     worker,
-    close: async () => {
-      await worker.close();
-      await Promise.allSettled([...reports]);
-      await queue.close().catch(() => {});
-      await Promise.allSettled([redis.quit(), blocking.quit()]);
-    },
+    close: () => close(worker, queue),
   };
 }

@@ -134,6 +134,7 @@ export function createRun(
           ...(summary ? { summary } : {}),
           ...(options.result ? { result: options.result } : {}),
           ...(run.data.retryOf ? { retryOf: run.data.retryOf } : {}),
+          ...(run.data.viaAssistant ? { viaAssistant: true } : {}),
         });
         if (run.data.statusTs) {
           await deps.poster.update(run.data.replyTo, run.data.statusTs, message);

@@ -64,6 +64,8 @@ export interface ActionJobData {
   /** Set once the action succeeded, so a re-run only finishes the Slack side. */
   recordId?: string;
   result?: Record<string, unknown>;
+  /** Asked for through an assistant tool: its messages say so. */
+  viaAssistant?: boolean;
 }
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'needs-attention' | 'cancelled';
@@ -160,8 +162,9 @@ export class ActionQueue {
   }
 
   /**
-   * Queues one action job. A second call with the same jobKey while its claim lasts adds nothing and says
-   * duplicate; a call whose jobKey an older, finished job still uses adds nothing and says taken.
+   * Queues one action job. A second call with the same jobKey while its claim lasts (Slack redelivering, a
+   * double click) adds nothing and says `repeat`; a call whose jobKey an older, finished job still uses adds
+   * nothing and says `keyInUse`. (A "duplicate" is something else: an earlier record of the same request.)
    *
    * `announce` runs once the job is admitted (its place in the queue known) and before any worker can see it:
    * it posts the status message and returns where (`statusTs`). Anything shown later by the web process
@@ -170,7 +173,7 @@ export class ActionQueue {
   async enqueue(
     data: ActionJobData,
     announce?: (ahead: number) => Promise<string | undefined>,
-  ): Promise<{ jobId: string; ahead: number; duplicate: boolean; taken: boolean }> {
+  ): Promise<{ jobId: string; ahead: number; repeat: boolean; keyInUse: boolean }> {
     const fair = fairKeys(this.prefix, ACTION_QUEUE, data.clientId);
     const bull = bullKeys(this.prefix, ACTION_QUEUE);
     const admission = await admitJob(
@@ -190,7 +193,7 @@ export class ActionQueue {
         indexTtlSec: 7 * DAY_SEC,
       },
     );
-    if (!admission.claimed) return { jobId: data.jobKey, ahead: 0, duplicate: true, taken: false };
+    if (!admission.claimed) return { jobId: data.jobKey, ahead: 0, repeat: true, keyInUse: false };
     const release = () =>
       this.#redis
         .del(dedupeKey(this.prefix, `job:${data.jobKey}`))
@@ -212,7 +215,7 @@ export class ActionQueue {
     if (stored && stored.data.enqueueId !== clean.enqueueId) {
       await release();
       this.#logger.info(`job id ${data.jobKey} is taken by an earlier job; nothing was queued`);
-      return { jobId: data.jobKey, ahead: 0, duplicate: false, taken: true };
+      return { jobId: data.jobKey, ahead: 0, repeat: false, keyInUse: true };
     }
     // A job lost in a failover after "queued" was said would be a job lost; the job is queued here either way.
     await this.#replicaWait
@@ -220,7 +223,7 @@ export class ActionQueue {
       .catch((e: unknown) => this.#logger.warn('could not wait for a replica to hold a queued job', e));
     this.#logger.debug(`queued ${data.action} for ${data.clientId} as ${data.jobKey}`);
     await this.#indexRequester(clean);
-    return { jobId: data.jobKey, ahead: admission.ahead, duplicate: false, taken: false };
+    return { jobId: data.jobKey, ahead: admission.ahead, repeat: false, keyInUse: false };
   }
 
   /** A job by its key (the value of every job button), its data read as this version writes it. */

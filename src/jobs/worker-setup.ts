@@ -14,6 +14,17 @@ export interface WorkerSetup {
   redisOutage: RedisOutageLog;
   /** The worker's 'error' listener: a lost connection goes to the outage line, anything else is logged and counted. */
   onError(queue: string, what: string, metrics?: Metrics): (error: Error) => void;
+  /** Keeps a report (telling a thread about a failed job) until it settles: `close` waits for it. */
+  track(report: Promise<unknown>): void;
+  /**
+   * How every worker role stops: the worker first (it takes no new job and lets the running ones end), then
+   * the reports still being sent, then what else it owns (a queue), then its two connections.
+   */
+  close(worker: Closable, ...more: Closable[]): Promise<void>;
+}
+
+interface Closable {
+  close(): Promise<void>;
 }
 
 export function setUpWorker(
@@ -40,7 +51,18 @@ export function setUpWorker(
       metrics?.workerError(queue, redisErrorKind(error));
       logger.error(what, error);
     });
-  return { logger, redis, blocking, redisOutage, onError };
+  const reports = new Set<Promise<unknown>>();
+  const track = (report: Promise<unknown>) => {
+    const tracked: Promise<unknown> = report.catch(() => {}).finally(() => reports.delete(tracked));
+    reports.add(tracked);
+  };
+  const close = async (worker: Closable, ...more: Closable[]) => {
+    await worker.close();
+    await Promise.allSettled([...reports]);
+    await Promise.allSettled(more.map((m) => m.close()));
+    await Promise.allSettled([redis.quit(), blocking.quit()]);
+  };
+  return { logger, redis, blocking, redisOutage, onError, track, close };
 }
 
 /** Seconds a job ran, from BullMQ's timestamps (0 when they are missing). */

@@ -1,5 +1,6 @@
 import { type ButtonTarget, ConsoleFeed, messageKey } from './console-feed.js';
 import { type IdleOptions, type LineSource, waitForIdle } from './console-input.js';
+import { toolArguments } from './console-mcp.js';
 import { answerFor, describeModal, modalFields, parseFill } from './console-modal.js';
 import { fillModalInteractively } from './console-prompts.js';
 import { type RenderNames, renderBlocks } from './console-render.js';
@@ -30,6 +31,8 @@ const CONSOLE_HELP = [
   '  advance                a day passes at the sandbox gateway: new reviews, new keyword positions',
   '  home                   open the bot’s Home tab as the current user; its buttons are pressable, and it is',
   '                         shown again when it changes (until the next /gateway line)',
+  '  mcp <tool> [name=value …]  call an assistant tool with the demo token (mcp tools lists them):',
+  '                         mcp list_keywords client_id=acme-plumbing limit=5',
   '  help | quit',
 ];
 
@@ -45,6 +48,8 @@ export interface ConsoleOptions {
   busy: (options?: { queued?: boolean }) => Promise<boolean>;
   /** `advance`: a day of new data at the sandbox gateway; answers what it added, as lines to print. */
   advance?: () => string[];
+  /** `mcp <tool> …`: calls an assistant tool (the demo's MCP client); answers lines to print. */
+  mcp?: (tool: string, args: Record<string, unknown>) => Promise<string[]>;
   /** How long to wait after each line; scripts wait for jobs too. */
   idle?: Partial<IdleOptions>;
   user?: string;
@@ -213,6 +218,14 @@ export class DemoConsole {
       await this.openHome();
     } else if (lower === 'wait') {
       await this.wait(arg);
+    } else if (lower === 'mcp') {
+      const [tool = '', ...words] = rest;
+      if (!this.opts.mcp || !tool)
+        throw new ConsoleProblem('mcp <tool> [name=value …]; mcp tools lists them');
+      this.answerAfter = this.opts.slack.calls.length;
+      this.out?.print(
+        await this.opts.mcp(tool, toolArguments(parseFill(words.join(' ')) as Record<string, string>)),
+      );
     } else if (lower === 'help' || lower === '?') {
       this.out?.print(CONSOLE_HELP);
     } else if (lower === 'quit' || lower === 'exit') {

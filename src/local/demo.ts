@@ -10,6 +10,7 @@ import { createRedis, deleteByPrefix } from '../redis.js';
 import { type Runtime, startRuntime } from '../runtime.js';
 import { DemoConsole } from './console.js';
 import { type LineSource, scriptSource, streamSource, terminalSource } from './console-input.js';
+import { ConsoleAssistant } from './console-mcp.js';
 import { SlackDriver } from './driver.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
 import { ensureRedis, type PrivateRedis } from './redis-local.js';
@@ -93,6 +94,7 @@ async function main(): Promise<number> {
   let slack: FakeSlack | undefined;
   let runtime: Runtime | undefined;
   let source: LineSource | undefined;
+  let assistant: ConsoleAssistant | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
 
@@ -100,6 +102,7 @@ async function main(): Promise<number> {
     stopping ??= (async () => {
       if (timer) clearInterval(timer);
       source?.close();
+      await assistant?.close();
       await runtime?.stop(5_000).catch(() => {});
       await slack?.close().catch(() => {});
       const redis = createRedis(privateRedis.url);
@@ -145,11 +148,22 @@ async function main(): Promise<number> {
       signingSecret,
       slack,
     });
+    // Assistant tools: alice's token, and alice in #seo (a member of the channel, as in Slack).
+    slack.simulate.joinChannel('CSEO', ADMIN);
+    const mcpUrl = `http://localhost:${runtime.port}/mcp`;
+    const { secret: mcpToken } = await runtime.services.assistantTokens.mint({
+      user: ADMIN,
+      team: slack.teamId,
+      scope: 'write',
+      ttlMs: config.mcp.tokenTtlMs,
+    });
+    assistant = new ConsoleAssistant(mcpUrl, mcpToken);
     const interactive = script === undefined && !piped;
     const demo = new DemoConsole({
       slack,
       driver,
       interactive,
+      mcp: (tool, args) => (assistant as ConsoleAssistant).call(tool, args),
       busy: async (options) => {
         // Not the digests' delayed jobs: a schedule keeps one waiting for its next run, days away.
         // Nor, after each line, action jobs that only wait for the rate window (GATEWAY_ACTION_RATE): their
@@ -184,6 +198,11 @@ async function main(): Promise<number> {
         `Redis ${printableRedisUrl(privateRedis.url)} (keys under ${prefix}${own}) · bot on port ${runtime.port}`,
     );
     print(`demo: the bot's log (LOG_LEVEL=${config.logLevel}) goes to ${logPath}`);
+    print(`demo: assistant tools (MCP) at ${mcpUrl} · alice's token ${mcpToken}`);
+    print(
+      `demo:   claude mcp add --transport http gateway ${mcpUrl} --header "Authorization: Bearer ${mcpToken}"` +
+        ' · or in this console: mcp tools, mcp list_keywords client_id=acme-plumbing limit=5',
+    );
     print(
       'You are alice (an admin) in #seo. Type /gateway help to start, help for the console, quit to leave.',
     );

@@ -15,6 +15,10 @@ export interface ReadQuery {
   view?: 'rankings';
   /** What the page's heading calls the resource, when the command has another name (`tasks` for seo_tasks). */
   name?: string;
+  /** `keyword~plumb`: rows whose field contains the text (any case), matched by the bot over a bounded read. */
+  match?: { field: string; text: string };
+  /** What the bot decided about what was typed, said on the page (`desc` and `asc` both given). */
+  notes?: string[];
 }
 
 /** What is read, and how it may be filtered and sorted: the hints name these, not every field there is. */
@@ -83,6 +87,31 @@ function sortable(target: ReadTarget, name: string): boolean {
   return (ORDER_FIELDS as readonly string[]).includes(name);
 }
 
+/** Fields a read can match by text (`keyword~plumb`), per resource: bot-side, so only what is worth it. */
+const TEXT_MATCH_FIELDS: Readonly<Record<string, readonly string[]>> = { keywords: ['keyword'] };
+
+/** `keyword~plumb`: a field of the resource that takes a text match, and some text to find. */
+function textMatch(target: ReadTarget, field: string, text: string, usage: string): ReadQuery['match'] {
+  const fields = TEXT_MATCH_FIELDS[target.resource] ?? [];
+  const name = field.toLowerCase();
+  if (!fields.includes(name)) {
+    const takes = fields.length
+      ? `Only ${fields.map((f) => `\`${f}~text\``).join(', ')} matches by text here.`
+      : `\`${target.resource}\` takes no \`~\` text match.`;
+    throw new UserError(UserErrorCode.BadArguments, `I cannot match \`${field}\` by text. ${takes}`, {
+      hint: filterHint(target),
+      usage,
+    });
+  }
+  const wanted = text.trim();
+  if (!wanted)
+    throw new UserError(UserErrorCode.BadArguments, `\`${name}~\` needs the text to look for.`, {
+      hint: `For example \`/gateway ${target.command ?? `get ${target.resource}`} ${name}~plumb\`.`,
+      usage,
+    });
+  return { field: name, text: wanted.slice(0, 200) };
+}
+
 /** A whole number from `min` to `max`; without a `max` that anyone would type, the refusal says "0 or more". */
 const whole = (name: string, text: string, min: number, max: number | undefined, usage: string): number => {
   const n = Number(text);
@@ -117,14 +146,15 @@ export function parseReadQuery(
     if (token.kind === 'word') {
       const word = token.value.toLowerCase();
       if (word === 'asc' || word === 'desc') {
-        // Both directions at once: no silent pick of one, the reply says which were typed.
+        // Both directions at once: the last one typed wins, as with any repeated option, and the page says so.
         if (query.direction && query.direction !== word)
-          throw new UserError(
-            UserErrorCode.BadArguments,
-            `Both \`${query.direction}\` and \`${word}\`: which direction? Give one, or neither for the default.`,
-            { usage },
-          );
+          query.notes = [`Both \`${query.direction}\` and \`${word}\` given: used \`${word}\`, the last one`];
         query.direction = word;
+        continue;
+      }
+      const contains = /^([A-Za-z_][A-Za-z0-9_]*)~(.*)$/s.exec(token.value);
+      if (contains) {
+        query.match = textMatch(target, contains[1] ?? '', contains[2] ?? '', usage);
         continue;
       }
       throw new UserError(UserErrorCode.BadArguments, `I don't understand \`${token.value}\` here.`, {

@@ -4,7 +4,7 @@ import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import type { ChannelBinding } from '../store/bindings.js';
 import type { SlackMessage } from '../views/blocks.js';
-import { code } from '../views/escape.js';
+import { code, escapeMrkdwn } from '../views/escape.js';
 import {
   buildEmptyAnswer,
   buildResourcePage,
@@ -15,6 +15,7 @@ import { closestName } from './closest-name.js';
 import { latestRankings } from './keyword-rankings.js';
 import { LOCAL_SORT_ROWS, type LocalSort, localSort, sortRows } from './local-sorts.js';
 import type { ReadQuery } from './read-query.js';
+import { referenceNames } from './reference-names.js';
 
 /**
  * reads/ owns reading gateway resources for people, from any surface: the query grammar, default orders,
@@ -63,6 +64,7 @@ function renderPage(input: ResourcePageInput, source: readonly Row[] | undefined
     input.orderNote,
     input.askedLimit,
     input.pagination,
+    input.notes,
   ]);
   const pages = renderedPages.get(source) ?? new Map<string, SlackMessage>();
   renderedPages.set(source, pages);
@@ -124,25 +126,36 @@ async function readResource(
   // then steps by what was shown, so paging still covers every row once.
   const limit = Math.min(query.limit, DEFAULT_PAGE_ROWS);
   const sort = localSort(resource, query.order);
-  const read = { services, resource, clientId, query, limit };
+  const { notes, ...asked } = query;
+  const read = { services, resource, clientId, query: asked, limit };
   const outcome =
     query.view === 'rankings'
       ? await readRankings(read, sort)
-      : sort
+      : sort || query.match
         ? await readSorted(read, sort)
         : await readPage(read);
   const emptyNote =
-    outcome.rows.length === 0 && query.filter && query.offset === 0
-      ? await filterValuesNote(services, resource, clientId, query.filter)
-      : undefined;
+    outcome.rows.length === 0 && query.match
+      ? outcome.note
+      : outcome.rows.length === 0 && query.filter && query.offset === 0
+        ? await filterValuesNote(services, resource, clientId, query.filter)
+        : undefined;
+  const names = await referenceNames(
+    { gateway: services.gateway, logger: services.logger },
+    clientId,
+    resource,
+    outcome.rows,
+  );
   const input: ResourcePageInput = {
     resource,
     clientLabel: binding.clientLabel,
     rows: outcome.rows,
+    ...(Object.keys(names).length ? { names } : {}),
     pagination: outcome.pagination,
-    query: { resource, clientId: binding.clientId, ...query, limit },
+    query: { resource, clientId: binding.clientId, ...asked, limit },
     maxRows: DEFAULT_PAGE_ROWS,
     orderNote: outcome.note,
+    ...(notes?.length ? { notes } : {}),
     ...(emptyNote ? { emptyNote } : {}),
     ...(query.limit > limit ? { askedLimit: query.limit } : {}),
   };
@@ -193,15 +206,45 @@ async function newestRows(read: Read, cap: number) {
  * A sort the gateway cannot do (docs/gateway-api.md §4.2): over a bounded read of the newest rows, and the
  * page says so.
  */
-async function readSorted(read: Read, sort: LocalSort): Promise<ReadOutcome> {
+async function readSorted(read: Read, sort: LocalSort | undefined): Promise<ReadOutcome> {
   const collected = await newestRows(read, LOCAL_SORT_ROWS);
+  const { match } = read.query;
+  const rows = match ? matching(collected.rows, match) : collected.rows;
+  if (!sort) {
+    // A text match alone: the newest rows that match, in the gateway's order.
+    const over = collected.truncated
+      ? `, over the ${fmt(collected.rows.length)} newest rows read (of ${fmt(collected.total)}): later ones were not looked at`
+      : '';
+    return { ...slice(rows, read), note: `${matchWords(match)}${over}` };
+  }
   const direction = read.query.direction ?? sort.natural;
-  const sorted = sortRows(collected.rows, sort, direction);
-  return {
-    ...slice(sorted, read),
-    note: sortedNote(sort, direction, collected.rows.length, collected.total, collected.truncated, 'rows'),
-  };
+  const sorted = sortRows(rows, sort, direction);
+  const note = sortedNote(
+    sort,
+    direction,
+    collected.rows.length,
+    collected.total,
+    collected.truncated,
+    'rows',
+  );
+  return { ...slice(sorted, read), note: match ? `${matchWords(match)}; ${lower(note)}` : note };
 }
+
+/** Rows whose `field` contains `text`, in any case. */
+function matching(rows: readonly Row[], match: NonNullable<ReadQuery['match']>): Row[] {
+  const wanted = match.text.toLowerCase();
+  return rows.filter((r) => {
+    const v = r[match.field];
+    return (typeof v === 'string' || typeof v === 'number') && String(v).toLowerCase().includes(wanted);
+  });
+}
+
+/** "With “plumb” in `keyword`" (escaped: the text is the person's). */
+function matchWords(match: ReadQuery['match']): string {
+  return match ? `With “${escapeMrkdwn(match.text)}” in ${code(match.field)}` : '';
+}
+
+const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 interface Rankings {
   ranked: Row[];
@@ -272,19 +315,29 @@ async function readRankings(read: Read, sort: LocalSort | undefined): Promise<Re
   const window = collected.truncated
     ? ` over the ${fmt(collected.read)} newest rows (of ${fmt(collected.total)})`
     : '';
+  const { match } = read.query;
+  // A text match is one pass over the ranked list (kept, so bounded by the read above), after its sort.
+  const matched = (rows: Row[]) => (match ? matching(rows, match) : rows);
+  const which = match ? `Each keyword with “${escapeMrkdwn(match.text)}” in it` : 'Each keyword';
   if (!sort) {
     const oldest = read.query.direction === 'asc';
-    const rows = oldest ? (collected.sorted.get(OLDEST_FIRST) ?? [...ranked].reverse()) : ranked;
-    if (oldest) collected.sorted.set(OLDEST_FIRST, rows);
-    const note = `Each keyword at its latest observation, ${oldest ? 'oldest' : 'newest'} first${window ? `,${window}` : ''}; change since the one before`;
-    return { ...slice(rows, read), note, source: rows };
+    const all = oldest ? (collected.sorted.get(OLDEST_FIRST) ?? [...ranked].reverse()) : ranked;
+    if (oldest) collected.sorted.set(OLDEST_FIRST, all);
+    const rows = matched(all);
+    const note = `${which} at its latest observation, ${oldest ? 'oldest' : 'newest'} first${window ? `,${window}` : ''}; change since the one before`;
+    return { ...slice(rows, read), note, ...(match ? {} : { source: rows }) };
   }
   const direction = read.query.direction ?? sort.natural;
-  const words = `Each keyword at its latest observation, sorted by ${sort.name}, ${sort.words[direction]}`;
+  const words = `${which} at its latest observation, sorted by ${sort.name}, ${sort.words[direction]}`;
   const key = `${sort.field}:${direction}`;
-  const sorted = collected.sorted.get(key) ?? sortRows(ranked, sort, direction);
-  collected.sorted.set(key, sorted);
-  return { ...slice(sorted, read), note: window ? `${words},${window}` : words, source: sorted };
+  const all = collected.sorted.get(key) ?? sortRows(ranked, sort, direction);
+  collected.sorted.set(key, all);
+  const sorted = matched(all);
+  return {
+    ...slice(sorted, read),
+    note: window ? `${words},${window}` : words,
+    ...(match ? {} : { source: sorted }),
+  };
 }
 
 function slice(rows: readonly Row[], { query, limit }: Read): Pick<ReadOutcome, 'rows' | 'pagination'> {

@@ -8,7 +8,13 @@ import { cancelJob } from './cancel.js';
 import { claimOrFindEarlier, inFlightId } from './duplicates.js';
 import { parkRequest, takePendingRequest } from './pending.js';
 import { unknownReference } from './references.js';
-import { alreadyQueued, guardedRefusal, reboundChannel, unavailableAction } from './refusals.js';
+import {
+  alreadyQueued,
+  guardedRefusal,
+  missingField,
+  reboundChannel,
+  unavailableAction,
+} from './refusals.js';
 import type { ActionRequest, RequestDeps, RequestResult } from './request.js';
 import { notBoundError, type UserError } from './user-error.js';
 
@@ -48,9 +54,12 @@ export class ActionRequests {
     if (!binding) return refused(notBoundError(deps.access.admins(), request.requester));
     if (request.clientId !== undefined && binding.clientId !== request.clientId)
       return refused(reboundChannel());
-    const refusal = await this.refusal(request.requester, entry, request.approval?.state === 'approved');
+    const approved = request.approval?.state === 'approved';
+    const refusal = await this.refusal(request.requester, entry, approved);
     if (refusal) return refused(refusal);
-    const unknown = await unknownReference(deps, entry, binding.clientId, request.fields);
+    const missing = missingField(entry, request.fields);
+    if (missing) return refused(missing);
+    const unknown = await unknownReference(deps, entry, binding.clientId, request.fields, approved);
     if (unknown) return refused(unknown);
 
     const clientId = binding.clientId;
@@ -78,6 +87,7 @@ export class ActionRequests {
       clientLabel: binding.clientLabel,
       requestedBy: request.requester,
       ...(request.retryOf ? { retryOf: request.retryOf } : {}),
+      ...(request.viaAssistant ? { viaAssistant: true } : {}),
     };
     let result: Awaited<ReturnType<ActionQueue['enqueue']>>;
     let statusTs: string | undefined;
@@ -111,6 +121,7 @@ export class ActionRequests {
         ...(request.approval ? { approval: request.approval } : {}),
         enqueuedAt: Date.now(),
         ...(holds ? { holdsFingerprint: holds } : {}),
+        ...(request.viaAssistant ? { viaAssistant: true } : {}),
       };
       try {
         result = await deps.queue.enqueue(data, announce);
@@ -131,8 +142,8 @@ export class ActionRequests {
       await release();
       throw error;
     }
-    deps.metrics.actionsEnqueued.inc({ action: entry.action, duplicate: String(result.duplicate) });
-    if (result.taken) {
+    deps.metrics.actionsEnqueued.inc({ action: entry.action, repeat: String(result.repeat) });
+    if (result.keyInUse) {
       // An older job already has this request's id (a Retry clicked after its claims expired): nothing was
       // queued, so the "queued" message goes and the person is told where that job is.
       await release();
@@ -142,7 +153,7 @@ export class ActionRequests {
           .catch((error: unknown) => deps.logger.warn('could not remove an unqueued job message', error));
       return refused(alreadyQueued(request.requestKey, request.retryOf));
     }
-    if (result.duplicate) {
+    if (result.repeat) {
       // The same request reached us twice: the first one's message stands and this one posted none. A claim
       // taken here belongs to no job (the first one's job has ended and given its own back).
       await release();

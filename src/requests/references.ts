@@ -12,10 +12,12 @@ export async function unknownReference(
   entry: ActionEntry,
   clientId: string,
   fields: Record<string, unknown>,
+  approved = false,
 ): Promise<UserError | undefined> {
   for (const field of entry.fields) {
     const value = fields[field.name];
     if (typeof value !== 'string' || value === '') continue;
+    if (approved && field.checkedOnAsk) continue;
     const ref =
       field.refersTo ??
       (field.optionsFrom?.valueField === 'id'

@@ -31,3 +31,32 @@ export function alreadyQueued(requestKey: string, retryOf: string | undefined): 
     },
   );
 }
+
+/**
+ * A required field the request lacks: refused before any card or job, whichever surface sent it (a form and the
+ * command line ask for it first; this is for everything else). Says what to give and where to find it.
+ */
+export function missingField(
+  entry: Pick<ActionEntry, 'label' | 'command' | 'fields' | 'usage'>,
+  fields: Record<string, unknown>,
+): UserError | undefined {
+  const missing = entry.fields.find((f) => f.required && isEmpty(fields[f.name]));
+  if (!missing) return undefined;
+  const how = missing.optionsFrom
+    ? `Run \`/gateway ${entry.command}\` alone and choose one in its form, or give \`${missing.name}\` as the usage line shows.`
+    : `Give \`${missing.name}\` as the usage line shows.`;
+  return new UserError(
+    UserErrorCode.BadArguments,
+    `${entry.label} needs its ${missing.label.toLowerCase()} (${missing.name}), so nothing was asked for or run.`,
+    {
+      ...(missing.requiredBecause ? { detail: sentence(missing.requiredBecause) } : {}),
+      hint: missing.find ? `${how} ${missing.find}` : how,
+      usage: entry.usage,
+    },
+  );
+}
+
+const isEmpty = (value: unknown) =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+const sentence = (clause: string) => `${clause.charAt(0).toUpperCase()}${clause.slice(1)}.`;

@@ -39,6 +39,8 @@ export interface ActionRequest {
   retryOf?: string;
   /** A guarded action runs only with an approved approval. */
   approval?: JobApproval;
+  /** Asked for through an assistant tool: its messages say so. */
+  viaAssistant?: boolean;
 }
 
 /**

@@ -32,19 +32,22 @@ export interface ChatPostOptions {
 export type ChatPostMessage = Pick<SlackMessage, 'text'> & Partial<Pick<SlackMessage, 'blocks'>>;
 
 /**
- * A message's `"text":…,"blocks":…` JSON, written once per message object: a page reused for the same data
- * (read-resource.ts) goes out again without being serialised again.
+ * A message's `"text":…,"blocks":…` JSON as UTF-8 bytes, written and encoded once per message object: a page
+ * reused for the same data (read-resource.ts) goes out again without being serialised or encoded again (undici
+ * encodes a string body on every request; bytes are copied as they are).
  */
-const fragments = new WeakMap<ChatPostMessage, string>();
+const fragments = new WeakMap<ChatPostMessage, Buffer>();
 
-function messageJson(message: ChatPostMessage): string {
+function messageJson(message: ChatPostMessage): Buffer {
   let fragment = fragments.get(message);
   if (fragment === undefined) {
-    fragment = JSON.stringify({ text: message.text, blocks: message.blocks }).slice(1, -1);
+    fragment = Buffer.from(JSON.stringify({ text: message.text, blocks: message.blocks }).slice(1, -1));
     fragments.set(message, fragment);
   }
   return fragment;
 }
+
+const CLOSE = Buffer.from('}');
 
 const REQUEST_TIMEOUT_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -79,7 +82,10 @@ export class ChatPoster {
     // Undefined fields (no blocks, no thread) drop out of the JSON, as WebClient drops them from its form.
     const thread = threadTs ? `,"thread_ts":${JSON.stringify(threadTs)}` : '';
     const fragment = messageJson(message);
-    const body = `{"channel":${JSON.stringify(channel)}${thread}${fragment ? `,${fragment}` : ''}}`;
+    const head = Buffer.from(
+      `{"channel":${JSON.stringify(channel)}${thread}${fragment.length > 0 ? ',' : ''}`,
+    );
+    const body = Buffer.concat([head, fragment, CLOSE]);
     const retries = this.options.retries ?? 3;
     let backoff = this.options.minTimeoutMs ?? 500;
     for (let attempt = 0; ; attempt++) {
@@ -99,7 +105,7 @@ export class ChatPoster {
     }
   }
 
-  private async once(body: string): Promise<{ ts: string }> {
+  private async once(body: Buffer): Promise<{ ts: string }> {
     let res: Dispatcher.ResponseData;
     try {
       res = await this.dispatcher.request({
@@ -125,10 +131,93 @@ export class ChatPoster {
     if (res.statusCode !== 200) {
       throw new WebAPIHTTPError(res.statusCode, '', flatHeaders(res.headers), text);
     }
+    // Slack echoes the whole message back: on success only `ts` is wanted, read without parsing the echo.
+    const posted = postedTs(text);
+    if (posted !== undefined) return { ts: posted };
     const result = JSON.parse(text) as WebAPICallResult & { error?: string; ts?: unknown };
     if (!result.ok) throw new WebAPIPlatformError({ ...result, error: result.error ?? 'unknown_error' });
     return { ts: typeof result.ts === 'string' ? result.ts : '' };
   }
+}
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** The index just past the JSON string whose opening quote is at `at`, or -1. */
+function stringEnd(text: string, at: number): number {
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c) i++;
+    else if (c === 0x22) return i + 1;
+  }
+  return -1;
+}
+
+/** The index just past the JSON value that starts at `at` (nested ones skipped whole, strings minded), or -1. */
+function valueEnd(text: string, at: number): number {
+  const first = text.charCodeAt(at);
+  if (first === 0x22) return stringEnd(text, at);
+  if (first !== 0x7b && first !== 0x5b) {
+    // A number, true, false or null: up to the next comma, closing bracket or space.
+    let i = at;
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x2c || c === 0x7d || c === 0x5d || isSpace(c)) break;
+    }
+    return i > at ? i : -1;
+  }
+  let depth = 0;
+  for (let i = at; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = stringEnd(text, i) - 1;
+      if (i < 0) return -1;
+    } else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The `ts` of a successful chat.postMessage answer (top-level `"ok":true` and a string `ts`), read from the
+ * top-level fields alone; undefined for anything else (a failure, an answer it cannot read), which the caller
+ * then parses whole.
+ */
+export function postedTs(text: string): string | undefined {
+  let i = 0;
+  const skip = () => {
+    while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  };
+  skip();
+  if (text.charCodeAt(i) !== 0x7b) return undefined;
+  i++;
+  let ok = false;
+  let ts: string | undefined;
+  for (;;) {
+    skip();
+    if (text.charCodeAt(i) === 0x7d) break;
+    if (text.charCodeAt(i) !== 0x22) return undefined;
+    const keyEnd = stringEnd(text, i);
+    if (keyEnd < 0) return undefined;
+    const key = text.slice(i + 1, keyEnd - 1);
+    i = keyEnd;
+    skip();
+    if (text.charCodeAt(i) !== 0x3a) return undefined;
+    i++;
+    skip();
+    const end = valueEnd(text, i);
+    if (end < 0) return undefined;
+    if (key === 'ok') ok = text.slice(i, end) === 'true';
+    else if (key === 'ts' && text.charCodeAt(i) === 0x22) ts = JSON.parse(text.slice(i, end)) as string;
+    i = end;
+    skip();
+    if (text.charCodeAt(i) === 0x2c) i++;
+    else if (text.charCodeAt(i) === 0x7d) break;
+    else return undefined;
+  }
+  return ok && ts !== undefined ? ts : undefined;
 }
 
 function flatHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {

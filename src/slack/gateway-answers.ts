@@ -1,29 +1,56 @@
+import { ANSWER_MAX_WAIT_MS, ANSWER_WAITING_CAP } from './answer-queue.js';
+
 /**
  * Answers that read the gateway run here, apart from the answers that need Redis and Slack alone (AnswerQueue):
  * a gateway that drips holds only these slots, never `help` or `jobs`. Within them one key (a command word, so
  * one resource) holds at most `perKey` slots at once, so one slow resource leaves the other slots to the rest.
  * Each read ends at its deadline (GATEWAY_READ_TIMEOUT), so a slot is never held for ever.
+ *
+ * Refusal is per key and in time, as in AnswerQueue: a key whose oldest waiting answer has waited `maxWaitMs`
+ * takes no more work (a slow resource is refused alone; the other keys are still answered), and a count cap
+ * over all keys bounds memory.
  */
+interface Waiting {
+  key: string;
+  task: () => Promise<void>;
+  first: boolean;
+}
+
 export class GatewayAnswers {
   #running = 0;
   readonly #byKey = new Map<string, number>();
-  readonly #waiting: Array<{ key: string; task: () => Promise<void> }> = [];
+  readonly #waiting: Waiting[] = [];
+  /** Per key, when each of its tasks offered in order (not `first`) began to wait, oldest first. */
+  readonly #queuedAt = new Map<string, number[]>();
+  /** How many tasks of each key wait (first or not). */
+  readonly #waitingOf = new Map<string, number>();
   readonly #drained: Array<() => void> = [];
 
   constructor(
     private readonly concurrency = 16,
     private readonly perKey = 4,
-    private readonly cap = 1_000,
+    private readonly cap = ANSWER_WAITING_CAP,
+    private readonly maxWaitMs = ANSWER_MAX_WAIT_MS,
   ) {}
 
   /**
-   * Queues a task under its key; false when the queue is full (the caller says so to the person). `first`: ahead
-   * of every waiting task (a command that may open a form, whose trigger_id dies after 3 s).
+   * Queues a task under its key; false when that key is not keeping up or the queue is full (the caller says so
+   * to the person). `first`: ahead of every waiting task (a command that may open a form, whose trigger_id dies
+   * after 3 s).
    */
   offer(key: string, task: () => Promise<void>, options: { first?: boolean } = {}): boolean {
     if (this.#waiting.length >= this.cap) return false;
-    if (options.first) this.#waiting.unshift({ key, task });
-    else this.#waiting.push({ key, task });
+    const now = performance.now();
+    const times = this.#queuedAt.get(key);
+    const oldest = times?.[0];
+    if (oldest !== undefined && now - oldest >= this.maxWaitMs) return false;
+    this.#waitingOf.set(key, (this.#waitingOf.get(key) ?? 0) + 1);
+    if (options.first) this.#waiting.unshift({ key, task, first: true });
+    else {
+      this.#waiting.push({ key, task, first: false });
+      if (times) times.push(now);
+      else this.#queuedAt.set(key, [now]);
+    }
     setImmediate(() => this.#pump());
     return true;
   }
@@ -38,15 +65,33 @@ export class GatewayAnswers {
     return new Promise((resolve) => this.#drained.push(resolve));
   }
 
+  /** A key can start a task: one of its tasks waits and it holds fewer than its share of the slots. */
+  #startable(key: string): boolean {
+    return (this.#waitingOf.get(key) ?? 0) > 0 && (this.#byKey.get(key) ?? 0) < this.perKey;
+  }
+
   #pump(): void {
-    for (let i = 0; i < this.#waiting.length && this.#running < this.concurrency; ) {
+    // The scan ends once no waiting key can start: a long backlog of one slow key is not walked on every turn.
+    let startable = 0;
+    for (const key of this.#waitingOf.keys()) if (this.#startable(key)) startable += 1;
+    for (let i = 0; i < this.#waiting.length && this.#running < this.concurrency && startable > 0; ) {
       const next = this.#waiting[i];
       if (!next || (this.#byKey.get(next.key) ?? 0) >= this.perKey) {
         i += 1;
         continue;
       }
       this.#waiting.splice(i, 1);
+      const left = (this.#waitingOf.get(next.key) ?? 1) - 1;
+      if (left > 0) this.#waitingOf.set(next.key, left);
+      else this.#waitingOf.delete(next.key);
+      // A key's tasks offered in order start in order: this one is the oldest of them still waiting.
+      if (!next.first) {
+        const times = this.#queuedAt.get(next.key);
+        times?.shift();
+        if (times?.length === 0) this.#queuedAt.delete(next.key);
+      }
       this.#start(next.key, next.task);
+      if (!this.#startable(next.key)) startable -= 1;
     }
   }
 

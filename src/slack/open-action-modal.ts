@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { ActionEntry } from '../actions/catalogue.js';
 import type { BotServices } from '../services.js';
-import { buildActionModal, buildLoadingModal } from '../views/action-modal.js';
+import { buildActionModal, buildLoadingModal, newestChoices } from '../views/action-modal.js';
 
 export interface ModalRequest {
   entry: ActionEntry;
@@ -47,6 +47,8 @@ export function parseModalMetadata(text: string): ModalMetadata | undefined {
 }
 
 const OPTIONS_CAP = 100;
+/** Rows read to find the newest (one gateway page): the note under the select says when there were more. */
+const NEWEST_SCAN = 1_000;
 
 /**
  * Opens an action's modal at once (a trigger_id dies after 3 s). When a select needs gateway data (the blog's
@@ -77,10 +79,23 @@ export async function openActionModal(
     view: buildLoadingModal(entry.label),
   });
   const options: Record<string, { label: string; value: string }[]> = {};
+  const notes: Record<string, string> = {};
   for (const field of sourced) {
     const from = field.optionsFrom;
     if (!from) continue;
     try {
+      if (from.newest) {
+        // The gateway cannot order these rows: the bot reads a bounded number and offers the newest of them.
+        const collected = await services.gateway.collect(
+          from.resource,
+          { clientId: request.clientId },
+          { cap: NEWEST_SCAN },
+        );
+        const chosen = newestChoices(from, field, entry.usage, collected);
+        options[field.name] = chosen.options;
+        notes[field.name] = chosen.note;
+        continue;
+      }
       const list: { label: string; value: string }[] = [];
       for await (const row of services.gateway.rows(from.resource, {
         clientId: request.clientId,
@@ -101,6 +116,6 @@ export async function openActionModal(
   await client.views.update({
     view_id: viewId,
     hash: opened.view?.hash,
-    view: buildActionModal(entry, { prefill: request.prefill, privateMetadata, options }),
+    view: buildActionModal(entry, { prefill: request.prefill, privateMetadata, options, notes }),
   });
 }

@@ -1,4 +1,4 @@
-import { keysWithPrefix, type Redis } from '../redis.js';
+import { keysByPrefix, type Redis } from '../redis.js';
 
 /** Which client a channel is bound to (`use`). One Redis hash per channel, shared by every web process. */
 export interface ChannelBinding {
@@ -19,6 +19,14 @@ export class BindingStore {
     return `${this.prefix}:binding:${channel}`;
   }
 
+  /** The channels bound to a client, the first bound first (an action reports in the first by default). */
+  async channelsOf(clientId: string): Promise<string[]> {
+    return (await this.all())
+      .filter((b) => b.clientId === clientId)
+      .sort((a, b) => a.boundAt.localeCompare(b.boundAt) || a.channel.localeCompare(b.channel))
+      .map((b) => b.channel);
+  }
+
   async get(channel: string): Promise<ChannelBinding | undefined> {
     const hash = await this.redis.hgetall(this.key(channel));
     if (!hash.clientId) return undefined;
@@ -33,28 +41,24 @@ export class BindingStore {
 
   /** Every bound channel (the set of bound channels follows `set` and `remove`). */
   async all(): Promise<ChannelBinding[]> {
-    await this.#fillIndex();
     const channels = await this.redis.smembers(this.indexKey());
     const found = await Promise.all(channels.sort().map((channel) => this.get(channel)));
     return found.filter((b): b is ChannelBinding => b !== undefined);
   }
 
-  private indexKey(): string {
-    return `${this.prefix}:bindings`;
+  /**
+   * Adds bindings made before the set of bound channels existed (a scan of this prefix's binding keys, on
+   * every master of a cluster): run once at start, so an upgraded install lists every channel.
+   */
+  async indexExisting(): Promise<number> {
+    const keys = await keysByPrefix(this.redis, this.key(''));
+    const channels = keys.map((key) => key.slice(this.key('').length)).filter(Boolean);
+    if (channels.length) await this.redis.sadd(this.indexKey(), ...channels);
+    return channels.length;
   }
 
-  #filled = false;
-
-  /** Bindings made before the set existed join it once (whichever process gets there first scans). */
-  async #fillIndex(): Promise<void> {
-    if (this.#filled) return;
-    const claimed = await this.redis.set(`${this.prefix}:bindings-filled`, '1', 'NX');
-    if (claimed === 'OK') {
-      const head = `${this.prefix}:binding:`;
-      const channels = (await keysWithPrefix(this.redis, head)).map((k) => k.slice(head.length));
-      if (channels.length) await this.redis.sadd(this.indexKey(), ...channels);
-    }
-    this.#filled = true;
+  private indexKey(): string {
+    return `${this.prefix}:bindings`;
   }
 
   /** Unbinds a channel; true when it was bound. */

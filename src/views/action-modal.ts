@@ -6,7 +6,8 @@
  */
 import type { types } from '@slack/bolt';
 import type { ActionEntry, ActionField } from '../actions/catalogue.js';
-import { MULTILINE_KINDS } from '../actions/fields.js';
+import { MULTILINE_KINDS, type OptionsSource } from '../actions/fields.js';
+import type { Row } from '../gateway/types.js';
 import { context, plain, section } from './blocks.js';
 import { escapeMrkdwn } from './escape.js';
 import { fitModal, MAX_OPTIONS, truncate } from './limits.js';
@@ -28,6 +29,8 @@ export interface ActionModalOptions {
   prefill?: Record<string, string>;
   /** Loaded options of select fields, by field name. A select with none falls back to a text input. */
   options?: Record<string, SelectOption[]>;
+  /** What a select offers when it is not every row (`The 25 newest of 240 posts…`), by field name: its hint. */
+  notes?: Record<string, string>;
   privateMetadata: string;
   loading?: false;
 }
@@ -39,7 +42,8 @@ export function buildActionModal(entry: ActionEntry, opts: ActionModalOptions): 
     );
   }
   const blocks: KnownBlock[] = [context(intro(entry))];
-  for (const f of entry.fields) blocks.push(inputBlock(f, opts.prefill?.[f.name], opts.options?.[f.name]));
+  for (const f of entry.fields)
+    blocks.push(inputBlock(f, opts.prefill?.[f.name], opts.options?.[f.name], opts.notes?.[f.name]));
   if (entry.fields.length === 0)
     blocks.push(section('This action takes no fields: press *Run* to start it.'));
   return fitModal({
@@ -88,6 +92,7 @@ function inputBlock(
   f: ActionField,
   prefill: string | undefined,
   options: SelectOption[] | undefined,
+  note: string | undefined,
 ): KnownBlock {
   const block: types.InputBlock = {
     type: 'input',
@@ -96,7 +101,8 @@ function inputBlock(
     optional: !f.required,
     element: options && options.length > 0 ? selectElement(f, options, prefill) : textElement(f, prefill),
   };
-  const hint = f.hint ?? (f.kind === 'select' && !options?.length ? `The ${f.name} to use.` : undefined);
+  const fallback = f.kind === 'select' && !options?.length ? (f.find ?? `The ${f.name} to use.`) : undefined;
+  const hint = note ?? f.hint ?? fallback;
   if (hint) block.hint = plain(hint);
   return block;
 }
@@ -126,4 +132,56 @@ function selectElement(
   const initial = shown.find((o) => o.value === prefill);
   if (initial) el.initial_option = initial;
   return el;
+}
+
+/** How many of the newest rows a select offers: enough to find a recent post, short enough to scan by eye. */
+export const NEWEST_CHOICES = 25;
+const MAX_OPTION_LABEL = 75;
+
+/**
+ * A select of the newest rows (`optionsFrom.newest`): the rows read, newest first, at most NEWEST_CHOICES of
+ * them, each labelled with its title, details and id; and the note that says what was left out and how to give
+ * another (`usage`, the command line that names one).
+ */
+export function newestChoices(
+  from: OptionsSource,
+  field: Pick<ActionField, 'name' | 'find'>,
+  usage: string,
+  collected: { rows: readonly Row[]; total: number; truncated: boolean },
+): { options: SelectOption[]; note: string } {
+  const by = from.newest ?? '';
+  const dated = collected.rows.filter((r) => r[from.valueField] !== undefined && r[from.valueField] !== null);
+  const sorted = [...dated].sort((a, b) => String(b[by] ?? '').localeCompare(String(a[by] ?? '')));
+  const options = sorted.slice(0, NEWEST_CHOICES).map((row) => ({
+    value: String(row[from.valueField]),
+    label: choiceLabel(row, from),
+  }));
+  const noun = from.resource === 'blogs' ? 'posts' : 'rows';
+  const read = collected.rows.length;
+  const of = collected.truncated
+    ? `of the first ${read.toLocaleString('en-US')} ${noun} the gateway sent (it has ${collected.total.toLocaleString('en-US')})`
+    : `of ${read.toLocaleString('en-US')} ${noun}`;
+  const shown =
+    options.length === 0
+      ? `This client has no ${noun} yet.`
+      : options.length < read || collected.truncated
+        ? `The ${options.length} newest ${of}, newest first.`
+        : `All ${options.length} ${noun}, newest first.`;
+  const find = field.find ? ` ${field.find}` : '';
+  const another = options.length ? ` Another: ${usage}.${find}` : find;
+  return { options, note: `${shown}${another}` };
+}
+
+/** `How to choose a water heater (draft · 2026-11-20 · blog_000123)`: the title cut so the id always shows. */
+function choiceLabel(row: Row, from: OptionsSource): string {
+  const date = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? v.slice(0, 10) : v);
+  const details = [...(from.detail ?? []).map((name) => date(row[name])), row[from.valueField]]
+    .filter((v) => v !== undefined && v !== null && v !== '')
+    .map(String);
+  const tail = ` (${details.join(' · ')})`;
+  const title = String(row[from.labelField] ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!title) return truncate(details.join(' · '), MAX_OPTION_LABEL);
+  return truncate(title, Math.max(10, MAX_OPTION_LABEL - tail.length)) + tail;
 }

@@ -28,12 +28,12 @@ export function cardTime(ms: number): string {
 function payloadLines(record: ApprovalRecord): string[] {
   const p = record.preview;
   if (p.kind === 'deploy') {
-    // docs/gateway-api.md §4: deploy_blog "deploys the blog widget"; post_id is optional, and without it the
-    // gateway, not the bot, picks what it publishes (the sandbox: the newest draft).
+    // A request from before a post was required. docs/gateway-api.md §4.3 does not say what deploy_blog does
+    // without post_id, so approving it queues nothing (the request layer refuses it).
     if (!p.postId)
       return [
-        '*Deploys:* the blog widget, with no post named: the gateway picks which post, if any, it publishes (the result will say which).',
-        'To deploy one post, ask with its id: `/gateway deploy &lt;post_id&gt;` (`/gateway blogs` lists them).',
+        '*Deploys:* no post named. The gateway’s document does not say what `deploy_blog` does without a `post_id`, so the bot does not send one: approving this runs nothing.',
+        'Ask again with the post: `/gateway deploy &lt;post_id&gt;`, or `/gateway deploy` alone to pick from the newest posts (`/gateway blogs` lists them).',
       ];
     const title = p.postTitle ? `*${escapeMrkdwn(p.postTitle)}* ` : '';
     return [`*Post:* ${title}(${code(p.postId)})`];
@@ -134,7 +134,7 @@ const HEADING: Record<ApprovalRecord['state'], string> = {
 };
 
 export function buildApprovalCard(record: ApprovalRecord): SlackMessage {
-  const what = `${escapeMrkdwn(record.label)} (${code(record.action)}) for *${escapeMrkdwn(record.clientLabel)}*, requested by <@${record.requestedBy}>`;
+  const what = `${escapeMrkdwn(record.label)} (${code(record.action)}) for *${escapeMrkdwn(record.clientLabel)}*, requested by <@${record.requestedBy}>${record.viaAssistant ? ' through an assistant' : ''}`;
   const blocks: KnownBlock[] = [
     section(`*${HEADING[record.state]}:* ${what}`),
     section([...payloadLines(record), ...ranBeforeLine(record)].join('\n')),

@@ -1,7 +1,7 @@
 import { context, type KnownBlock, type SlackMessage, section } from './blocks.js';
 import type { EmailContent, EmailLink, EmailResource } from './email-content.js';
 import { code, escapeMrkdwn } from './escape.js';
-import { fitMessage, MAX_BLOCKS_MESSAGE, MAX_SECTION_TEXT } from './limits.js';
+import { fitMessage, MAX_BLOCKS_MESSAGE, MAX_SECTION_TEXT, packSections } from './limits.js';
 
 /**
  * What an email approval shows of the email before anyone approves it: on the card, its links (each target
@@ -57,21 +57,6 @@ function linkLine(link: EmailLink): string {
 function resourceLine(resource: EmailResource): string {
   const pixel = resource.pixel ? ' :warning: _1×1 or hidden: a tracking pixel_' : '';
   return `• ${RESOURCE_WORDS[resource.kind]} ${code(resource.url)}${pixel}`;
-}
-
-/** Lines packed into sections of at most ROOM characters (a single longer line is cut by fitMessage). */
-function packed(lines: readonly string[]): string[] {
-  const out: string[] = [];
-  let current = '';
-  for (const line of lines) {
-    if (current && current.length + 1 + line.length > ROOM) {
-      out.push(current);
-      current = '';
-    }
-    current = current ? `${current}\n${line}` : line;
-  }
-  if (current) out.push(current);
-  return out;
 }
 
 /** A list for the card: the first few, then how many more and where they are. */
@@ -155,13 +140,13 @@ export function buildEmailDetail(input: {
       `*The whole email of approval ${code(input.approvalId)}*, exactly as it will be sent\n*To:* ${escapeMrkdwn(input.to)}\n*Subject:* ${escapeMrkdwn(input.subject)}`,
     ),
   ];
-  const links = packed(content.links.map(linkLine));
+  const links = packSections(content.links.map(linkLine), '\n', ROOM);
   blocks.push(
     ...(links.length
       ? links.map((s, i) => section(i === 0 ? `*Links (${content.links.length})*\n${s}` : s))
       : [section('*Links:* none')]),
   );
-  const resources = packed(content.resources.map(resourceLine));
+  const resources = packSections(content.resources.map(resourceLine), '\n', ROOM);
   blocks.push(
     ...(resources.length
       ? resources.map((s, i) =>
@@ -169,7 +154,11 @@ export function buildEmailDetail(input: {
         )
       : [section('*Loads from the web when opened:* nothing')]),
   );
-  const textSections = packed(pieces(content.text).map((p) => escapeMrkdwn(p) || ' '));
+  const textSections = packSections(
+    pieces(content.text).map((p) => escapeMrkdwn(p) || ' '),
+    '\n',
+    ROOM,
+  );
   const budget = MAX_PAGES * PAGE_BLOCKS - blocks.length - 2;
   const shown = textSections.slice(0, Math.max(0, budget));
   blocks.push(section(`*Text (${content.text.length.toLocaleString('en-US')} characters)*`));

@@ -6,7 +6,7 @@
 import type { SlackMessage } from './blocks.js';
 import { context, header, type KnownBlock, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
-import { fitMessage, MAX_SECTION_TEXT } from './limits.js';
+import { fitMessage, packSections } from './limits.js';
 
 const HELP_GROUPS = ['Setup', 'Read', 'Actions', 'Jobs & approvals', 'Digests'] as const;
 type HelpGroup = (typeof HELP_GROUPS)[number];
@@ -37,7 +37,7 @@ export function buildHelp(commands: readonly HelpEntry[], opts: { isAdmin: boole
   for (const group of HELP_GROUPS) {
     const lines = commands.filter((c) => c.group === group).map((c) => helpLine(c, opts.isAdmin));
     if (lines.length === 0) continue;
-    for (const chunk of chunkLines([`*${group}*`, ...lines])) blocks.push(section(chunk));
+    for (const chunk of packSections([`*${group}*`, ...lines])) blocks.push(section(chunk));
   }
   blocks.push(context(`Details of one command: ${code('/gateway help <command>')}`));
   return fitMessage({ text: 'Gateway bot commands: /gateway help &lt;command&gt; for details', blocks });
@@ -68,19 +68,4 @@ function helpLine(c: HelpEntry, isAdmin: boolean): string {
 
 function exampleText(example: string): string {
   return example.startsWith('/') ? example : `/gateway ${example}`;
-}
-
-/** Lines joined into sections under Slack's 3,000 characters (a line is never split). */
-function chunkLines(lines: string[]): string[] {
-  const out: string[] = [];
-  let current = '';
-  for (const line of lines) {
-    if (current && current.length + 1 + line.length > MAX_SECTION_TEXT) {
-      out.push(current);
-      current = '';
-    }
-    current = current ? `${current}\n${line}` : line;
-  }
-  if (current) out.push(current);
-  return out;
 }

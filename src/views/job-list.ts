@@ -1,6 +1,7 @@
 import type { KnownBlock, SlackMessage } from './blocks.js';
 import { context, header, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
+import { JOB_STATE_ICONS, type JobStatusState } from './job-status.js';
 import { fitMessage } from './limits.js';
 import { slackDate } from './slack-date.js';
 
@@ -8,15 +9,6 @@ import { slackDate } from './slack-date.js';
  * `/gateway jobs`: what each job was for, where it stands in words, and when, newest first; says when the list
  * is cut and how to see it all. Pure: no I/O.
  */
-
-const ICONS: Record<string, string> = {
-  queued: ':hourglass_flowing_sand:',
-  running: ':arrows_counterclockwise:',
-  done: ':white_check_mark:',
-  failed: ':x:',
-  'needs-attention': ':warning:',
-  cancelled: ':no_entry_sign:',
-};
 
 /** A job's state as people say it. */
 export const JOB_STATE_WORDS: Record<string, string> = {
@@ -77,7 +69,10 @@ export interface JobListRow {
 
 function line(job: JobListRow): string {
   const state = JOB_STATE_WORDS[job.state] ?? escapeMrkdwn(job.state);
-  const parts = [`${ICONS[job.state] ?? '•'} ${job.title}`, `<@${job.requestedBy}>`];
+  const parts = [
+    `${JOB_STATE_ICONS[job.state as JobStatusState] ?? '•'} ${job.title}`,
+    `<@${job.requestedBy}>`,
+  ];
   let outcome = state;
   if (job.recordId) outcome += ` → ${code(job.recordId)}`;
   if (job.failedReason) outcome += `: ${reasonWords(job.failedReason)}`;

@@ -41,9 +41,12 @@ export interface JobStatusInput {
   summary?: string;
   /** Set on a retry: the job this one repeats. */
   retryOf?: string;
+  /** Asked for through an assistant (an assistant-tool token), not in Slack. */
+  viaAssistant?: boolean;
 }
 
-const ICONS: Record<JobStatusState, string> = {
+/** One icon per job state, on status messages and in `/gateway jobs`. */
+export const JOB_STATE_ICONS: Record<JobStatusState, string> = {
   queued: ':hourglass_flowing_sand:',
   running: ':arrows_counterclockwise:',
   done: ':white_check_mark:',
@@ -102,8 +105,8 @@ export function buildJobStatus(input: JobStatusInput): SlackMessage {
   const who = /^[UW][A-Z0-9]+$/.test(input.requestedBy)
     ? `<@${input.requestedBy}>`
     : escapeMrkdwn(input.requestedBy);
-  const line = `${input.title} for ${escapeMrkdwn(input.clientLabel)}, requested by ${who} — ${stateText(input)}`;
-  const blocks: KnownBlock[] = [section(`${ICONS[input.state]} ${line}`)];
+  const line = `${input.title} for ${escapeMrkdwn(input.clientLabel)}, requested by ${who}${input.viaAssistant ? ' through an assistant' : ''} — ${stateText(input)}`;
+  const blocks: KnownBlock[] = [section(`${JOB_STATE_ICONS[input.state]} ${line}`)];
   const notes: string[] = [];
   if (input.summary) notes.push(input.summary);
   if (input.retryOf) notes.push('retry of an earlier request');

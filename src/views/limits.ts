@@ -46,6 +46,24 @@ const MAX_CALLBACK_ID = 255;
 
 export const KEEP_BLOCK_PREFIX = 'keep:';
 
+/**
+ * Texts joined by `separator` into as few section texts as fit `room` characters each (a text is never split;
+ * one longer than `room` stands alone and fitMessage cuts it). The one packer for help, pages and cards.
+ */
+export function packSections(texts: readonly string[], separator = '\n', room = MAX_SECTION_TEXT): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const text of texts) {
+    if (current && current.length + separator.length + text.length > room) {
+      out.push(current);
+      current = '';
+    }
+    current = current ? `${current}${separator}${text}` : text;
+  }
+  if (current) out.push(current);
+  return out;
+}
+
 type Obj = Record<string, unknown>;
 
 /**

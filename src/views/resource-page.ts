@@ -14,8 +14,8 @@ import { z } from 'zod';
 import type { SlackMessage } from './blocks.js';
 import { actions, button, context, type KnownBlock, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
-import { fitMessage, KEEP_BLOCK_PREFIX, MAX_SECTION_TEXT, MAX_VALUE } from './limits.js';
-import { formatRow, type Row } from './row-format.js';
+import { fitMessage, KEEP_BLOCK_PREFIX, MAX_SECTION_TEXT, MAX_VALUE, packSections } from './limits.js';
+import { formatRow, type ReferenceNames, type Row } from './row-format.js';
 
 export const DEFAULT_PAGE_ROWS = 20;
 export const PAGE_PREV_ACTION = 'page_prev';
@@ -38,6 +38,10 @@ const pageQuerySchema = z
     offset: z.number().int().min(0).max(100_000_000),
     view: z.literal('rankings').optional(),
     name: name.optional(),
+    match: z
+      .object({ field: name, text: z.string().min(1).max(200) })
+      .strict()
+      .optional(),
   })
   .strict();
 export type PageQuery = z.infer<typeof pageQuerySchema>;
@@ -56,6 +60,10 @@ export interface ResourcePageInput {
   emptyNote?: string;
   /** The `limit` the person typed, when more than a page shows: the page says it pages instead. */
   askedLimit?: number;
+  /** What the bot decided about what was typed (mrkdwn, escaped by the caller), on the page's context line. */
+  notes?: readonly string[];
+  /** Names of the ids the rows carry (a blog's category and author). */
+  names?: ReferenceNames;
 }
 
 /** Compact JSON for a button value; short keys keep a long filter under Slack's 2,000 characters. */
@@ -66,6 +74,7 @@ export function encodePageQuery(q: PageQuery): string {
   if (q.direction) compact.d = q.direction;
   if (q.view) compact.v = q.view;
   if (q.name) compact.n = q.name;
+  if (q.match) compact.m = [q.match.field, q.match.text];
   return JSON.stringify(compact);
 }
 
@@ -78,9 +87,10 @@ export function decodePageQuery(value: string): PageQuery | undefined {
     return undefined;
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
-  const { r, c, l, o, f, s, d, v, n, ...extra } = raw as Record<string, unknown>;
+  const { r, c, l, o, f, s, d, v, n, m, ...extra } = raw as Record<string, unknown>;
   if (Object.keys(extra).length > 0) return undefined;
   const filter = Array.isArray(f) && f.length === 2 ? { field: f[0], value: f[1] } : f;
+  const match = Array.isArray(m) && m.length === 2 ? { field: m[0], text: m[1] } : m;
   const parsed = pageQuerySchema.safeParse({
     resource: r,
     clientId: c,
@@ -91,6 +101,7 @@ export function decodePageQuery(value: string): PageQuery | undefined {
     ...(d === undefined ? {} : { direction: d }),
     ...(v === undefined ? {} : { view: v }),
     ...(n === undefined ? {} : { name: n }),
+    ...(match === undefined ? {} : { match }),
   });
   return parsed.success ? parsed.data : undefined;
 }
@@ -116,9 +127,15 @@ export function buildResourcePage(input: ResourcePageInput): SlackMessage {
       input.askedLimit !== undefined && input.askedLimit > maxRows && pagination.has_more
         ? `${code(`limit=${input.askedLimit}`)}: ${maxRows} a page; Next for more`
         : '';
-    const line = [queryLine(query, input.orderNote), paged].filter(Boolean).join(' · ');
+    const line = [queryLine(query, input.orderNote), ...(input.notes ?? []), paged]
+      .filter(Boolean)
+      .join(' · ');
     if (line) blocks.push(context(line));
-    for (const text of packRows(shown.map((row, i) => formatRow(resource, row, offset + i + 1)))) {
+    for (const text of packSections(
+      shown.map((row, i) => formatRow(resource, row, offset + i + 1, input.names)),
+      '\n\n',
+      SECTION_BUDGET,
+    )) {
       blocks.push(section(text));
     }
     if (rows.length > shown.length) {
@@ -184,21 +201,6 @@ function navigation(input: ResourcePageInput, shownCount: number, maxRows: numbe
   return buttons.length > 0 ? actions(`${KEEP_BLOCK_PREFIX}page_nav`, ...buttons) : undefined;
 }
 
-/** Rows joined into as few sections as fit Slack's 3,000 characters each. */
-function packRows(texts: string[]): string[] {
-  const sections: string[] = [];
-  let current = '';
-  for (const t of texts) {
-    if (current && current.length + 2 + t.length > SECTION_BUDGET) {
-      sections.push(current);
-      current = '';
-    }
-    current = current ? `${current}\n\n${t}` : t;
-  }
-  if (current) sections.push(current);
-  return sections;
-}
-
 function queryLine(q: PageQuery, orderNote: string | undefined): string {
   const parts: string[] = [];
   if (q.filter) parts.push(`Filter: ${code(`${q.filter.field}=${q.filter.value}`)}`);
@@ -212,6 +214,10 @@ function emptyHint(input: ResourcePageInput): string {
   const { query, pagination } = input;
   if (pagination.offset > 0 && pagination.total > 0) {
     return `Offset ${fmt(pagination.offset)} is past the last row (${fmt(pagination.total)} in all): try ${code('offset=0')}.`;
+  }
+  if (query.match) {
+    const nothing = `Nothing matches ${code(`${query.match.field}~${query.match.text}`)}`;
+    return input.emptyNote ? `${nothing}. ${input.emptyNote}.` : `${nothing}.`;
   }
   if (query.filter) {
     const nothing = `Nothing matches ${code(`${query.filter.field}=${query.filter.value}`)}`;

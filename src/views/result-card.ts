@@ -6,6 +6,7 @@ import type { KnownBlock, SlackMessage } from './blocks.js';
 import { context, fields, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { fitMessage, truncate } from './limits.js';
+import { namedId, type ReferenceNames } from './row-format.js';
 import { slackDate } from './slack-date.js';
 import { fillTemplate, formatKind, type Lookup, showValue } from './template.js';
 
@@ -28,6 +29,8 @@ export interface ResultOptions {
   note?: string;
   /** The job whose result this is: a result whose next step is guarded offers it (approval-card.ts). */
   jobKey?: string;
+  /** Names of the ids the record carries (its category, its author): shown by name, the id beside it. */
+  names?: ReferenceNames;
 }
 
 const TABLE_ROWS = 15;
@@ -151,7 +154,8 @@ export function buildActionResult(
   const shown: string[] = [];
   for (const f of spec?.fields ?? []) {
     used.add(f.name);
-    const value = formatKind(lookup(f.name), f.kind, f.name, lookup);
+    const value =
+      namedId(options.names, f.name, lookup(f.name)) ?? formatKind(lookup(f.name), f.kind, f.name, lookup);
     if (value !== undefined)
       shown.push(`*${escapeMrkdwn(f.label)}*\n${value}${escapeMrkdwn(f.suffix ?? '')}`);
   }
@@ -168,8 +172,10 @@ export function buildActionResult(
         continue;
       }
     }
-    const text = showValue(value, name);
-    if (text !== undefined) shown.push(`*${escapeMrkdwn(humanize(name))}*\n${text}`);
+    const byName = namedId(options.names, name, value);
+    const label = byName ? (options.names?.[name]?.label ?? humanize(name)) : humanize(name);
+    const text = byName ?? showValue(value, name);
+    if (text !== undefined) shown.push(`*${escapeMrkdwn(label)}*\n${text}`);
   }
   blocks.push(...tables);
   for (let i = 0; i < shown.length && i < 20; i += 10) blocks.push(fields(...shown.slice(i, i + 10)));

@@ -11,13 +11,31 @@ import { slackDate } from './slack-date.js';
 
 export type Row = Record<string, unknown>;
 
+/**
+ * Names of ids the rows carry, by field: `{ category_id: { label: 'Category', names: { cat_02: 'Water heaters' } } }`.
+ * Read by the caller (reads/reference-names.ts); an id without a name shows as it is.
+ */
+export type ReferenceNames = Readonly<
+  Record<string, { readonly label: string; readonly names: Readonly<Record<string, string>> }>
+>;
+
+/** `Water heaters (`cat_02`)`, or undefined when the id has no known name. */
+export function namedId(names: ReferenceNames | undefined, field: string, id: unknown): string | undefined {
+  if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+  const name = names?.[field]?.names[String(id)];
+  return name === undefined
+    ? undefined
+    : `${escapeMrkdwn(truncate(name, MAX_VALUE_CHARS))} (${code(String(id))})`;
+}
+
 /** A row never takes more than this, so several rows share one 3,000-character section. */
 const MAX_ROW_CHARS = 900;
 const MAX_VALUE_CHARS = 80;
 const MAX_LONG_TEXT = 280;
 const MAX_REST_CHARS = 400;
 
-type Format = (v: unknown) => string | undefined;
+/** A field's value as shown; `row` and `names` for the few that depend on more than the value. */
+type Format = (v: unknown, row?: Row, names?: ReferenceNames) => string | undefined;
 interface Profile {
   /** The first present one is the row's bold title. */
   title: string[];
@@ -64,6 +82,23 @@ const stars: Format = (v) => {
   const full = Math.round(n);
   return `${'★'.repeat(full)}${'☆'.repeat(5 - full)} ${n}`;
 };
+
+/** `published: true` beside `status: published` says nothing new; shown only when the two differ. */
+const publishedUnlessSaid: Format = (v, row) => {
+  const status = typeof row?.status === 'string' ? row.status.toLowerCase() : undefined;
+  if ((v === true && status === 'published') || (v === false && status === 'draft')) return undefined;
+  if (typeof v === 'boolean') return v ? 'published' : 'not published';
+  return labelled('published', asIs)(v, row);
+};
+/** An id a dataset names: its name first (`Water heaters (`cat_02`)`), else `category `cat_02``. */
+const named =
+  (field: string, word: string): Format =>
+  (v, _row, names) => {
+    const shown = namedId(names, field, v);
+    if (shown) return word === 'by' ? `by ${shown}` : shown;
+    const id = typeof v === 'string' || typeof v === 'number' ? code(String(v)) : plainValue(v);
+    return `${word} ${id ?? ''}`;
+  };
 
 const CALLS: Profile = {
   title: ['caller_name', 'caller', 'from', 'phone', 'id'],
@@ -130,7 +165,12 @@ const PROFILES: Record<string, Profile> = {
     title: ['post_title', 'title'],
     fields: [
       ['status', asIs],
-      ['published', labelled('published', asIs)],
+      ['published', publishedUnlessSaid],
+      ['category_id', named('category_id', 'category')],
+      ['author_id', named('author_id', 'by')],
+      ['word_count', counted('words')],
+      ['created_at', created],
+      ['url', link],
     ],
   },
   seo_tasks: {
@@ -181,7 +221,7 @@ const GENERIC_TITLES = [
 ];
 
 /** `index` is the row's 1-based position in the whole result, shown first so pages can be told apart. */
-export function formatRow(resource: string, row: Row, index?: number): string {
+export function formatRow(resource: string, row: Row, index?: number, names?: ReferenceNames): string {
   const profile = PROFILES[resource];
   const used = new Set<string>();
   const titleKey = [...(profile?.title ?? []), ...GENERIC_TITLES].find((k) => present(row[k]));
@@ -198,7 +238,7 @@ export function formatRow(resource: string, row: Row, index?: number): string {
     // The same instant under two names (tracked_at and created_at) is one date, shown once.
     if (isDateKey(key) && datesShown.has(String(row[key]))) continue;
     if (isDateKey(key)) datesShown.add(String(row[key]));
-    const shown = format(row[key]);
+    const shown = format(row[key], row, names);
     if (shown !== undefined && shown !== '') parts.push(shown);
   }
   const lines = [`${index === undefined ? '' : `${index}. `}${parts.join(' · ') || '_(empty row)_'}`];
@@ -209,13 +249,13 @@ export function formatRow(resource: string, row: Row, index?: number): string {
     );
     lines.push(`>${escapeMrkdwn(truncate(body.replace(/\s+/g, ' '), MAX_LONG_TEXT))}`);
   }
-  const rest = restLine(row, used, datesShown);
+  const rest = restLine(row, used, datesShown, names);
   if (rest) lines.push(rest);
   return truncate(lines.join('\n'), MAX_ROW_CHARS);
 }
 
 /** Every field not shown yet, `key: value · …`, with a count of what did not fit. */
-function restLine(row: Row, used: Set<string>, datesShown: Set<string>): string {
+function restLine(row: Row, used: Set<string>, datesShown: Set<string>, names?: ReferenceNames): string {
   const keys = Object.keys(row).filter(
     (k) => !used.has(k) && !(isDateKey(k) && datesShown.has(String(row[k]))),
   );
@@ -225,10 +265,13 @@ function restLine(row: Row, used: Set<string>, datesShown: Set<string>): string 
     const value = row[k];
     const when = isDateKey(k) && typeof value === 'string' ? slackDate(value) : undefined;
     if (when !== undefined) datesShown.add(String(value));
+    const byName = namedId(names, k, value);
     const piece =
       when !== undefined
         ? `${escapeMrkdwn(dateLabel(k))} ${when}`
-        : `${escapeMrkdwn(truncate(k, 40))}: ${plainValue(value) ?? '—'}`;
+        : byName !== undefined
+          ? `${escapeMrkdwn((names?.[k]?.label ?? k).toLowerCase())}: ${byName}`
+          : `${escapeMrkdwn(truncate(k, 40))}: ${plainValue(value) ?? '—'}`;
     if (length + piece.length > MAX_REST_CHARS) {
       out.push(`+${keys.length - i} more fields`);
       break;

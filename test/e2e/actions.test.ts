@@ -141,7 +141,7 @@ describe('every action from Slack', () => {
 
   it('shows keyword ideas as a short table of keyword, volume and KD, the status with how many', async () => {
     await runAction('ideas seed="probate lawyer" location="Boston, MA"');
-    const { status, thread } = await settled('probate lawyer', /done/);
+    const { status, thread } = await settled('Keyword ideas from “probate lawyer”', /done/);
     expect(status.text).toMatch(
       /Keyword ideas from “probate lawyer” near Boston, MA .*— done: 5 keyword ideas$/,
     );
@@ -212,7 +212,7 @@ describe('bad input', () => {
 
   it('opens a modal for a blog without a keyword and shows field errors there, losing nothing', async () => {
     await h.gateway('blog');
-    const view = await openModal(/blog/i);
+    const view = await openModal(/^Blog article/);
     expect(view.view.title.text.length).toBeLessThanOrEqual(24);
     const refused = await h.driver.submit(view, { keyword: '   ' }, { user: MEMBER });
     expect(refused.json?.response_action).toBe('errors');

@@ -3,7 +3,10 @@
  * queue, and leave an audit trail; all through the real bot, the Slack stand-in and the sandbox gateway.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payloadHash } from '../../src/approvals/payload.js';
 import type { FakeMessage } from '../../src/local/fake-slack/index.js';
+import { slackReplyTarget } from '../../src/slack/reply-target.js';
+import { buildApprovalCard } from '../../src/views/approval-card.js';
 import { ADMIN, bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
 
 const GROUP = 'SAPPROVERS';
@@ -303,19 +306,104 @@ describe('approvals', () => {
     });
   });
 
-  it('says on a deploy card without a post id that the gateway picks the post, as the run then shows', async () => {
+  it('opens a form of the newest posts for a deploy without a post id, and asks for the post chosen', async () => {
     const before = cardTsSet(h);
+    const posts = h.posts('deploy_blog').length;
     await h.gateway('deploy', { user: MEMBER });
-    const card = await newCard(h, before, 'the card of a deploy without a post id');
-    const shown = textOf(card);
-    expect(shown).not.toContain('no particular post');
-    expect(shown).toContain('the gateway picks which post');
-    expect(shown).toContain('/gateway deploy &lt;post_id&gt;');
+    const view = await h.openModal(/Blog deploy/);
+    const input = view.view.blocks.find((b: { block_id?: string }) => b.block_id === 'post_id');
+    expect(input?.element.type).toBe('static_select');
+    expect(input?.optional).toBe(false);
+    // Newest first, a bounded number of them, and the form says so (the gateway cannot order blogs).
+    const all = [...h.sandbox.records('harbor-law', 'blogs')].sort((a, b) =>
+      String(b.created_at).localeCompare(String(a.created_at)),
+    );
+    const offered = (input?.element.options ?? []).map((o: { value: string }) => o.value);
+    expect(offered).toEqual(all.map((r) => String(r.id)));
+    expect(input?.hint.text).toMatch(
+      new RegExp(`^All ${all.length} posts, newest first\\. Another: /gateway deploy <post_id>\\.`),
+    );
+    expect(input?.hint.text).toContain('/gateway blogs');
+    // Nothing is asked for until a post is chosen.
+    await quiet();
+    expect(findCard(h, (m) => !before.has(m.ts))).toBeUndefined();
+    // Slack's client does not submit it without a choice (the stand-in refuses as it would).
+    await expect(h.driver.submit(view, {}, { user: MEMBER })).rejects.toThrow(/required input post_id/);
+    const chosen = String(all[0]?.id);
+    await h.driver.submit(view, { post_id: chosen }, { user: MEMBER });
+    const card = await newCard(h, before, 'the card of the chosen post');
+    expect(textOf(card)).toContain(`\`${chosen}\``);
     await click(h, card, 'approval_approve', ADMIN);
     await cardSays(h, card, /done/);
-    const run = await runInThread(h, card, /done/);
-    expect(run.after.map(textOf).join('\n')).toMatch(/Deployed `blog_\d+`/);
+    expect(h.posts('deploy_blog')).toHaveLength(posts + 1);
+    expect(h.posts('deploy_blog').at(-1)).toMatchObject({ fields: { post_id: chosen } });
   });
+
+  it('offers a client with many posts its 25 newest, and says how many there are', async () => {
+    const channel = 'CMANYPOSTS';
+    await bind(h, 'acme-plumbing', channel);
+    await h.gateway('deploy', { user: MEMBER, channel });
+    const view = await h.slack.waitFor(
+      () =>
+        h.slack
+          .views(MEMBER)
+          .find(
+            (v) =>
+              String(v.view.private_metadata).includes(channel) &&
+              v.view.blocks.some((b: { type: string }) => b.type === 'input'),
+          ),
+      { what: 'the deploy form of acme-plumbing' },
+    );
+    const input = view.view.blocks.find((b: { block_id?: string }) => b.block_id === 'post_id');
+    const all = [...h.sandbox.records('acme-plumbing', 'blogs')].sort((a, b) =>
+      String(b.created_at).localeCompare(String(a.created_at)),
+    );
+    expect(all.length).toBeGreaterThan(25);
+    const offered = (input?.element.options ?? []).map((o: { value: string }) => o.value);
+    expect(offered).toEqual(all.slice(0, 25).map((r) => String(r.id)));
+    expect(input?.hint.text).toMatch(new RegExp(`^The 25 newest of ${all.length} posts, newest first\\.`));
+    // Each choice names the post, its state and date, and its id (Slack cuts an option's text at 75).
+    for (const o of input?.element.options ?? []) expect(o.text.text.length).toBeLessThanOrEqual(75);
+    expect(input?.element.options[0].text.text).toMatch(
+      / \((draft|published) · \d{4}-\d{2}-\d{2} · blog_\d+\)$/,
+    );
+  });
+
+  it('runs nothing for a deploy card without a post id (asked before one was required): the approver is told how to ask', async () => {
+    const posts = h.posts('deploy_blog').length;
+    // As an older version made it: a frozen payload with no post_id, its card in the channel.
+    const fields = {};
+    const made = await h.runtime.services.approvals.createExclusive({
+      action: 'deploy_blog',
+      label: 'Blog deploy',
+      clientId: 'harbor-law',
+      clientLabel: 'Harbor Law Group',
+      fields,
+      hash: payloadHash('deploy_blog', 'harbor-law', fields),
+      preview: { kind: 'deploy' },
+      requestedBy: MEMBER,
+      channel: CHANNEL,
+      ttlMs: 60_000,
+    });
+    if (!('created' in made)) throw new Error('an identical no-post deploy is pending');
+    const record = made.created;
+    const before = cardTsSet(h);
+    const ts = await h.runtime.services.slack.post(slackReplyTarget(CHANNEL), buildApprovalCard(record));
+    await h.runtime.services.approvals.setCardTs(record.id, ts ?? '');
+    const card = await newCard(h, before, 'the card of a deploy without a post id');
+    expect(textOf(card)).toContain('approving this runs nothing');
+    expect(textOf(card)).not.toContain('the gateway picks');
+    const seen = h.slack.ephemerals(CHANNEL, ADMIN).length;
+    await click(h, card, 'approval_approve', ADMIN);
+    const told = await ephemeralTo(h, ADMIN, seen, /Blog deploy needs its post \(post_id\)/);
+    expect(textOf(told)).toContain('does not say what `deploy_blog` does without a `post_id`');
+    expect(textOf(told)).toContain('/gateway blogs');
+    expect(textOf(told)).toContain('/gateway deploy &lt;post_id&gt;');
+    await cardSays(h, card, /failed|could not be queued|not queued/i);
+    await quiet();
+    expect(h.posts('deploy_blog')).toHaveLength(posts);
+  });
+
   it('answers an identical request with the pending card’s link, not a second card; after it ran, warns on the new card', async () => {
     const cardsOf = (postId: string) =>
       [...cardTsSet(h)].filter((ts) => findCard(h, (m) => m.ts === ts && textOf(m).includes(postId)));

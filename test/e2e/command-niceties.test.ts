@@ -38,13 +38,130 @@ describe('command niceties', () => {
     expect(textOf(again)).toContain('acme-plumbing');
   });
 
-  it('refuses `keywords desc asc` naming both directions, rather than picking one unsaid', async () => {
+  it('answers `keywords desc asc` with the last direction typed, and says which it used', async () => {
+    const posted = h.slack.messages(CHANNEL).length;
+    await h.gateway('keywords limit=2 desc asc', { user: MEMBER });
+    const page = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(CHANNEL)
+          .slice(posted)
+          .find((m) => m.text.startsWith('keywords for')),
+      { what: 'the keywords page' },
+    );
+    expect(textOf(page)).toContain('Both `desc` and `asc` given: used `asc`, the last one');
+    expect(textOf(page)).toContain('oldest first');
+  });
+
+  /** The keywords (row titles) of a page, in order. */
+  const titles = (m: { blocks?: unknown }) =>
+    [...JSON.stringify(m.blocks ?? []).matchAll(/\d+\. \*([^*]+)\*/g)].map((x) => x[1] ?? '');
+
+  it('filters `keywords keyword~text` by text in any case, bot-side over a bounded read, saying so; Next keeps it', async () => {
+    const posted = h.slack.messages(CHANNEL).length;
+    await h.gateway('keywords keyword~WATER limit=3', { user: MEMBER });
+    const page = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(CHANNEL)
+          .slice(posted)
+          .find((m) => m.text.startsWith('keywords for')),
+      { what: 'the matched keywords page' },
+    );
+    const first = titles(page);
+    expect(first).toHaveLength(3);
+    for (const k of first) expect(k.toLowerCase()).toContain('water');
+    // The rankings read is bounded (the newest 50,000 rows of acme-plumbing's 100,000), and the page says so.
+    expect(textOf(page)).toContain('Each keyword with “WATER” in it at its latest observation');
+    expect(textOf(page)).toMatch(/over the 50,000 newest rows \(of 100,000\)/);
+    await h.driver.click(page, { actionId: 'page_next' }, { user: MEMBER });
+    const next = await h.slack.waitFor(
+      () => {
+        const now = h.slack.messages(CHANNEL).find((m) => m.ts === page.ts);
+        return now && /4–6 of/.test(now.text) ? now : undefined;
+      },
+      { what: 'the second page of matches' },
+    );
+    const second = titles(next);
+    expect(second).toHaveLength(3);
+    for (const k of second) expect(k.toLowerCase()).toContain('water');
+    expect(second).not.toEqual(first);
+
+    // A read the gateway pages for: at most 5,000 rows looked at, and the page says where it stopped.
+    const before = h.slack.messages(CHANNEL).length;
+    await h.gateway('get keywords keyword~water limit=2', { user: MEMBER });
+    const scanned = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(CHANNEL)
+          .slice(before)
+          .find((m) => m.text.startsWith('keywords for')),
+      { what: 'the scanned keywords page' },
+    );
+    expect(textOf(scanned)).toContain(
+      'over the 5,000 newest rows read (of 100,000): later ones were not looked at',
+    );
+    for (const k of titles(scanned)) expect(k.toLowerCase()).toContain('water');
+
+    const none = await newEphemeral(
+      MEMBER,
+      () => h.gateway('keywords keyword~zzqx', { user: MEMBER }),
+      /No rows/,
+    );
+    expect(textOf(none)).toContain('Nothing matches `keyword~zzqx`');
     const refused = await newEphemeral(
       MEMBER,
-      () => h.gateway('keywords limit=2 desc asc', { user: MEMBER }),
-      /direction/,
+      () => h.gateway('reviews keyword~late', { user: MEMBER }),
+      /text match/,
     );
-    expect(textOf(refused)).toContain('Both `desc` and `asc`');
+    expect(textOf(refused)).toContain('`reviews` takes no `~` text match');
+  });
+
+  it('lists blogs with their category and author by name, each state said once and no field left out', async () => {
+    const categories = h.sandbox.records('acme-plumbing', 'blog_categories');
+    const authors = h.sandbox.records('acme-plumbing', 'blog_authors');
+    const posts = [...h.sandbox.records('acme-plumbing', 'blogs')].sort((a, b) =>
+      String(b.created_at).localeCompare(String(a.created_at)),
+    );
+    const newest = posts[0] as Record<string, unknown>;
+    const nameOf = (rows: typeof categories, id: unknown) => String(rows.find((r) => r.id === id)?.name);
+    const posted = h.slack.messages(CHANNEL).length;
+    await h.gateway('blogs limit=3', { user: MEMBER });
+    const page = await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(CHANNEL)
+          .slice(posted)
+          .find((m) => m.text.startsWith('blogs for')),
+      { what: 'the blogs page' },
+    );
+    const text = textOf(page);
+    expect(text).toContain(`${nameOf(categories, newest.category_id)} (\`${String(newest.category_id)}\`)`);
+    expect(text).toContain(`by ${nameOf(authors, newest.author_id)} (\`${String(newest.author_id)}\`)`);
+    expect(text).not.toMatch(/published · published|published yes|more fields|category_id:|author_id:/);
+  });
+
+  it('shows a drafted blog’s category and author by name on its result card', async () => {
+    const categories = h.sandbox.records('acme-plumbing', 'blog_categories');
+    const category = categories[1] as Record<string, unknown>;
+    await h.runAction(`blog "niceties named category" category_id=${String(category.id)}`);
+    const { thread } = await h.settled(
+      (m) => m.text.includes('niceties named category') && /done/.test(m.text),
+    );
+    const card = thread.map(textOf).join('\n');
+    expect(card).toContain(`*Category*\\n${String(category.name)} (\`${String(category.id)}\`)`);
+    expect(card).toMatch(/\*Author\*\\n[^(`]+ \(`author_\d+`\)/);
+    expect(card).not.toContain('Author ID');
+  });
+
+  it('says in `help deploy` that a post id is required and why, and that its form offers the newest posts', async () => {
+    const help = await newEphemeral(MEMBER, () => h.gateway('help deploy', { user: MEMBER }), /Usage:/);
+    const text = textOf(help);
+    expect(text).toContain('/gateway deploy &lt;post_id&gt;');
+    expect(text).toContain(
+      'post_id is required: the gateway’s document does not say what `deploy_blog` does',
+    );
+    expect(text).toContain('its form offers the newest to choose from');
   });
 
   it('suggests `jobs all` for `jobs al`', async () => {

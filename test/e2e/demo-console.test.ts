@@ -38,6 +38,8 @@ beforeAll(async () => {
       'press Ke',
       'as bob',
       '/gateway deploy',
+      'fill post_id=1',
+      'submit',
       'as alice',
       'press Rej',
       'press Approve',

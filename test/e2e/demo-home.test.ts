@@ -14,6 +14,8 @@ describe('the demo console: home', () => {
         '/gateway use acme-plumbing',
         'as bob',
         '/gateway deploy',
+        'fill post_id=1',
+        'submit',
         'home',
         'as alice',
         'home',

@@ -28,6 +28,8 @@ beforeAll(async () => {
         // As the shipped tour does: a deploy bob asks for and alice approves, where everyone sees the card.
         'as bob',
         '/gateway deploy',
+        'fill post_id=1',
+        'submit',
         'as alice',
         'press Approve',
         '/gateway history',
@@ -90,21 +92,28 @@ describe('npm run demo -- --script', () => {
 
   it('shows a deploy waiting for approval, approved by an admin, run once and reported in the card’s thread', () => {
     const out = session.stdout.slice(session.stdout.indexOf('bob in #seo> /gateway deploy'));
-    expect(out).toMatch(
-      /^bob in #seo> \/gateway deploy\ngateway: Approval needed: Blog deploy \(`deploy_blog`\)/,
-    );
+    // No post named: the form offers the newest posts, the first chosen by its number.
+    expect(out).toMatch(/^bob in #seo> \/gateway deploy\n┌ modal “Blog deploy” \[Request approval\]/);
+    expect(out).toMatch(/│ • Post \(post_id; required; The 25 newest of \d+ posts, newest first\./);
+    const chosen = /│ {5}1\) .* \((?:draft|published) · \d{4}-\d{2}-\d{2} · (blog_\d+)\) {2}2\) /.exec(
+      out,
+    )?.[1];
+    expect(chosen).toBeDefined();
+    expect(out).toMatch(/\ngateway: Approval needed: Blog deploy \(`deploy_blog`\)/);
     expect(out).toMatch(/\[1\] Approve {2}\[2\] Reject \(!\) {2}\[3\] Cancel\n/);
     // bob's card stays pressable for alice: channel messages are everyone's.
     expect(out).toContain('alice in #seo> press Approve\n(pressed [1] Approve)');
     const approved = out.slice(out.indexOf('(pressed [1] Approve)'), out.indexOf('> /gateway history'));
     expect(approved).toMatch(
-      /\n {4}gateway: ✅ Blog deploy for Acme Plumbing & Heating, requested by @bob — done/,
+      /\n {4}gateway: ✅ Blog deploy\b.* for Acme Plumbing & Heating, requested by @bob — done/,
     );
     expect(approved).toMatch(/✅ Approved by @alice at .* · done/);
     const history = out.slice(out.indexOf('> /gateway history'));
-    // Each line names what ran: here no post was named, so the gateway picked.
+    // Each line names what ran: the post chosen in the form, by title and id.
     expect(history).toMatch(
-      /done · Blog deploy for Acme Plumbing & Heating · no post named \(the gateway picked\) · hash `[0-9a-f]{12}`/,
+      new RegExp(
+        `done · Blog deploy for Acme Plumbing & Heating · “[^”]+” \`${chosen}\` · hash \`[0-9a-f]{12}\``,
+      ),
     );
   });
 

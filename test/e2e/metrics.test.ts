@@ -64,9 +64,7 @@ describe('/metrics', () => {
       value(text, 'gateway_bot_gateway_request_duration_seconds_count{method="POST",status="200"}'),
     ).toBe(1);
     expect(value(text, 'gateway_bot_job_duration_seconds_count{queue="actions",outcome="done"}')).toBe(1);
-    expect(value(text, 'gateway_bot_actions_enqueued_total{action="generate_blog",duplicate="false"}')).toBe(
-      1,
-    );
+    expect(value(text, 'gateway_bot_actions_enqueued_total{action="generate_blog",repeat="false"}')).toBe(1);
   });
 
   it('counts a failed POST, its reconciliation and the job retry with their outcomes', async () => {

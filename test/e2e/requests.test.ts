@@ -70,6 +70,24 @@ describe('asking for an action without Slack', () => {
     expect(h.posts('deploy_blog')).toHaveLength(0);
   });
 
+  it('refuses a deploy without a post id even when it claims an approval, saying what to give and where to find it', async () => {
+    const messages = h.slack.messages(CHANNEL).length;
+    const result = await submit(
+      request({ action: 'deploy_blog', fields: {}, approval: { id: 'appr-none', state: 'approved' } }),
+    );
+    expect(result.kind).toBe('refused');
+    if (result.kind !== 'refused') return;
+    expect(result.error.code).toBe('bad_arguments');
+    expect(result.error.message).toBe(
+      'Blog deploy needs its post (post_id), so nothing was asked for or run.',
+    );
+    const { hint, usage } = (result.error as { options: { hint?: string; usage?: string } }).options;
+    expect(hint).toContain('`/gateway blogs` lists the posts');
+    expect(usage).toBe('/gateway deploy <post_id>');
+    expect(h.slack.messages(CHANNEL).length).toBe(messages);
+    expect(h.posts('deploy_blog')).toHaveLength(0);
+  });
+
   it('asks before a second identical generation and parks the request for "Generate another"', async () => {
     const fields = { topic: 'probate for requests' };
     const first = await submit(request({ action: 'generate_topical_map', fields, requester: ADMIN }));

@@ -152,6 +152,36 @@ describe('Socket Mode', () => {
     expect(events.statusCode).toBe(404);
   });
 
+  it('serves the assistant tools at /mcp on the same port, with a token minted over the socket', async () => {
+    const before = slack.ephemerals(CHANNEL, MEMBER).length;
+    await driver.command('mcp token read', { user: MEMBER, channel: CHANNEL });
+    const answer = await slack.waitFor(
+      () =>
+        slack
+          .ephemerals(CHANNEL, MEMBER)
+          .slice(before)
+          .find((m) => /gwb_/.test(textOf(m))),
+      { what: 'the token' },
+    );
+    const token = /gwb_[A-Za-z0-9_-]{20,}/.exec(textOf(answer))?.[0];
+    const call = (authorization?: string) =>
+      request(`http://127.0.0.1:${runtime.port}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(authorization ? { authorization } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    const none = await call();
+    expect(none.statusCode).toBe(401);
+    await none.body.dump();
+    const listed = await call(`Bearer ${token}`);
+    expect(listed.statusCode).toBe(200);
+    expect(await listed.body.text()).toContain('list_keywords');
+  });
+
   it('times the acks it gives over the socket, as over HTTP', async () => {
     const metrics = await request(`http://127.0.0.1:${runtime.port}/metrics`);
     const text = await metrics.body.text();

@@ -8,7 +8,7 @@
  *   npm run faults -- --full    the full size: 1,000 jobs, 20 kills, 10,000 fuzz cases, the 1,000-command
  *                               multi-process run
  *   npm run faults -- --only=fuzz,redis   some rows only (gateway, kill, redis, slack, fuzz, approvals,
- *                                        digests, hostile, cluster, sentinel, multi)
+ *                                        digests, hostile, mcp, cluster, sentinel, multi)
  *
  * Exits 1 when a goal column is not 0, and prints what the audit found under the table.
  */
@@ -19,6 +19,7 @@ import { doubledDigests } from './digests.js';
 import { clusterMasterKilled, sentinelPrimaryKilled } from './failover.js';
 import { fuzzRow } from './fuzz.js';
 import { hostileGateway } from './hostile.js';
+import { toolCallsWithCommands } from './mcp.js';
 import { type FaultRow, notYetBuilt } from './row.js';
 import { gatewayFaults, killWorkers, restartRedis, slackFaults } from './scenarios.js';
 
@@ -40,6 +41,7 @@ const SIZES = full
       failoverJobs: 300,
       multi: 1_000,
       hostile: 1_000,
+      mcp: 1_000,
     }
   : {
       jobs: 100,
@@ -53,6 +55,7 @@ const SIZES = full
       failoverJobs: 40,
       multi: 200,
       hostile: 200,
+      mcp: 200,
     };
 const SEED = Number(process.env.FAULTS_SEED ?? 20_261_123);
 
@@ -90,6 +93,7 @@ async function main(): Promise<void> {
     await run('approvals', () => concurrentApprovals(redis, SIZES.approvalCards));
     await run('digests', () => doubledDigests(redis, SIZES.digestPeriods));
     await run('hostile', () => hostileGateway(redis, SIZES.hostile));
+    await run('mcp', () => toolCallsWithCommands(redis, SIZES.mcp));
     await run('cluster', () => clusterMasterKilled(SIZES.failoverJobs));
     await run('sentinel', () => sentinelPrimaryKilled(SIZES.failoverJobs));
     if (SIZES.multi > 0 && wanted('multi')) {

@@ -100,6 +100,11 @@ export class RedisProcess {
     await gone;
   }
 
+  /** SIGSTOP (`true`) or SIGCONT (`false`): a node that stops reading its sockets while its links stay up. */
+  freeze(frozen: boolean): void {
+    if (this.running) this.child?.kill(frozen ? 'SIGSTOP' : 'SIGCONT');
+  }
+
   async stop(): Promise<void> {
     await this.kill('SIGTERM');
     rmSync(this.dir, { recursive: true, force: true });

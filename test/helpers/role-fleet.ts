@@ -20,12 +20,19 @@ export interface RoleFleet {
 
 export async function startRoleFleet(
   name: string,
-  { env = {}, sandboxLatencyMs }: { env?: Record<string, string>; sandboxLatencyMs: number },
+  {
+    env = {},
+    sandboxLatencyMs,
+    largeKeywordRows,
+  }: { env?: Record<string, string>; sandboxLatencyMs: number; largeKeywordRows?: number },
 ): Promise<RoleFleet> {
   const prefix = uniquePrefix(name);
   const signingSecret = `${name}-secret`;
   const slack = await startFakeSlack();
-  const sandbox = await startSandbox({ knobs: { latencyMs: sandboxLatencyMs } });
+  const sandbox = await startSandbox({
+    knobs: { latencyMs: sandboxLatencyMs },
+    ...(largeKeywordRows ? { largeKeywordRows } : {}),
+  });
   const runtimes: Runtime[] = [];
   return {
     slack,

@@ -12,7 +12,8 @@ import { allText, CHANNEL, created, type JobsHarness, startJobsHarness } from '.
 let h: JobsHarness;
 
 beforeAll(async () => {
-  h = await startJobsHarness('jobs-final', { workers: false });
+  // No test here is about a slow POST: on a loaded machine a 300 ms limit would turn one POST into several.
+  h = await startJobsHarness('jobs-final', { workers: false, actionTimeoutMs: 5_000 });
 });
 afterAll(async () => {
   await h?.close();

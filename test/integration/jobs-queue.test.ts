@@ -28,7 +28,7 @@ describe('action queue', () => {
       { statusTs: String(posted.ts) },
     );
     const queued = await h.queue.enqueue(data);
-    expect(queued).toMatchObject({ jobId: data.jobKey, duplicate: false });
+    expect(queued).toMatchObject({ jobId: data.jobKey, repeat: false });
 
     const { state, job } = await h.settled(data.jobKey);
     expect(state).toBe('completed');
@@ -59,10 +59,10 @@ describe('action queue', () => {
   it('runs one job and one POST when the same key is enqueued twice', async () => {
     const data = h.jobData('seo_audit', { url: 'https://acmeplumbing.example/' });
     const [a, b] = await Promise.all([h.queue.enqueue(data), h.queue.enqueue({ ...data })]);
-    expect([a.duplicate, b.duplicate].sort()).toEqual([false, true]);
+    expect([a.repeat, b.repeat].sort()).toEqual([false, true]);
     await h.settled(data.jobKey);
     const again = await h.queue.enqueue(data);
-    expect(again.duplicate).toBe(true);
+    expect(again.repeat).toBe(true);
     await new Promise((r) => setTimeout(r, 100));
     expect(h.sandbox.requests().filter((r) => r.method === 'POST')).toHaveLength(1);
   });

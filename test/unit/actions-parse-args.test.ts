@@ -129,11 +129,11 @@ describe('parsing action arguments: refusals a person understands', () => {
 describe('parsing action arguments: what runs, what opens a form', () => {
   it('runs an action with no required fields straight away', () => {
     expect(parse('ideas', '')).toEqual({ kind: 'ready', fields: {} });
-    expect(parse('deploy', '')).toEqual({ kind: 'ready', fields: {} });
   });
 
   it('opens the form for a missing required field, whatever the action (audit alone as press)', () => {
-    for (const command of ['audit', 'grid', 'map', 'index', 'press']) {
+    // A deploy without a post too: its form offers the newest posts.
+    for (const command of ['audit', 'grid', 'map', 'index', 'press', 'deploy']) {
       expect(parse(command, ''), command).toEqual({ kind: 'needs-modal', prefill: {}, reason: 'missing' });
     }
     expect(parse('grid', '"plumber near me"')).toEqual({

@@ -36,6 +36,28 @@ describe('AnswerQueue', () => {
     expect(queue.offer(never)).toBe(false);
   });
 
+  it('takes a burst far beyond what runs at once while it keeps up, and refuses once the oldest has waited too long', async () => {
+    const queue = new AnswerQueue(1, 10_000, 300);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // One running, the rest waiting: 2,000 taken at once, none refused (the oldest has not waited 300 ms).
+    let taken = 0;
+    for (let i = 0; i < 2_000; i++) if (queue.offer(() => held)) taken += 1;
+    expect(taken).toBe(2_000);
+    await new Promise((r) => setTimeout(r, 400));
+    // Nothing has started for 400 ms: the queue is not keeping up, and says so.
+    expect(queue.offer(async () => {})).toBe(false);
+    // A command that may open a form is refused as well: the queue is overloaded.
+    expect(queue.offer(async () => {}, { first: true })).toBe(false);
+    release();
+    await queue.drain();
+    // Drained, it takes work again.
+    expect(queue.offer(async () => {})).toBe(true);
+    await queue.drain();
+  });
+
   it('keeps going after a task fails', async () => {
     const queue = new AnswerQueue(1, 5);
     const seen: string[] = [];

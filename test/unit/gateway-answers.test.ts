@@ -29,6 +29,33 @@ describe('GatewayAnswers', () => {
     expect(started).toHaveLength(7);
   });
 
+  it('refuses a key whose oldest waiting answer has waited too long, and still takes other keys', async () => {
+    const answers = new GatewayAnswers(4, 2, 10_000, 300);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // A burst of one key far beyond its two slots is taken whole while it is young.
+    let taken = 0;
+    for (let i = 0; i < 1_500; i++) if (answers.offer('keywords', () => held)) taken += 1;
+    expect(taken).toBe(1_500);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(answers.offer('keywords', async () => {})).toBe(false);
+    // One slow resource is refused alone: another key still has free slots and is answered.
+    let reviewed = false;
+    expect(
+      answers.offer('reviews', async () => {
+        reviewed = true;
+      }),
+    ).toBe(true);
+    await tick();
+    expect(reviewed).toBe(true);
+    release();
+    await answers.drain();
+    expect(answers.offer('keywords', async () => {})).toBe(true);
+    await answers.drain();
+  });
+
   it('refuses beyond its cap (the caller tells the person)', () => {
     const answers = new GatewayAnswers(1, 1, 2);
     const never = () => new Promise<void>(() => {});

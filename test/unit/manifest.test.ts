@@ -47,8 +47,10 @@ describe('manifest.yml', () => {
   it('turns on interactivity and asks only for the scopes the bot uses', () => {
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
     expect(manifest.oauth_config.scopes.bot.sort()).toEqual([
+      'channels:read',
       'chat:write',
       'commands',
+      'groups:read',
       'usergroups:read',
       'users:read',
     ]);

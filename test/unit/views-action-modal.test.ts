@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { type ActionEntry, buildCatalogue } from '../../src/actions/catalogue.js';
 import { validateActionFields } from '../../src/actions/parse-args.js';
 import type { Discovery } from '../../src/gateway/types.js';
-import { buildActionModal, buildLoadingModal, readActionModal } from '../../src/views/action-modal.js';
+import {
+  buildActionModal,
+  buildLoadingModal,
+  NEWEST_CHOICES,
+  newestChoices,
+  readActionModal,
+} from '../../src/views/action-modal.js';
 
 const discovery: Discovery = {
   resources: [],
@@ -129,6 +135,56 @@ describe('action modal', () => {
       options: { category_id: many },
     });
     expect((inputs(capped)[1]!.element as types.StaticSelect).options).toHaveLength(100);
+  });
+
+  it('offers a deploy the newest posts, bounded, saying how many and of how many it read', () => {
+    const deploy = entry('deploy_blog');
+    const postField = deploy.fields[0]!;
+    const from = postField.optionsFrom!;
+    const day = (i: number) =>
+      `2026-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00Z`;
+    const rows = Array.from({ length: 60 }, (_, i) => ({
+      id: `blog_${i}`,
+      post_title: i === 7 ? `A ${'very '.repeat(30)}long title` : `Post ${i}`,
+      status: i % 2 ? 'draft' : 'published',
+      created_at: day(i),
+    }));
+    const newest = [...rows].sort((a, b) => b.created_at.localeCompare(a.created_at));
+    const some = newestChoices(from, postField, deploy.usage, { rows, total: 60, truncated: false });
+    expect(some.options.map((o) => o.value)).toEqual(newest.slice(0, NEWEST_CHOICES).map((r) => r.id));
+    expect(some.note).toMatch(
+      /^The 25 newest of 60 posts, newest first\. Another: \/gateway deploy <post_id>\. /,
+    );
+    expect(some.options.every((o) => o.label.length <= 75)).toBe(true);
+    expect(some.options.find((o) => o.value === 'blog_7')?.label).toMatch(
+      /^A very .*… \(draft · 2026-08-08 · blog_7\)$/,
+    );
+
+    const cut = newestChoices(from, postField, deploy.usage, { rows, total: 5_000, truncated: true });
+    expect(cut.note).toMatch(
+      /^The 25 newest of the first 60 posts the gateway sent \(it has 5,000\), newest first\./,
+    );
+    const few = newestChoices(from, postField, deploy.usage, {
+      rows: rows.slice(0, 3),
+      total: 3,
+      truncated: false,
+    });
+    expect(few.note).toMatch(/^All 3 posts, newest first\./);
+    const none = newestChoices(from, postField, deploy.usage, { rows: [], total: 0, truncated: false });
+    expect(none.options).toEqual([]);
+    expect(none.note).toMatch(/^This client has no posts yet\./);
+
+    // The form: a required select of those posts with the note as its hint; none loaded, a text input with it.
+    const view = buildActionModal(deploy, {
+      privateMetadata: 'm',
+      options: { post_id: some.options },
+      notes: { post_id: some.note },
+    });
+    expect(inputs(view)[0]).toMatchObject({ optional: false, hint: { text: some.note } });
+    expect(inputs(view)[0]!.element.type).toBe('static_select');
+    const fallback = inputs(buildActionModal(deploy, { privateMetadata: 'm' }))[0]!;
+    expect(fallback.element.type).toBe('plain_text_input');
+    expect(fallback.hint?.text).toContain('/gateway blogs');
   });
 
   it('uses multiline inputs for transcripts, HTML and lists', () => {

@@ -196,6 +196,39 @@ describe('formatRow', () => {
     );
     expect(formatRow('backlinks', { source_url: 'ftp://x' })).toBe('*ftp://x*');
   });
+
+  it('shows a blog post once as published or draft, its category and author by name, and every field', () => {
+    const post = {
+      id: 'blog_000240',
+      post_title: 'What a plumber costs',
+      keyword: 'plumber austin',
+      status: 'published',
+      published: true,
+      category_id: 'cat_05',
+      author_id: 'author_02',
+      url: `https://acmeplumbing.example/blog/${'what-a-plumber-costs-'.repeat(3)}`,
+      word_count: 1066,
+      created_at: '2026-11-24T08:50:00.000Z',
+      updated_at: '2026-11-24T08:50:00.000Z',
+    };
+    const names = {
+      category_id: { label: 'Category', names: { cat_05: 'Pricing & <costs>' } },
+      author_id: { label: 'Author', names: { author_02: 'Owen *Fischer*' } },
+    };
+    const text = formatRow('blogs', post, 1, names);
+    expect(text).toMatch(
+      /^1\. \*What a plumber costs\* · published · Pricing &amp; &lt;costs&gt; \(`cat_05`\) · by Owen \*Fischer\* \(`author_02`\) · 1,066 words · created /,
+    );
+    expect(text).not.toContain('published yes');
+    expect(text).not.toContain('more fields');
+    expect(text).toContain('id: blog_000240 · keyword: plumber austin');
+    // Without names the ids show as ids; a flag that disagrees with the status is said.
+    const bare = formatRow('blogs', { ...post, status: 'scheduled', published: false });
+    expect(bare).toContain('scheduled · not published · category `cat_05` · by `author_02`');
+    // A resource without its own layout names the category in the rest of the row.
+    const geo = formatRow('geo_articles', { title: 'Drains in Austin', category_id: 'cat_05' }, 2, names);
+    expect(geo).toBe('2. *Drains in Austin*\ncategory: Pricing &amp; &lt;costs&gt; (`cat_05`)');
+  });
 });
 
 describe('page query value', () => {
@@ -212,6 +245,13 @@ describe('page query value', () => {
     const value = encodePageQuery(q);
     expect(value.length).toBeLessThan(200);
     expect(decodePageQuery(value)).toEqual(q);
+    // A text match (`keyword~water`) goes with the page, so Next keeps it.
+    const matched: PageQuery = {
+      ...q,
+      resource: 'keywords',
+      match: { field: 'keyword', text: 'water "heater"' },
+    };
+    expect(decodePageQuery(encodePageQuery(matched))).toEqual(matched);
   });
 
   it('rejects tampered or foreign values', () => {
@@ -222,6 +262,8 @@ describe('page query value', () => {
     expect(decodePageQuery(JSON.stringify({ ...good, r: 'keywords&client_id=other' }))).toBeUndefined();
     expect(decodePageQuery(JSON.stringify({ ...good, admin: true }))).toBeUndefined();
     expect(decodePageQuery(JSON.stringify({ ...good, d: 'sideways' }))).toBeUndefined();
+    expect(decodePageQuery(JSON.stringify({ ...good, m: ['keyword&x=1', 'a'] }))).toBeUndefined();
+    expect(decodePageQuery(JSON.stringify({ ...good, m: ['keyword', ''] }))).toBeUndefined();
     expect(decodePageQuery('[1,2]')).toBeUndefined();
     expect(decodePageQuery(JSON.stringify(good))).toEqual(query);
   });

@@ -72,6 +72,22 @@ describe('result cards', () => {
     expect(text).not.toContain(created);
   });
 
+  it('names the category and author a dataset names, the id beside; an id without a name shows as it is', () => {
+    const record = { id: 'blog_9', post_title: 'T', category_id: 'cat_01', author_id: 'author_02' };
+    const names = {
+      category_id: { label: 'Category', names: { cat_01: 'Plumbing <tips>' } },
+      author_id: { label: 'Author', names: { author_02: 'Ana Ruiz' } },
+    };
+    const text = all(buildActionResult(entry('generate_blog'), record, { names }));
+    expect(text).toContain('*Category*\\nPlumbing &lt;tips&gt; (`cat_01`)');
+    expect(text).toContain('*Author*\\nAna Ruiz (`author_02`)');
+    expect(text).not.toContain('Author ID');
+    const unnamed = all(
+      buildActionResult(entry('generate_blog'), { ...record, author_id: 'author_99' }, { names }),
+    );
+    expect(unnamed).toContain('*Author ID*\\n`author_99`');
+  });
+
   it('an action only discovery lists: an English title and its fields readably, escaped, nested data as words', () => {
     expect(actionTitle(entry('generate_faq'), { topic: 'water heaters' })).toBe('FAQ about “water heaters”');
     const m = buildActionResult(entry('generate_faq'), {

@@ -180,6 +180,9 @@ export interface FakeSlack {
     addUser(user: FakeUser): void;
     /** Sets the members of a user group (S…), as usergroups.users.list answers them. */
     setUserGroup(groupId: string, userIds: string[]): void;
+    /** Makes a person a member of a channel, or no longer one (what users.conversations answers). */
+    joinChannel(channel: string, user: string): void;
+    leaveChannel(channel: string, user: string): void;
   };
   /** The team a user belongs to (the stand-in's own unless the user was added with another). */
   userTeam(user: string): string;

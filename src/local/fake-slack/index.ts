@@ -134,6 +134,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         state.userGroups.set(groupId, [...userIds]);
         state.changed();
       },
+      joinChannel: (channel, user) => {
+        const members = state.channelMembers.get(channel) ?? new Set<string>();
+        members.add(user);
+        state.channelMembers.set(channel, members);
+        state.changed();
+      },
+      leaveChannel: (channel, user) => {
+        state.channelMembers.get(channel)?.delete(user);
+        state.changed();
+      },
     },
     userTeam: (user) => state.users.get(user)?.team_id ?? ctx.teamId,
     socket: {

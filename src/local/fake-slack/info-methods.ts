@@ -56,6 +56,16 @@ const userGroupUsers: MethodHandler = (ctx, args) => {
   return { ok: true, users: [...users] };
 };
 
+/** The channels a person is a member of (one page: the stand-in's lists are small). */
+const usersConversations: MethodHandler = (ctx, args) => {
+  const user = String(args.user ?? '');
+  if (!ctx.state.user(user)) return fail('user_not_found');
+  const channels = [...ctx.state.channelMembers.entries()]
+    .filter(([, members]) => members.has(user))
+    .map(([id]) => ({ id, name: ctx.state.channel(id)?.name ?? id.toLowerCase(), is_member: true }));
+  return { ok: true, channels, response_metadata: { next_cursor: '' } };
+};
+
 const conversationsInfo: MethodHandler = (ctx, args) => {
   const ch = typeof args.channel === 'string' ? ctx.state.channel(args.channel) : undefined;
   if (!ch) return fail('channel_not_found');
@@ -99,6 +109,7 @@ export const infoMethods: Record<string, MethodHandler> = {
   'auth.test': authTest,
   'users.info': usersInfo,
   'usergroups.users.list': userGroupUsers,
+  'users.conversations': usersConversations,
   'conversations.info': conversationsInfo,
   'conversations.history': history,
   'conversations.replies': replies,

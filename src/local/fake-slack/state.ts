@@ -59,6 +59,8 @@ export class FakeState {
   readonly channels = new Map<string, FakeChannel & { botIsMember: boolean }>();
   readonly users = new Map<string, FakeUser>();
   readonly userGroups = new Map<string, string[]>();
+  /** Per channel, the people who are members of it (users.conversations). */
+  readonly channelMembers = new Map<string, Set<string>>();
 
   constructor(private readonly options: FakeSlackOptions) {
     this.seed();
@@ -71,6 +73,7 @@ export class FakeState {
   }
 
   reset(): void {
+    this.channelMembers.clear();
     this.calls.length = 0;
     this.channelMessages.clear();
     this.ephemeralMessages.length = 0;

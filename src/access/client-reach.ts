@@ -1,0 +1,63 @@
+import type { AppLogger } from '../logger.js';
+import type { BindingStore, ChannelBinding } from '../store/bindings.js';
+import { AccessError, AccessErrorCode } from './access-error.js';
+import type { AccessPolicy } from './policy.js';
+import type { UserDirectory } from './user-directory.js';
+
+/**
+ * Which clients a person reaches outside a channel (an assistant's token): admins every client the agency key
+ * reaches; everyone else the clients bound to the channels they are a member of (users.conversations), as in
+ * Slack, where a member reads and acts on a client only in its bound channel.
+ */
+export interface Reach {
+  /** An admin: every client the key reaches. */
+  all: boolean;
+  /** The person's own bound channels, per client, the first bound first. */
+  channels: ReadonlyMap<string, ChannelBinding[]>;
+}
+
+export class ClientReach {
+  constructor(
+    private readonly access: AccessPolicy,
+    private readonly directory: UserDirectory,
+    private readonly bindings: BindingStore,
+    private readonly logger: AppLogger,
+  ) {}
+
+  async of(user: string): Promise<Reach> {
+    let channels: readonly string[];
+    try {
+      channels = await this.directory.channels(user);
+    } catch (error) {
+      // Fail closed, as every access lookup does.
+      this.logger.warn('could not list a person’s channels; refusing', error);
+      throw new AccessError(AccessErrorCode.Unchecked);
+    }
+    const bound = await Promise.all(channels.map((channel) => this.bindings.get(channel)));
+    const byClient = new Map<string, ChannelBinding[]>();
+    for (const binding of bound) {
+      if (!binding) continue;
+      const list = byClient.get(binding.clientId) ?? [];
+      list.push(binding);
+      byClient.set(binding.clientId, list);
+    }
+    for (const list of byClient.values()) list.sort((a, b) => a.boundAt.localeCompare(b.boundAt));
+    return { all: this.access.isAdmin(user), channels: byClient };
+  }
+
+  /** Whether the person reaches the client at all. */
+  reaches(reach: Reach, clientId: string): boolean {
+    return reach.all || reach.channels.has(clientId);
+  }
+
+  /**
+   * The channels an action for the client may report to, the first bound first: a member's own bound channels;
+   * for an admin, every channel bound to the client (their own too, should the index not know one).
+   */
+  async targets(reach: Reach, clientId: string): Promise<string[]> {
+    const own = (reach.channels.get(clientId) ?? []).map((b) => b.channel);
+    if (!reach.all) return own;
+    const bound = await this.bindings.channelsOf(clientId);
+    return [...bound, ...own.filter((channel) => !bound.includes(channel))];
+  }
+}

@@ -1,0 +1,61 @@
+import { UserError, UserErrorCode } from '../requests/user-error.js';
+import { buildTokenList, buildTokenMinted, buildTokenRevoked } from '../views/token-messages.js';
+import type { CommandContext, CommandSpec } from './command-context.js';
+
+const USAGE = '/gateway mcp token [read] · /gateway mcp tokens · /gateway mcp revoke <id>';
+
+/** The assistant-tool server's address, as a person's client reaches it. */
+function mcpUrl(ctx: CommandContext): string {
+  const { config } = ctx.services;
+  return `${config.mcp.publicUrl ?? `http://localhost:${config.port}`}/mcp`;
+}
+
+const words = (ctx: CommandContext) => ctx.args.map((t) => (t.kind === 'word' ? t.value.toLowerCase() : ''));
+
+/**
+ * `/gateway mcp …`: assistant-tool tokens. Anyone the bot serves (guests and other workspaces' people are
+ * refused before any command) mints their own; admins list and revoke everyone's. Answers are ephemeral.
+ */
+export const assistantTokensCommand: CommandSpec = {
+  name: 'mcp',
+  usage: USAGE,
+  summary: 'Assistant-tool tokens: mint one (shown once; `read` for read-only), list yours, revoke one',
+  example: '/gateway mcp token',
+  group: 'Setup',
+  local: true,
+  async run(ctx) {
+    const [sub, ...rest] = words(ctx);
+    const { assistantTokens, access, config } = ctx.services;
+    if (sub === 'token' && (rest.length === 0 || (rest.length === 1 && rest[0] === 'read'))) {
+      const { secret, token } = await assistantTokens.mint({
+        user: ctx.user,
+        team: await access.homeTeam(),
+        scope: rest[0] === 'read' ? 'read' : 'write',
+        ttlMs: config.mcp.tokenTtlMs,
+      });
+      ctx.logger.info(`assistant token ${token.id} minted by ${ctx.user} (${token.scope})`);
+      await ctx.reply(buildTokenMinted({ url: mcpUrl(ctx), secret, token }));
+      return;
+    }
+    if (sub === 'tokens' && rest.length === 0) {
+      const everyone = ctx.isAdmin();
+      await ctx.reply(buildTokenList(await assistantTokens.list(everyone ? undefined : ctx.user), everyone));
+      return;
+    }
+    const id = rest[0];
+    if (sub === 'revoke' && id && rest.length === 1) {
+      const token = (await assistantTokens.list(ctx.isAdmin() ? undefined : ctx.user)).find(
+        (t) => t.id === id,
+      );
+      // Someone else's token is answered as an unknown one: its id tells nothing.
+      if (!token || !(await assistantTokens.revoke(token.id)))
+        throw new UserError(UserErrorCode.BadArguments, `You have no active token \`${id}\`.`, {
+          hint: '`/gateway mcp tokens` lists them with their ids.',
+        });
+      ctx.logger.info(`assistant token ${token.id} revoked by ${ctx.user}`);
+      await ctx.reply(buildTokenRevoked(token, ctx.user));
+      return;
+    }
+    throw new UserError(UserErrorCode.BadArguments, 'Which `mcp` command?', { usage: USAGE });
+  },
+};

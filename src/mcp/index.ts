@@ -1,0 +1,154 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import type { CustomRoute } from '@slack/bolt';
+import { AccessError } from '../access/access-error.js';
+import type { Reach } from '../access/client-reach.js';
+import type { CoreServices } from '../services.js';
+import { registerActionTools } from './action-tools.js';
+import type { Caller, ToolContext } from './context.js';
+import { CursorSigner } from './cursor.js';
+import { BodyTooLarge, readBody, rebindingRefusal, takeCalls, toolCalls } from './guards.js';
+import { registerReadTools } from './read-tools.js';
+
+/**
+ * mcp/ is a surface: the assistant-tool server of docs/gateway-api.md §4.5 at `POST /mcp` (Streamable HTTP,
+ * stateless: any web process answers any request), for bearer tokens minted in Slack. A call acts as the token's
+ * person under the same access policy as in Slack.
+ */
+
+const MCP_PATH = '/mcp';
+const METADATA_PATH = '/.well-known/oauth-protected-resource';
+/** A tool call's arguments are small; an article's HTML for an email is the largest. */
+const MAX_BODY_BYTES = 1_048_576;
+
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
+
+export function mcpRoutes(services: CoreServices): CustomRoute[] {
+  const { config, logger } = services;
+  const log = logger.child({ part: 'mcp' });
+  const cursors = new CursorSigner(services.redis, config.redis.prefix);
+  const base = (req: IncomingMessage) => config.mcp.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
+  const metadataUrl = (req: IncomingMessage) => `${base(req)}${METADATA_PATH}${MCP_PATH}`;
+
+  const handler = createMcpHandler(
+    (request) => {
+      const extra = request.authInfo?.extra as { caller?: Caller } | undefined;
+      const caller = extra?.caller;
+      if (!caller) throw new Error('an MCP request reached the tools without its caller');
+      let reach: Promise<Reach> | undefined;
+      const ctx: ToolContext = {
+        services,
+        caller,
+        cursors,
+        reach: () => {
+          reach ??= services.reach.of(caller.user);
+          reach.catch(() => {
+            reach = undefined;
+          });
+          return reach;
+        },
+      };
+      const server = new McpServer({ name: 'gateway-bot', version: '0.1.0' });
+      registerReadTools(server, ctx);
+      registerActionTools(server, ctx);
+      return server;
+    },
+    {
+      legacy: 'stateless',
+      maxRequestBodySize: MAX_BODY_BYTES,
+      onerror: (error) => log.debug('mcp request refused by the protocol layer', error),
+    },
+  );
+  const node = toNodeHandler(handler, {
+    maxRequestBodySize: MAX_BODY_BYTES,
+    onerror: (error) => log.warn('mcp handler failed', error),
+  });
+
+  /** 401 with the pointer to the protected-resource metadata (RFC 9728), so OAuth-speaking clients can look. */
+  const unauthorized = (req: IncomingMessage, res: ServerResponse, sent: boolean) =>
+    json(
+      res,
+      401,
+      rpcError(-32001, 'A gateway-bot token is required: mint one with `/gateway mcp token` in Slack.'),
+      {
+        'www-authenticate': `Bearer resource_metadata="${metadataUrl(req)}"${sent ? ', error="invalid_token"' : ''}`,
+      },
+    );
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refused = rebindingRefusal(req, config.mcp.allowedHosts);
+    if (refused) return json(res, 403, rpcError(-32000, `Forbidden: ${refused}.`));
+    if (req.method !== 'POST')
+      return json(res, 405, rpcError(-32000, 'Method not allowed: this server is stateless, POST only.'), {
+        allow: 'POST',
+      });
+    const secret = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const token = secret ? await services.assistantTokens.verify(secret) : undefined;
+    if (!token) return unauthorized(req, res, Boolean(secret));
+    try {
+      // The person, as now: a guest, someone deactivated or another workspace's person is refused.
+      await services.access.requirePerson(token.user);
+      if (token.team !== (await services.access.homeTeam())) return unauthorized(req, res, true);
+    } catch (error) {
+      if (error instanceof AccessError) return json(res, 403, rpcError(-32000, error.title));
+      throw error;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBody(req, MAX_BODY_BYTES));
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return json(res, 413, rpcError(-32000, 'Request body too large.'));
+      return json(res, 400, rpcError(-32700, 'Parse error: the body is not JSON.'));
+    }
+    const taken = await takeCalls(
+      services.redis,
+      config.redis.prefix,
+      token.id,
+      toolCalls(body),
+      config.mcp.rate,
+    );
+    if (!taken.ok)
+      return json(res, 429, rpcError(-32000, 'Too many tool calls for this token; wait and retry.'), {
+        'retry-after': String(taken.retryAfterSec),
+      });
+    const caller: Caller = { user: token.user, scope: token.scope, tokenId: token.id };
+    const authed = Object.assign(req, {
+      auth: { token: token.id, clientId: token.id, scopes: [token.scope], extra: { caller } },
+    });
+    await node(authed, res, body);
+  }
+
+  const metadata = (req: IncomingMessage, res: ServerResponse) => {
+    if (rebindingRefusal(req, config.mcp.allowedHosts)) return json(res, 403, { error: 'forbidden' });
+    json(res, 200, {
+      resource: `${base(req)}${MCP_PATH}`,
+      bearer_methods_supported: ['header'],
+      resource_name: 'gateway-bot assistant tools',
+      // Tokens are minted in Slack, not by an authorization server.
+      authorization_servers: [],
+      scopes_supported: ['read', 'write'],
+    });
+  };
+  const safe = (req: IncomingMessage, res: ServerResponse) =>
+    void serve(req, res).catch((error: unknown) => {
+      log.error('mcp request failed', error);
+      if (!res.headersSent) json(res, 500, rpcError(-32603, 'Internal error.'));
+      else res.end();
+    });
+  return [
+    { path: MCP_PATH, method: ['POST', 'GET', 'DELETE'], handler: safe },
+    { path: METADATA_PATH, method: ['GET'], handler: metadata },
+    { path: `${METADATA_PATH}${MCP_PATH}`, method: ['GET'], handler: metadata },
+  ];
+}

@@ -1,0 +1,62 @@
+import type { AssistantToken } from '../store/assistant-token-store.js';
+import { type KnownBlock, type SlackMessage, section } from './blocks.js';
+import { code } from './escape.js';
+
+/** The ephemeral answers of `/gateway mcp …`: a new token (shown once), the list, a revocation. */
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The person's new token, with the endpoint and how to add both to the common assistant clients. */
+export function buildTokenMinted(input: {
+  url: string;
+  secret: string;
+  token: AssistantToken;
+}): SlackMessage {
+  const { url, secret, token } = input;
+  const scope = token.scope === 'read' ? 'read-only (the read tools)' : 'read and act';
+  const blocks: KnownBlock[] = [
+    section(
+      `:key: *Your assistant-tool token* (${scope}, id ${code(token.id)}, expires ${day(token.expiresAt)}). It is shown this once: copy it now.`,
+    ),
+    section(`*Endpoint:* ${code(url)}\n*Token:* ${code(secret)}`),
+    section(
+      [
+        '*Claude Code:* ' +
+          code(`claude mcp add --transport http gateway ${url} --header "Authorization: Bearer ${secret}"`),
+        `*Cursor* (\`.cursor/mcp.json\`): ${code(JSON.stringify({ mcpServers: { gateway: { url, headers: { Authorization: `Bearer ${secret}` } } } }))}`,
+        `*MCP Inspector:* ${code(`npx @modelcontextprotocol/inspector`)}, transport Streamable HTTP, URL ${code(url)}, header ${code('Authorization')} = ${code(`Bearer ${secret}`)}`,
+      ].join('\n'),
+    ),
+    section(
+      'The assistant acts as you: it reaches the clients of the channels you are in, deploys and emails wait for an approver in Slack. `/gateway mcp tokens` lists your tokens, `/gateway mcp revoke &lt;id&gt;` revokes one.',
+    ),
+  ];
+  return { text: `Your assistant-tool token (id ${token.id}) and its endpoint ${url}`, blocks };
+}
+
+export function buildTokenList(tokens: readonly AssistantToken[], everyone: boolean): SlackMessage {
+  if (tokens.length === 0) {
+    const text = everyone
+      ? 'No assistant-tool tokens are active.'
+      : 'You have no active assistant-tool tokens.';
+    return { text, blocks: [section(`${text} \`/gateway mcp token\` mints one.`)] };
+  }
+  const shown = tokens.slice(0, 40);
+  const lines = shown.map(
+    (t) =>
+      `${code(t.id)} ${everyone ? `<@${t.user}> ` : ''}${t.scope === 'read' ? 'read-only' : 'read and act'}, made ${day(t.createdAt)}, expires ${day(t.expiresAt)}`,
+  );
+  const more = tokens.length - shown.length;
+  const head = everyone
+    ? '*Active assistant-tool tokens (everyone’s)*'
+    : '*Your active assistant-tool tokens*';
+  const blocks: KnownBlock[] = [section([head, ...lines].join('\n'))];
+  if (more > 0) blocks.push(section(`…and ${more} more not shown.`));
+  return { text: `${tokens.length} active assistant-tool token${tokens.length === 1 ? '' : 's'}`, blocks };
+}
+
+export function buildTokenRevoked(token: AssistantToken, by: string): SlackMessage {
+  const whose = token.user === by ? 'Your token' : `<@${token.user}>’s token`;
+  const text = `${whose} ${code(token.id)} is revoked: assistants using it are refused from now on.`;
+  return { text, blocks: [section(`:no_entry_sign: ${text}`)] };
+}
