@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApprovalStore } from '../../src/approvals/approval-store.js';
-import { BindingStore } from '../../src/store/bindings.js';
 import { testRedis, uniquePrefix } from '../helpers/redis.js';
 
-/** The indexes the Home tab reads: kept by the stores, bounded, and filled once with what came before them. */
+/** The approval indexes the Home tab reads: kept by the store, bounded, and filled once with what came before them. */
 
 const prefix = uniquePrefix('home-indexes');
 const { redis, cleanup } = testRedis(prefix);
@@ -54,7 +53,7 @@ describe('the Home tab’s indexes', () => {
     expect(changed).toContain(`${last.id}:pending`);
   });
 
-  it('fills the indexes once with approvals and bindings from before them', async () => {
+  it('fills the indexes once with approvals from before them', async () => {
     const old = `${prefix}:b`;
     const before = new ApprovalStore(redis, old);
     const made = await before.createExclusive(approval(9, 'UOLD'), Date.now());
@@ -65,15 +64,8 @@ describe('the Home tab’s indexes', () => {
       `${old}:approvals:by:UOLD`,
       `${old}:approvals:indexes-filled`,
     );
-    await redis.hset(`${old}:binding:COLD`, {
-      clientId: 'acme',
-      clientLabel: 'Acme',
-      boundBy: 'UADMIN',
-      boundAt: '',
-    });
     const after = new ApprovalStore(redis, old);
     expect((await after.pending(10)).records.map((r) => r.id)).toEqual([made.created.id]);
     expect((await after.requestedBy('UOLD', 10)).map((r) => r.id)).toEqual([made.created.id]);
-    expect((await new BindingStore(redis, old).all()).map((b) => b.channel)).toEqual(['COLD']);
   });
 });
