@@ -18,6 +18,7 @@ import {
   HOME_CHANNEL_SETTINGS_ID,
   HOME_REJECT_ID,
   HOME_RETRY_JOB_ID,
+  HOME_REVOKE_TOKEN_ID,
 } from '../views/home.js';
 import type { HomePublisher } from './home-publisher.js';
 
@@ -60,6 +61,15 @@ const BUTTONS: Record<string, HomeButton> = {
     const { result } = retried;
     if (result.kind === 'refused') return describeError(result.error, log);
     return { text: ':repeat: Retried: the new job reports in the same thread.' };
+  },
+  // A person's own token, or anyone's for an admin, as `/gateway mcp revoke` (the store's one rule).
+  [HOME_REVOKE_TOKEN_ID]: async (services, { user, value, log }) => {
+    const token = await services.assistantTokens.revokeAs(value, user, services.access.isAdmin(user));
+    if (!token) return { text: ':information_source: That token was already revoked or has expired.' };
+    log.info(`assistant token ${token.id} revoked by ${user} from the Home tab`);
+    return {
+      text: `:no_entry_sign: Token \`${token.id}\` is revoked: assistants using it are refused from now on.`,
+    };
   },
   // Admins only, as binding and digests are: the settings of one bound channel, from Redis alone.
   [HOME_CHANNEL_SETTINGS_ID]: async (services, { user, value, triggerId }) => {

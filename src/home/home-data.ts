@@ -21,15 +21,6 @@ import {
  * call, so the tab opens as fast when the gateway is slow or down.
  */
 
-/**
- * A part of the tab another feature renders for this person, shown between the channels and the admin part:
- * the seam for the assistant's tokens (their scope and expiry, and Revoke), which app.ts hands to register()
- * once that feature exists. Its buttons are its own surface's to listen to.
- */
-export interface HomeSection {
-  blocks(user: string): Promise<KnownBlock[]>;
-}
-
 const WEEK_MS = 7 * 86_400_000;
 const NOT_FOR_THEM = new Set<string>([AccessErrorCode.External, AccessErrorCode.Guest]);
 
@@ -38,7 +29,7 @@ export interface HomeReader {
   read(user: string): Promise<{ view: ReturnType<typeof buildHomeView>; person: boolean; approver: boolean }>;
 }
 
-export function homeReader(services: BotServices, marks: HomeMarks, sections: readonly HomeSection[] = []) {
+export function homeReader(services: BotServices, marks: HomeMarks) {
   // The spec's actions name the jobs (no discovery call); an action only discovery knows is named by its id.
   const titles = buildCatalogue(undefined, { guardedActions: services.config.guardedActions });
   const jobRow = (job: JobSummary): HomeJobRow => ({
@@ -112,12 +103,11 @@ export function homeReader(services: BotServices, marks: HomeMarks, sections: re
     );
     const rows = jobs.jobs.map(jobRow);
     const used = [...rows.map((j) => j.channel), ...mine.map((r) => r.channel)];
-    const [channelRows, adminPart, extras] = await Promise.all([
+    const [channelRows, adminPart, tokens] = await Promise.all([
       channels(admin, used),
       admin ? forAdmins() : undefined,
-      Promise.all(sections.map((s) => s.blocks(user))),
+      services.assistantTokens.list(user),
     ]);
-    const extra = extras.flat();
     return {
       user,
       ...(Array.isArray(notice) ? { notice: notice as KnownBlock[] } : {}),
@@ -125,7 +115,7 @@ export function homeReader(services: BotServices, marks: HomeMarks, sections: re
       requests,
       jobs: { rows, total: jobs.total },
       channels: channelRows,
-      ...(extra.length ? { extra } : {}),
+      tokens: tokens.map(({ id, scope, createdAt, expiresAt }) => ({ id, scope, createdAt, expiresAt })),
       ...(adminPart ? { admin: adminPart } : {}),
     };
   }

@@ -22,9 +22,18 @@ export const HOME_CANCEL_APPROVAL_ID = 'home_approval_cancel';
 export const HOME_CANCEL_JOB_ID = 'home_job_cancel';
 export const HOME_RETRY_JOB_ID = 'home_job_retry';
 export const HOME_CHANNEL_SETTINGS_ID = 'home_channel_settings';
+export const HOME_REVOKE_TOKEN_ID = 'home_token_revoke';
 
 /** How many rows each section shows; the rest are counted ("and N more"). */
-export const HOME_SHOWN = { waiting: 10, requests: 5, jobs: 10, channels: 15 } as const;
+export const HOME_SHOWN = { waiting: 10, requests: 5, jobs: 10, channels: 15, tokens: 5 } as const;
+
+/** An assistant-tool token as the tab lists it (never its secret, which nobody can see again). */
+interface HomeToken {
+  id: string;
+  scope: 'read' | 'write';
+  createdAt: number;
+  expiresAt: number;
+}
 
 export interface HomeJobRow {
   jobKey: string;
@@ -67,8 +76,8 @@ export interface HomeData {
   requests: ApprovalRecord[];
   jobs: { rows: HomeJobRow[]; total: number };
   channels: { rows: HomeChannel[]; total: number };
-  /** Blocks another feature renders into the tab (assistant tokens), between the channels and the admin part. */
-  extra?: KnownBlock[];
+  /** This person's active assistant-tool tokens. */
+  tokens: HomeToken[];
   admin?: HomeAdmin;
 }
 
@@ -183,6 +192,35 @@ function channelBlocks(data: HomeData): KnownBlock[] {
   return blocks;
 }
 
+function tokenBlocks(tokens: readonly HomeToken[]): KnownBlock[] {
+  const blocks: KnownBlock[] = [header('Assistant tokens')];
+  if (!tokens.length) {
+    blocks.push(
+      context('You have no assistant-tool tokens. `/gateway mcp token` mints one for your AI assistant.'),
+    );
+    return blocks;
+  }
+  for (const t of tokens.slice(0, HOME_SHOWN.tokens)) {
+    const revoke = {
+      ...button({ text: 'Revoke', actionId: HOME_REVOKE_TOKEN_ID, value: t.id, style: 'danger' }),
+      confirm: {
+        title: plain('Revoke this token?'),
+        text: plain('Assistants using it are refused from their next call.'),
+        confirm: plain('Revoke'),
+        deny: plain('Keep it'),
+      },
+    };
+    blocks.push(
+      section(
+        `${code(t.id)} · ${t.scope === 'read' ? 'read-only' : 'read and act'} · made ${cardTime(t.createdAt)} · expires ${cardTime(t.expiresAt)}`,
+        revoke,
+      ),
+    );
+  }
+  blocks.push(...more(HOME_SHOWN.tokens, tokens.length, '`/gateway mcp tokens`'));
+  return blocks;
+}
+
 const people = (ids: readonly string[]) => (ids.length ? ids.map((id) => `<@${id}>`).join(', ') : 'nobody');
 
 function adminBlocks(admin: HomeAdmin): KnownBlock[] {
@@ -235,7 +273,7 @@ export function buildHomeView(data: HomeData): HomeView {
     divider(),
   );
   blocks.push(...channelBlocks(data));
-  if (data.extra?.length) blocks.push(divider(), ...data.extra);
+  blocks.push(divider(), ...tokenBlocks(data.tokens));
   if (data.admin) blocks.push(divider(), ...adminBlocks(data.admin));
   return fitHome({ type: 'home', blocks });
 }

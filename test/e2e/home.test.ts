@@ -292,6 +292,22 @@ describe('the Home tab', () => {
     expect(homeText(member)).not.toContain('home_channel_settings');
   });
 
+  it('lists the person’s assistant tokens and revokes one from Home, behind a confirm', async () => {
+    await h.gateway('mcp token read', { user: MEMBER });
+    const minted = await h.ephemeral((m) => /gwb_/.test(textOf(m)));
+    const secret = /gwb_[A-Za-z0-9_-]+/.exec(textOf(minted))?.[0] ?? '';
+    const token = await h.runtime.services.assistantTokens.verify(secret);
+    if (!token) throw new Error('no token minted');
+    await h.driver.homeOpened({ user: MEMBER });
+    const home = await homeSays(h, MEMBER, new RegExp(`${token.id}.*read-only`));
+    expect(homeText(home)).not.toContain(secret);
+    expect(homeText(home)).toContain('Revoke this token?');
+    await h.driver.click(home, { actionId: 'home_token_revoke', value: token.id }, { user: MEMBER });
+    await homeSays(h, MEMBER, /is revoked/);
+    expect(await h.runtime.services.assistantTokens.verify(secret)).toBeUndefined();
+    expect(homeText(h.slack.home(MEMBER))).toContain('You have no assistant-tool tokens');
+  });
+
   it('shows a guest one short panel and no client', async () => {
     await h.driver.homeOpened({ user: GUEST });
     const home = await homeSays(h, GUEST, /not for|nothing here for you/);
