@@ -2,8 +2,10 @@
  * The ack benchmark's capacity figure: commands sent at a steady rate (an open loop: command i leaves at
  * i / rate s whatever came back), one step after another at rising rates, until a step is not answered whole.
  * A step passes when every command was acked with 200 and answered (a busy refusal is not an answer) with the
- * p99 of send → answer under 3 s. The capacity is the highest rate that passed before the first that failed
- * twice in a row.
+ * p99 of send → answer under 3 s, and the answers kept pace: the commands of the step's last quarter were
+ * answered with a p50 under 1 s (a target that queues what it cannot answer, rather than refusing it, would
+ * otherwise pass a 4 s step at a rate it cannot sustain, its backlog still under 3 s when the step ends). The
+ * capacity is the highest rate that passed before the first that failed twice in a row.
  */
 import type { Pool } from 'undici';
 import type { RoleChild } from './ack-ipc.js';
@@ -12,9 +14,11 @@ import type { CallStamps } from './ack-watch.js';
 
 /** Commands per second tried, in order; the run stops at the first rate that fails. */
 export const CAPACITY_RATES = [
-  25, 50, 100, 150, 200, 250, 300, 400, 500, 650, 800, 1_000, 1_300, 1_600, 2_000,
+  25, 50, 100, 150, 200, 250, 300, 400, 500, 650, 800, 1_000, 1_300, 1_600, 2_000, 2_500, 3_200,
 ];
 const ANSWER_P99_GOAL_MS = 3_000;
+/** The step's last quarter must be answered with a p50 under this: the backlog is not growing. */
+const KEEP_PACE_P50_MS = 1_000;
 /** After the last send, how long answers may still come before the rest count as missing. */
 const DRAIN_MS = 10_000;
 const QUIET_MAX_MS = 60_000;
@@ -27,6 +31,8 @@ export interface CapacityStep {
   missing: number;
   ackErrors: number;
   p99Ms: number;
+  /** p50 of send → answer over the commands of the step's last quarter. */
+  tailP50Ms: number;
   ok: boolean;
 }
 
@@ -115,6 +121,8 @@ async function runStep(
   // order it queued them, a few at a time, so the k-th post answers about the k-th command).
   const posts = new Map(Object.entries(stamps.posts).map(([channel, at]) => [channel, [...at]]));
   const latencies: number[] = [];
+  const tail: number[] = [];
+  const tailFrom = Math.floor((commands.length * 3) / 4);
   let busy = 0;
   let missing = 0;
   commands.forEach((c, i) => {
@@ -122,9 +130,13 @@ async function runStep(
     const at = response?.at ?? (c.postsIn ? posts.get(c.postsIn)?.shift() : undefined);
     if (response?.busy) busy++;
     else if (at === undefined) missing++;
-    else latencies.push(at - (sent.sentAt[i] ?? 0));
+    else {
+      latencies.push(at - (sent.sentAt[i] ?? 0));
+      if (i >= tailFrom) tail.push(at - (sent.sentAt[i] ?? 0));
+    }
   });
   const p99Ms = latencies.length ? percentile(latencies, 99) : Number.NaN;
+  const tailP50Ms = tail.length ? percentile(tail, 50) : Number.NaN;
   return {
     rate,
     sent: commands.length,
@@ -133,7 +145,13 @@ async function runStep(
     missing,
     ackErrors: sent.errors,
     p99Ms,
-    ok: sent.errors === 0 && busy === 0 && missing === 0 && p99Ms < ANSWER_P99_GOAL_MS,
+    tailP50Ms,
+    ok:
+      sent.errors === 0 &&
+      busy === 0 &&
+      missing === 0 &&
+      p99Ms < ANSWER_P99_GOAL_MS &&
+      tailP50Ms < KEEP_PACE_P50_MS,
   };
 }
 
@@ -143,6 +161,7 @@ export function describeSteps(steps: CapacityStep[]): string {
     .map(
       (s) =>
         `${s.rate}/s ${s.ok ? 'ok' : 'FAILED'} (p99 ${Number.isNaN(s.p99Ms) ? '—' : s.p99Ms.toFixed(0)} ms` +
+        `${s.tailP50Ms >= KEEP_PACE_P50_MS ? `, falling behind: last quarter p50 ${s.tailP50Ms.toFixed(0)} ms` : ''}` +
         `${s.busy ? `, ${s.busy} busy` : ''}${s.missing ? `, ${s.missing} unanswered` : ''}` +
         `${s.ackErrors ? `, ${s.ackErrors} not acked` : ''})`,
     )

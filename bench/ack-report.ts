@@ -34,7 +34,7 @@ export interface AckFigures {
   busy: number;
   /** Measured bot commands answered with an error reply instead of their answer (not answered either). */
   wrong: number;
-  /** Commands per second answered whole with answer p99 < 3 s: the bot's and the bare answering app's. */
+  /** Commands per second answered whole with answer p99 < 3 s, keeping pace: the bot's and the bare answering app's. */
   capacity?: Capacity;
   /** Worst p99 of event-loop delay over the measured rounds, ms. */
   loopDelayP99Ms: { bot: number; bare: number };
@@ -116,7 +116,7 @@ export function summarize(m: AckMeasurements): AckFigures {
   if (m.capacity) {
     const c = m.capacity;
     lines.push(
-      `capacity (every command answered, none busy, answer p99 < 3 s): bot ${c.bot}/s, bare answering app ` +
+      `capacity (every command answered, none busy, answer p99 < 3 s, keeping pace): bot ${c.bot}/s, bare answering app ` +
         `${c.bare}/s; ratio ${capacityRatio.toFixed(2)} (goal >= ${CAPACITY_GOAL}, ${met(capacityRatio >= CAPACITY_GOAL)})`,
       `  bot steps: ${describeSteps(c.botSteps)}`,
       `  bare steps: ${describeSteps(c.bareSteps)}`,

@@ -5,7 +5,7 @@
  * time from sending a command to its answer reaching the local Slack stand-in, in a paced run.
  *
  * Then the capacity (bench/ack-capacity.ts): the highest steady rate at which the bot answers every command
- * (no busy refusal) with answer p99 under 3 s, beside a bare Bolt app that acks and posts one fixed message to
+ * (no busy refusal) with answer p99 under 3 s and keeps pace, beside a bare Bolt app that acks and posts one fixed message to
  * the response_url. Busy refusals ("I am very busy") are counted and never taken for answers.
  *
  * Run: npx tsx bench/ack.ts [--quick] [--no-capacity] [--cpu-prof=<dir>]

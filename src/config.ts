@@ -67,6 +67,19 @@ const idList = (name: string) =>
       ),
     );
 
+/** Words separated by commas or spaces, in lower case, each matching `pattern` (blank means none). */
+const lowerCaseList = (pattern: RegExp, message: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map((word) => word.toLowerCase()),
+    )
+    .pipe(z.array(z.string().regex(pattern, message)));
+
 const duration = (name: string, fallback: string) =>
   z
     .string()
@@ -187,22 +200,10 @@ const envSchema = z
     }),
     GATEWAY_APPROVERS: idList('GATEWAY_APPROVERS'),
     GATEWAY_MEMBERS: idList('GATEWAY_MEMBERS'),
-    GATEWAY_ALLOWED_ACTIONS: z
-      .string()
-      .optional()
-      .transform((v) =>
-        (v ?? '')
-          .split(/[\s,]+/)
-          .filter(Boolean)
-          .map((name) => name.toLowerCase()),
-      )
-      .pipe(
-        z.array(
-          z
-            .string()
-            .regex(/^[a-z][a-z0-9_]*$/, 'GATEWAY_ALLOWED_ACTIONS: action names look like generate_faq'),
-        ),
-      ),
+    GATEWAY_ALLOWED_ACTIONS: lowerCaseList(
+      /^[a-z][a-z0-9_]*$/,
+      'GATEWAY_ALLOWED_ACTIONS: action names look like generate_faq',
+    ),
     // Only adds to the actions that are always guarded (see actions/guarded.ts); blank means unset.
     GATEWAY_GUARDED_ACTIONS: z
       .string()
@@ -280,25 +281,10 @@ const envSchema = z
         })
         .optional(),
     ),
-    MCP_ALLOWED_HOSTS: z
-      .string()
-      .optional()
-      .transform((v) =>
-        (v ?? '')
-          .split(/[\s,]+/)
-          .filter(Boolean)
-          .map((h) => h.toLowerCase()),
-      )
-      .pipe(
-        z.array(
-          z
-            .string()
-            .regex(
-              /^(\[[0-9a-f:]+\]|[a-z0-9.-]+)$/,
-              'MCP_ALLOWED_HOSTS: host names without scheme or port, such as gateway-bot.example.com',
-            ),
-        ),
-      ),
+    MCP_ALLOWED_HOSTS: lowerCaseList(
+      /^(\[[0-9a-f:]+\]|[a-z0-9.-]+)$/,
+      'MCP_ALLOWED_HOSTS: host names without scheme or port, such as gateway-bot.example.com',
+    ),
     MCP_RATE: z
       .string()
       .default('60/60s')

@@ -35,23 +35,22 @@ const run = (slackPort: number, appToken: string) => {
 };
 
 describe('Socket Mode when Slack is unreachable at start', () => {
-  it('keeps running through failed tries (backing off), saying so, and connects and serves once Slack answers', async () => {
+  it('keeps running for 30 s, saying so, and connects and serves once Slack answers', async () => {
     const port = await freePort();
     const bot = run(port, 'xapp-fake-socket-down');
     await bot.waitFor(/serving on port (\d+)/);
     await bot.waitFor(/Slack did not answer apps\.connections\.open; the bot keeps running/);
-    // Four failed tries, the waits doubling from 1 s: about 7 s in which the process must not give up.
-    await bot.waitFor(/connects again in 8 s/, 60_000);
+    await new Promise((r) => setTimeout(r, 30_000));
     expect(bot.child.exitCode).toBeNull();
     expect(bot.output()).not.toContain('could not start');
 
     const slack = await startFakeSlack({ port, botToken: BOT_TOKEN });
     standIns.push(slack);
-    // The next try is at most 8 s away (and a try takes seconds more).
+    // The backoff doubles to 60 s: the next try is at most that far away (and a try takes seconds more).
     await slack
       .waitFor(() => slack.socket.connected() || undefined, {
         what: 'the bot’s Socket Mode connection',
-        timeoutMs: 40_000,
+        timeoutMs: 100_000,
       })
       .catch((error: Error) => {
         throw new Error(`${error.message}\nthe bot's output:\n${bot.output().slice(-4000)}`);
@@ -65,7 +64,7 @@ describe('Socket Mode when Slack is unreachable at start', () => {
     );
     bot.child.kill('SIGTERM');
     expect(await bot.exited).toBe(0);
-  }, 150_000);
+  }, 240_000);
 
   it('names SLACK_APP_TOKEN when Slack refuses the app-level token, and exits 1', async () => {
     const slack = await startFakeSlack({ botToken: BOT_TOKEN, appToken: 'xapp-fake-accepted' });
