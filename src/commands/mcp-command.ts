@@ -44,11 +44,8 @@ export const assistantTokensCommand: CommandSpec = {
     }
     const id = rest[0];
     if (sub === 'revoke' && id && rest.length === 1) {
-      const token = (await assistantTokens.list(ctx.isAdmin() ? undefined : ctx.user)).find(
-        (t) => t.id === id,
-      );
-      // Someone else's token is answered as an unknown one: its id tells nothing.
-      if (!token || !(await assistantTokens.revoke(token.id)))
+      const token = await assistantTokens.revokeAs(id, ctx.user, ctx.isAdmin());
+      if (!token)
         throw new UserError(UserErrorCode.BadArguments, `You have no active token \`${id}\`.`, {
           hint: '`/gateway mcp tokens` lists them with their ids.',
         });

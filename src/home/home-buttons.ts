@@ -1,19 +1,24 @@
 import type { App, BlockButtonAction } from '@slack/bolt';
 import { type DecideOutcome, decideApprovalById } from '../approvals/decide.js';
 import { retryJob } from '../approvals/retry-job.js';
+import { channelDigests } from '../digests/channel-digests.js';
 import { slackLogContext } from '../http/request-context.js';
 import type { AppLogger } from '../logger.js';
+import { notAdminError } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { describeError } from '../slack/describe-error.js';
 import type { HomeMarks } from '../store/home-marks.js';
 import { buildApprovalRefusal } from '../views/approval-card.js';
 import { section } from '../views/blocks.js';
 import {
+  buildChannelSettings,
   HOME_APPROVE_ID,
   HOME_CANCEL_APPROVAL_ID,
   HOME_CANCEL_JOB_ID,
+  HOME_CHANNEL_SETTINGS_ID,
   HOME_REJECT_ID,
   HOME_RETRY_JOB_ID,
+  HOME_REVOKE_TOKEN_ID,
 } from '../views/home.js';
 import type { HomePublisher } from './home-publisher.js';
 
@@ -24,7 +29,7 @@ import type { HomePublisher } from './home-publisher.js';
  * happened) is shown at the top of the tab, which is published again at once.
  */
 
-type Click = { user: string; value: string; click: string; log: AppLogger };
+type Click = { user: string; value: string; click: string; triggerId: string; log: AppLogger };
 type Answer = { text: string; blocks?: ReturnType<typeof describeError>['blocks'] } | undefined;
 type HomeButton = (services: BotServices, click: Click) => Promise<Answer>;
 
@@ -57,6 +62,26 @@ const BUTTONS: Record<string, HomeButton> = {
     if (result.kind === 'refused') return describeError(result.error, log);
     return { text: ':repeat: Retried: the new job reports in the same thread.' };
   },
+  // A person's own token, or anyone's for an admin, as `/gateway mcp revoke` (the store's one rule).
+  [HOME_REVOKE_TOKEN_ID]: async (services, { user, value, log }) => {
+    const token = await services.assistantTokens.revokeAs(value, user, services.access.isAdmin(user));
+    if (!token) return { text: ':information_source: That token was already revoked or has expired.' };
+    log.info(`assistant token ${token.id} revoked by ${user} from the Home tab`);
+    return {
+      text: `:no_entry_sign: Token \`${token.id}\` is revoked: assistants using it are refused from now on.`,
+    };
+  },
+  // Admins only, as binding and digests are: the settings of one bound channel, from Redis alone.
+  [HOME_CHANNEL_SETTINGS_ID]: async (services, { user, value, triggerId }) => {
+    if (!services.access.isAdmin(user))
+      throw notAdminError('open a channel’s settings', services.access.admins());
+    const [binding, digests] = await Promise.all([
+      services.bindings.get(value),
+      channelDigests(services, value),
+    ]);
+    await services.slack.openModal(triggerId, buildChannelSettings({ channel: value, binding, digests }));
+    return undefined;
+  },
 };
 
 /** The ids the tab's buttons carry (the manifest lists them beside the channel's). */
@@ -83,6 +108,7 @@ export function registerHomeButtons(
           user,
           value: action.value ?? '',
           click: body.trigger_id || action.action_ts,
+          triggerId: body.trigger_id,
           log,
         });
       } catch (error) {
@@ -92,7 +118,7 @@ export function registerHomeButtons(
         await marks
           .setNotice(user, answer.blocks?.length ? answer.blocks : [section(answer.text)])
           .catch((e: unknown) => log.warn('could not keep the answer to a Home click', e));
-      await publisher.publish(user);
+      await publisher.publish(user, { opened: true });
     },
   );
 }

@@ -21,11 +21,6 @@ import {
  * call, so the tab opens as fast when the gateway is slow or down.
  */
 
-/** A part of the tab another feature renders (assistant tokens): its blocks for this person. */
-export interface HomeSection {
-  blocks(user: string): Promise<KnownBlock[]>;
-}
-
 const WEEK_MS = 7 * 86_400_000;
 const NOT_FOR_THEM = new Set<string>([AccessErrorCode.External, AccessErrorCode.Guest]);
 
@@ -34,7 +29,7 @@ export interface HomeReader {
   read(user: string): Promise<{ view: ReturnType<typeof buildHomeView>; person: boolean; approver: boolean }>;
 }
 
-export function homeReader(services: BotServices, marks: HomeMarks, sections: readonly HomeSection[] = []) {
+export function homeReader(services: BotServices, marks: HomeMarks) {
   // The spec's actions name the jobs (no discovery call); an action only discovery knows is named by its id.
   const titles = buildCatalogue(undefined, { guardedActions: services.config.guardedActions });
   const jobRow = (job: JobSummary): HomeJobRow => ({
@@ -108,16 +103,20 @@ export function homeReader(services: BotServices, marks: HomeMarks, sections: re
     );
     const rows = jobs.jobs.map(jobRow);
     const used = [...rows.map((j) => j.channel), ...mine.map((r) => r.channel)];
-    const extra = (await Promise.all(sections.map((s) => s.blocks(user)))).flat();
+    const [channelRows, adminPart, tokens] = await Promise.all([
+      channels(admin, used),
+      admin ? forAdmins() : undefined,
+      services.assistantTokens.list(user),
+    ]);
     return {
       user,
       ...(Array.isArray(notice) ? { notice: notice as KnownBlock[] } : {}),
       waiting: { records: waitingFor, total: Math.max(0, (pending?.total ?? 0) - ownPending) },
       requests,
       jobs: { rows, total: jobs.total },
-      channels: await channels(admin, used),
-      ...(extra.length ? { extra } : {}),
-      ...(admin ? { admin: await forAdmins() } : {}),
+      channels: channelRows,
+      tokens: tokens.map(({ id, scope, createdAt, expiresAt }) => ({ id, scope, createdAt, expiresAt })),
+      ...(adminPart ? { admin: adminPart } : {}),
     };
   }
 

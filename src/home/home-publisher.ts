@@ -18,8 +18,11 @@ const BATCH = 20;
 const FAILED_RETRY_MS = 30_000;
 
 export interface HomePublisher {
-  /** Publishes `user`'s tab now; `hash`: the view Slack last showed them (from the open event), if known. */
-  publish(user: string, hash?: string): Promise<void>;
+  /**
+   * Publishes `user`'s tab now. `opened`: they opened it or clicked on it (not a re-publish), so it is kept
+   * current for them for the next 7 days; `hash`: the view Slack last showed them (from the open event).
+   */
+  publish(user: string, options?: { opened?: boolean; hash?: string | undefined }): Promise<void>;
   /** Starts looking for due marks (the web role). */
   start(): void;
   stop(): Promise<void>;
@@ -35,9 +38,9 @@ export function homePublisher(
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
-  async function publishOnce(user: string, hash?: string): Promise<void> {
+  async function publishOnce(user: string, opened: boolean, hash: string | undefined): Promise<void> {
     const { view, person, approver } = await reader.read(user);
-    if (person) await marks.opened(user, approver);
+    if (person && opened) await marks.opened(user, approver);
     const last = hash ?? (await marks.lastHash(user)) ?? undefined;
     let answer = await services.slack.publishHome(user, view, last);
     if ('conflict' in answer) {
@@ -47,9 +50,12 @@ export function homePublisher(
     if ('hash' in answer && answer.hash) await marks.setHash(user, answer.hash);
   }
 
-  async function publish(user: string, hash?: string): Promise<void> {
+  async function publish(
+    user: string,
+    options: { opened?: boolean; hash?: string | undefined } = {},
+  ): Promise<void> {
     try {
-      await publishOnce(user, hash);
+      await publishOnce(user, options.opened ?? false, options.hash);
     } catch (error) {
       const wait = slackRetryAfterMs(error);
       log.warn(

@@ -3,7 +3,7 @@ import type { BotServices } from '../services.js';
 import { claimOnce } from '../store/dedupe.js';
 import { HomeMarks } from '../store/home-marks.js';
 import { registerHomeButtons } from './home-buttons.js';
-import { type HomeSection, homeReader } from './home-data.js';
+import { homeReader } from './home-data.js';
 import { homePublisher } from './home-publisher.js';
 
 export { HOME_ACTION_IDS } from './home-buttons.js';
@@ -21,11 +21,11 @@ const OPEN_CLAIM_SEC = 3_600;
 export function register(
   app: App,
   services: BotServices,
-  options: { sections?: HomeSection[]; pollMs?: number } = {},
+  options: { pollMs?: number } = {},
 ): { stop(): Promise<void> } {
   const prefix = services.config.redis.prefix;
   const marks = new HomeMarks(services.redis, prefix);
-  const reader = homeReader(services, marks, options.sections);
+  const reader = homeReader(services, marks);
   const publisher = homePublisher(services, marks, reader, options.pollMs ? { pollMs: options.pollMs } : {});
   app.event('app_home_opened', async ({ event, body, logger }) => {
     if (event.tab !== 'home') return;
@@ -36,7 +36,7 @@ export function register(
     }
     // A first visit has no view yet, so no hash to publish over.
     const hash = (event.view as { hash?: string } | undefined)?.hash;
-    await publisher.publish(event.user, hash);
+    await publisher.publish(event.user, { opened: true, hash });
   });
   registerHomeButtons(app, services, marks, publisher);
   publisher.start();

@@ -112,17 +112,22 @@ export class SlackDriver {
     return { ...sent, responseUrl, triggerId };
   }
 
-  /** A button click's payload as Slack sends it (`block_actions`), with a fresh trigger id. */
+  /**
+   * A button click's payload as Slack sends it (`block_actions`), with a fresh trigger id. `asShown`: on the
+   * view exactly as given, even when it has been replaced since (a person whose client still shows an older
+   * Home tab).
+   */
   clickPayload(
     target: FakeMessage | FakeView,
     button: ButtonQuery,
     as: { user: string },
+    options: { asShown?: boolean } = {},
   ): { payload: Record<string, unknown>; triggerId: string } {
     const actor = this.actor(as.user);
     const triggerId = this.slack.newTriggerId(as.user);
     const payload = basePayload(actor, 'block_actions', VERIFICATION_TOKEN);
     if (isFakeView(target)) {
-      const view = this.slack.getView(target.id) ?? target;
+      const view = options.asShown ? target : (this.slack.getView(target.id) ?? target);
       const found = findButton(view.view.blocks, button);
       Object.assign(payload, {
         container: { type: 'view', view_id: view.id },
@@ -155,12 +160,14 @@ export class SlackDriver {
     return { payload, triggerId };
   }
 
+  /** A click on a button of a message or a view (see clickPayload for `asShown`). */
   async click(
     target: FakeMessage | FakeView,
     button: ButtonQuery,
     as: { user: string },
+    options: { asShown?: boolean } = {},
   ): Promise<SentRequest & { triggerId: string }> {
-    const { payload, triggerId } = this.clickPayload(target, button, as);
+    const { payload, triggerId } = this.clickPayload(target, button, as, options);
     const sent = await this.interactive(payload);
     return { ...sent, triggerId };
   }

@@ -1,7 +1,7 @@
 import type { types } from '@slack/bolt';
 import { type Logger, type MessageMetadata, WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../views/blocks.js';
-import { fitHome, fitMessage } from '../views/limits.js';
+import { fitHome, fitMessage, fitModal } from '../views/limits.js';
 import type { ReplyTarget, Reporter } from './reply-target.js';
 
 /**
@@ -27,6 +27,8 @@ export interface SlackOutbound extends Reporter {
    * to overwrite a newer view than that one: `conflict`, and the caller reads its state again.
    */
   publishHome(user: string, view: HomeView, hash?: string): Promise<{ hash?: string } | { conflict: true }>;
+  /** Opens a modal for the person whose click gave `triggerId` (valid for 3 s), fitted to its limits. */
+  openModal(triggerId: string, view: ModalView): Promise<void>;
 }
 
 /** How long Slack asked to wait before calling again (a 429 the client did not wait out), if it did. */
@@ -36,6 +38,7 @@ export function slackRetryAfterMs(error: unknown): number | undefined {
 }
 
 type HomeView = types.HomeView;
+type ModalView = types.ModalView;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -124,6 +127,9 @@ export function createSlackPoster(slack: WebClient, options: { maxWaits?: number
           return { conflict: true };
         throw error;
       }
+    },
+    openModal: async (triggerId, view) => {
+      await slack.views.open({ trigger_id: triggerId, view: fitModal(view) });
     },
     permalink: async (channel, ts) => {
       try {

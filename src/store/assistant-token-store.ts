@@ -103,6 +103,16 @@ export class AssistantTokenStore {
     return hash ? parse(await this.redis.hgetall(this.#byHash(hash))) : undefined;
   }
 
+  /**
+   * Revokes a token for `by`: their own, or anyone's for an admin (`everyone`). Undefined when there is no such
+   * token for them: someone else's is answered as an unknown one, so its id tells nothing. The rule for every
+   * surface (the `mcp revoke` command, the Home tab's Revoke).
+   */
+  async revokeAs(id: string, by: string, everyone: boolean): Promise<AssistantToken | undefined> {
+    const token = (await this.list(everyone ? undefined : by)).find((t) => t.id === id);
+    return token ? this.revoke(token.id) : undefined;
+  }
+
   /** Revokes a token by its id; the record it was, or undefined when there is none (or it expired). */
   async revoke(id: string): Promise<AssistantToken | undefined> {
     const token = await this.#get(id);

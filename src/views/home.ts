@@ -1,12 +1,12 @@
 import type { types } from '@slack/bolt';
 import type { ApprovalRecord } from '../approvals/record.js';
 import { approveButton, cardTime, decision } from './approval-card.js';
-import { button, context, divider, header, type KnownBlock, section } from './blocks.js';
+import { button, context, divider, header, type KnownBlock, plain, section } from './blocks.js';
 import type { SubscriptionView } from './digest-status.js';
 import { digestLine } from './digest-status.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { JOB_STATE_WORDS } from './job-list.js';
-import { fitHome } from './limits.js';
+import { fitHome, fitModal } from './limits.js';
 import { slackDate } from './slack-date.js';
 
 /**
@@ -21,9 +21,19 @@ export const HOME_REJECT_ID = 'home_reject';
 export const HOME_CANCEL_APPROVAL_ID = 'home_approval_cancel';
 export const HOME_CANCEL_JOB_ID = 'home_job_cancel';
 export const HOME_RETRY_JOB_ID = 'home_job_retry';
+export const HOME_CHANNEL_SETTINGS_ID = 'home_channel_settings';
+export const HOME_REVOKE_TOKEN_ID = 'home_token_revoke';
 
 /** How many rows each section shows; the rest are counted ("and N more"). */
-export const HOME_SHOWN = { waiting: 10, requests: 5, jobs: 10, channels: 15 } as const;
+export const HOME_SHOWN = { waiting: 10, requests: 5, jobs: 10, channels: 15, tokens: 5 } as const;
+
+/** An assistant-tool token as the tab lists it (never its secret, which nobody can see again). */
+interface HomeToken {
+  id: string;
+  scope: 'read' | 'write';
+  createdAt: number;
+  expiresAt: number;
+}
 
 export interface HomeJobRow {
   jobKey: string;
@@ -66,8 +76,8 @@ export interface HomeData {
   requests: ApprovalRecord[];
   jobs: { rows: HomeJobRow[]; total: number };
   channels: { rows: HomeChannel[]; total: number };
-  /** Blocks another feature renders into the tab (assistant tokens), between the channels and the admin part. */
-  extra?: KnownBlock[];
+  /** This person's active assistant-tool tokens. */
+  tokens: HomeToken[];
   admin?: HomeAdmin;
 }
 
@@ -182,6 +192,35 @@ function channelBlocks(data: HomeData): KnownBlock[] {
   return blocks;
 }
 
+function tokenBlocks(tokens: readonly HomeToken[]): KnownBlock[] {
+  const blocks: KnownBlock[] = [header('Assistant tokens')];
+  if (!tokens.length) {
+    blocks.push(
+      context('You have no assistant-tool tokens. `/gateway mcp token` mints one for your AI assistant.'),
+    );
+    return blocks;
+  }
+  for (const t of tokens.slice(0, HOME_SHOWN.tokens)) {
+    const revoke = {
+      ...button({ text: 'Revoke', actionId: HOME_REVOKE_TOKEN_ID, value: t.id, style: 'danger' }),
+      confirm: {
+        title: plain('Revoke this token?'),
+        text: plain('Assistants using it are refused from their next call.'),
+        confirm: plain('Revoke'),
+        deny: plain('Keep it'),
+      },
+    };
+    blocks.push(
+      section(
+        `${code(t.id)} · ${t.scope === 'read' ? 'read-only' : 'read and act'} · made ${cardTime(t.createdAt)} · expires ${cardTime(t.expiresAt)}`,
+        revoke,
+      ),
+    );
+  }
+  blocks.push(...more(HOME_SHOWN.tokens, tokens.length, '`/gateway mcp tokens`'));
+  return blocks;
+}
+
 const people = (ids: readonly string[]) => (ids.length ? ids.map((id) => `<@${id}>`).join(', ') : 'nobody');
 
 function adminBlocks(admin: HomeAdmin): KnownBlock[] {
@@ -205,18 +244,15 @@ function adminBlocks(admin: HomeAdmin): KnownBlock[] {
   if (!admin.bindings.length)
     blocks.push(context('No channel is bound yet: `/gateway use &lt;client_id&gt;` in one.'));
   else {
-    const lines = admin.bindings
-      .slice(0, HOME_SHOWN.channels)
-      .map(
-        (b) =>
+    blocks.push(section('*Bindings:*'));
+    for (const b of admin.bindings.slice(0, HOME_SHOWN.channels))
+      blocks.push(
+        section(
           `<#${b.channel}> → *${escapeMrkdwn(b.clientLabel)}* (${code(b.clientId)}), bound by <@${b.boundBy}>`,
+          button({ text: 'Settings', actionId: HOME_CHANNEL_SETTINGS_ID, value: b.channel }),
+        ),
       );
-    blocks.push(section(`*Bindings:*\n${lines.join('\n')}`));
-    blocks.push(
-      context(
-        `Settings of a channel: \`/gateway status\`, \`/gateway use\` and \`/gateway digest\` in it.${admin.bindings.length > HOME_SHOWN.channels ? ` …and ${admin.bindings.length - HOME_SHOWN.channels} more bound channels.` : ''}`,
-      ),
-    );
+    blocks.push(...more(HOME_SHOWN.channels, admin.bindings.length, '`/gateway status` in each channel'));
   }
   return blocks;
 }
@@ -237,9 +273,34 @@ export function buildHomeView(data: HomeData): HomeView {
     divider(),
   );
   blocks.push(...channelBlocks(data));
-  if (data.extra?.length) blocks.push(divider(), ...data.extra);
+  blocks.push(divider(), ...tokenBlocks(data.tokens));
   if (data.admin) blocks.push(divider(), ...adminBlocks(data.admin));
   return fitHome({ type: 'home', blocks });
+}
+
+/** A bound channel's settings, opened from the admin part: what it is bound to, its digests, how to change them. */
+export function buildChannelSettings(input: {
+  channel: string;
+  binding: { clientId: string; clientLabel: string; boundBy: string; boundAt: string } | undefined;
+  digests: SubscriptionView[];
+}): types.ModalView {
+  const { binding } = input;
+  const blocks: KnownBlock[] = binding
+    ? [
+        section(
+          `<#${input.channel}> is bound to *${escapeMrkdwn(binding.clientLabel)}* (${code(binding.clientId)}), by <@${binding.boundBy}>${binding.boundAt ? ` on ${escapeMrkdwn(binding.boundAt.slice(0, 10))}` : ''}.`,
+        ),
+        section(
+          input.digests.length
+            ? `*Digests:*\n${input.digests.map((d) => `• ${digestLine(d)}`).join('\n')}`
+            : '*Digests:* none.',
+        ),
+        context(
+          'In the channel: `/gateway use &lt;client_id&gt;` binds it to another client, `/gateway digest reviews|rankings daily|weekly|off` changes its digests, `/gateway status` checks that the key reaches its client.',
+        ),
+      ]
+    : [section(`<#${input.channel}> is no longer bound to a client.`)];
+  return fitModal({ type: 'modal', title: plain('Channel settings'), close: plain('Close'), blocks });
 }
 
 /** Guests and other workspaces' people: one short panel, and nothing of the agency's (no client, no channel). */

@@ -134,6 +134,12 @@ describe('Socket Mode', () => {
     expect(slack.getView(view.id)).toBeUndefined();
   });
 
+  it('publishes the Home tab when it is opened over the socket', async () => {
+    await driver.homeOpened({ user: MEMBER });
+    const home = await slack.waitFor(() => slack.home(MEMBER), { what: 'the Home tab' });
+    expect(JSON.stringify(home.view.blocks)).toContain('Your recent jobs');
+  });
+
   it('serves /healthz on the runtime’s own port, with no Slack endpoint there', async () => {
     const health = await request(`http://127.0.0.1:${runtime.port}/healthz`);
     await health.body.text();

@@ -28,6 +28,7 @@ const empty: HomeData = {
   requests: [],
   jobs: { rows: [], total: 0 },
   channels: { rows: [], total: 0 },
+  tokens: [],
 };
 
 const text = (view: { blocks: unknown[] }) => JSON.stringify(view.blocks);
@@ -39,6 +40,7 @@ describe('the Home tab view', () => {
     expect(shown).toContain('You have asked for no approval lately');
     expect(shown).toContain('No jobs yet');
     expect(shown).toContain('No channel you use is bound to a client yet');
+    expect(shown).toContain('You have no assistant-tool tokens');
     expect(shown).not.toContain('For admins');
   });
 
