@@ -4,7 +4,6 @@
  * processes sharing one Redis, of which exactly one runs the action.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { SlackDriver } from '../../src/local/driver.js';
 import { type FakeMessage, startFakeSlack } from '../../src/local/fake-slack/index.js';
 import { silentLogger } from '../../src/logger.js';
@@ -18,9 +17,10 @@ import {
   MEMBER,
   SIGNING_SECRET,
   startHarness,
+  testConfig,
   textOf,
 } from '../helpers/bot-harness.js';
-import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
+import { testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const GROUP = 'SDEPLOYERS';
 const APPROVERS = Array.from({ length: 50 }, (_, i) => `UAPPR${String(i).padStart(2, '0')}`);
@@ -99,13 +99,8 @@ describe('approvals across restarts and processes', () => {
 
   /** Another bot process on the same Redis and Slack stand-in: ROLE=web, or everything. */
   async function anotherBot(role: 'web' | 'all') {
-    const config = loadConfig({
-      SLACK_BOT_TOKEN: h.slack.botToken,
+    const config = testConfig(h.slack, h.prefix, {
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: h.slack.apiUrl,
-      PORT: '0',
-      REDIS_URL: h.config.redis.url,
-      REDIS_PREFIX: h.prefix,
       GATEWAY_BASE_URL: h.sandbox.url,
       GATEWAY_API_KEY: 'sandbox-key',
       GATEWAY_ADMINS: ADMIN,
@@ -156,13 +151,8 @@ describe('a bot restarted between the request and the click', () => {
     const sandbox = await startSandbox({ port: 0 });
     const slack = await startFakeSlack();
     const prefix = uniquePrefix('e2e-approvals-restart');
-    const config = loadConfig({
-      SLACK_BOT_TOKEN: slack.botToken,
+    const config = testConfig(slack, prefix, {
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: prefix,
       GATEWAY_BASE_URL: sandbox.url,
       GATEWAY_API_KEY: 'sandbox-key',
       GATEWAY_ADMINS: ADMIN,

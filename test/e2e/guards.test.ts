@@ -4,7 +4,6 @@
  * refuses a guarded job that carries no approved approval, whoever queued it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import type { ActionJobData } from '../../src/jobs/queue.js';
 import { SlackDriver } from '../../src/local/driver.js';
 import { startFakeSlack } from '../../src/local/fake-slack/index.js';
@@ -20,9 +19,10 @@ import {
   MEMBER,
   SIGNING_SECRET,
   startHarness,
+  testConfig,
   textOf,
 } from '../helpers/bot-harness.js';
-import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
+import { testRedis, uniquePrefix } from '../helpers/redis.js';
 
 /** The job once BullMQ has finished it (completed or failed for good). */
 async function finished(h: Harness, jobKey: string) {
@@ -158,13 +158,8 @@ describe('a guarded name the spec lacks, while the gateway is down at start', ()
     const prefix = uniquePrefix('e2e-guards-down');
     // Every discovery attempt of the start fails (the client retries a GET five times).
     sandbox.failNext('500', { method: 'GET', count: 5 });
-    const config = loadConfig({
-      SLACK_BOT_TOKEN: slack.botToken,
+    const config = testConfig(slack, prefix, {
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: prefix,
       GATEWAY_BASE_URL: sandbox.url,
       GATEWAY_API_KEY: 'sandbox-key',
       GATEWAY_ADMINS: ADMIN,

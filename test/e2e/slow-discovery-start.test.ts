@@ -1,12 +1,12 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { SANDBOX_KEYS } from '../../src/gateway/spec.js';
 import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { type Runtime, startRuntime } from '../../src/runtime.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
+import { testConfig } from '../helpers/bot-harness.js';
+import { testRedis, uniquePrefix } from '../helpers/redis.js';
 
 /**
  * A worker starting while the gateway drips its discovery answer (headers, then a byte every 2 s): the worker
@@ -32,13 +32,8 @@ afterAll(async () => {
 
 describe('a worker starting while discovery drips', () => {
   it('serves /healthz within seconds, and the catalogue fills in once discovery answers', async () => {
-    const config = loadConfig({
-      SLACK_BOT_TOKEN: slack.botToken,
+    const config = testConfig(slack, prefix, {
       SLACK_SIGNING_SECRET: 'slow-discovery-secret',
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: prefix,
       ROLE: 'worker',
       GATEWAY_BASE_URL: sandbox.url,
       GATEWAY_API_KEY: SANDBOX_KEYS.full,

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { SlackDriver } from '../../src/local/driver.js';
 import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
 import { createLogger } from '../../src/logger.js';
 import { type Runtime, startRuntime } from '../../src/runtime.js';
-import { textOf } from '../helpers/bot-harness.js';
-import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
+import { testConfig, textOf } from '../helpers/bot-harness.js';
+import { testRedis, uniquePrefix } from '../helpers/redis.js';
 
 /**
  * The bot over Socket Mode at LOG_LEVEL=debug: a command's response URL posts into the channel as the bot for
@@ -21,13 +20,8 @@ let runtime: Runtime;
 
 beforeAll(async () => {
   slack = await startFakeSlack();
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: slack.botToken,
+  const config = testConfig(slack, prefix, {
     SLACK_APP_TOKEN: 'xapp-1-fake',
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: prefix,
     GATEWAY_BASE_URL: 'sandbox',
     GATEWAY_ADMINS: 'UADMIN',
     LOG_LEVEL: 'debug',

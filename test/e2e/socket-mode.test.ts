@@ -1,12 +1,11 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { SlackDriver } from '../../src/local/driver.js';
 import { type FakeMessage, type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
 import { createLogger, silentLogger } from '../../src/logger.js';
 import { type Runtime, startRuntime } from '../../src/runtime.js';
-import { textOf } from '../helpers/bot-harness.js';
-import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
+import { testConfig, textOf } from '../helpers/bot-harness.js';
+import { testRedis, uniquePrefix } from '../helpers/redis.js';
 
 /** The whole bot over Socket Mode: no signing secret, no events URL; Slack reaches it only over the WebSocket. */
 
@@ -25,13 +24,8 @@ const latest = (match: (m: FakeMessage) => boolean, what: string) =>
 
 beforeAll(async () => {
   slack = await startFakeSlack();
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: slack.botToken,
+  const config = testConfig(slack, prefix, {
     SLACK_APP_TOKEN: 'xapp-1-fake',
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: prefix,
     GATEWAY_BASE_URL: 'sandbox',
     GATEWAY_ADMINS: ADMIN,
     GATEWAY_ACTION_RATE: '1000/1s',
