@@ -1,0 +1,74 @@
+/**
+ * The assistant tools' job references as a person in Slack sees the same jobs: a job cancelled in Slack, a deploy
+ * that names no article the gateway has, a deploy already waiting for its approval. One web process with its
+ * worker, the stand-in and the sandbox; one gateway POST a minute, so a second job waits in the queue.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
+
+const CLIENT = 'acme-plumbing';
+
+type Answer = { structuredContent?: Record<string, unknown>; isError?: boolean; content: { text: string }[] };
+
+describe('assistant tools: jobs as Slack sees them', () => {
+  let h: Harness;
+  let client: Client;
+
+  async function mint(user: string): Promise<string> {
+    const before = h.slack.ephemerals(CHANNEL, user).length;
+    await h.gateway('mcp token', { user });
+    const answer = await h.slack.waitFor(
+      () =>
+        h.slack
+          .ephemerals(CHANNEL, user)
+          .slice(before)
+          .find((m) => /gwb_/.test(textOf(m))),
+      { what: 'the token' },
+    );
+    return /gwb_[A-Za-z0-9_-]{20,}/.exec(textOf(answer))?.[0] ?? '';
+  }
+
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as Answer;
+
+  beforeAll(async () => {
+    h = await startHarness('e2e-mcp-jobs', { GATEWAY_ACTION_RATE: '1/60s', GATEWAY_APPROVERS: ADMIN });
+    h.slack.simulate.joinChannel(CHANNEL, MEMBER);
+    await bind(h, CLIENT);
+    client = new Client({ name: 'e2e-jobs', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${h.runtime.port}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${await mint(MEMBER)}` } },
+      }),
+    );
+  }, 30_000);
+
+  afterAll(async () => {
+    await client?.close().catch(() => {});
+    await h?.close();
+  });
+
+  it('reports a job cancelled in Slack before it started as cancelled, not as unknown', async () => {
+    // The first takes the minute's one POST; the second waits in the queue with a Cancel button.
+    await call('generate_article', { client_id: CLIENT, keyword: `mcp first ${Date.now()}` });
+    const keyword = `mcp cancelled ${Date.now()}`;
+    const asked = await call('generate_article', { client_id: CLIENT, keyword });
+    const jobId = asked.structuredContent?.job_id as string;
+    expect(asked.structuredContent?.status).toBe('queued');
+    expect((await call('get_job', { job_id: jobId })).structuredContent?.status).toBe('queued');
+    const status = await h.message((m) => textOf(m).includes(keyword) && textOf(m).includes('job_cancel'));
+    await h.driver.click(status, { actionId: 'job_cancel' }, { user: MEMBER });
+    await h.message((m) => textOf(m).includes(keyword) && /cancelled by/.test(textOf(m)));
+    const job = await call('get_job', { job_id: jobId });
+    expect(job.isError).toBeFalsy();
+    expect(job.structuredContent).toMatchObject({
+      job_id: jobId,
+      status: 'cancelled',
+      action: 'generate_blog',
+      client_id: CLIENT,
+      result: null,
+    });
+    expect(h.posts('generate_blog').filter((p) => JSON.stringify(p).includes(keyword))).toHaveLength(0);
+  });
+});
