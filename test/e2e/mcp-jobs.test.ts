@@ -71,4 +71,22 @@ describe('assistant tools: jobs as Slack sees them', () => {
     });
     expect(h.posts('generate_blog').filter((p) => JSON.stringify(p).includes(keyword))).toHaveLength(0);
   });
+
+  it('deploy_article answers an article the gateway does not have, or none, in its own words and asks for nothing', async () => {
+    const cards = () => h.slack.messages(CHANNEL).filter((m) => /^Approval/.test(m.text)).length;
+    const before = cards();
+    const unknown = await call('deploy_article', { client_id: CLIENT, article_id: 'blog_nope' });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.content[0]?.text).toMatch(/no article `blog_nope`/);
+    expect(unknown.content[0]?.text).toMatch(/list_articles/);
+    expect(unknown.content[0]?.text).not.toMatch(/leave post_id out|\/gateway/);
+    const blank = await call('deploy_article', { client_id: CLIENT, article_id: '   ' });
+    expect(blank.isError).toBe(true);
+    expect(blank.content[0]?.text).toMatch(/Give article_id \(the gateway’s post_id\)/);
+    const none = await call('deploy_article', { client_id: CLIENT });
+    expect(none.isError).toBe(true);
+    expect(none.content[0]?.text).toMatch(/article_id/);
+    expect(cards()).toBe(before);
+    expect(h.posts('deploy_blog')).toHaveLength(0);
+  });
 });
