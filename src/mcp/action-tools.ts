@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ActionEntry } from '../actions/catalogue.js';
 import { validateActionFields } from '../actions/parse-args.js';
 import { requestApproval } from '../approvals/ask-approval.js';
+import { payloadHash } from '../approvals/payload.js';
 import type { Row } from '../gateway/types.js';
 import { deployPost } from '../requests/references.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
@@ -349,10 +350,27 @@ async function ask(
       requestKey,
       viaAssistant: true,
     });
-    if (!record)
+    if (!record) {
+      // The identical request in flight here: its reference, so get_job follows it.
+      const held = await services.approvals.inFlight(channel, payloadHash(entry.action, id, checked.fields));
+      const link = held?.cardTs ? await services.slack.permalink(channel, held.cardTs) : undefined;
       return empty('duplicate', 'An identical request already waits for approval in this channel.', {
         channel,
+        ...(held
+          ? {
+              job_id: `approval-${held.id}`,
+              message_link: link ?? null,
+              earlier: {
+                job_id: `approval-${held.id}`,
+                state: held.state,
+                requested_by: held.requestedBy,
+                requested_at: new Date(held.createdAt).toISOString(),
+                fields: held.fields,
+              },
+            }
+          : {}),
       });
+    }
     const link = record.cardTs ? await services.slack.permalink(channel, record.cardTs) : undefined;
     return {
       job_id: `approval-${record.id}`,

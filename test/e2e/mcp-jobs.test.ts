@@ -89,4 +89,22 @@ describe('assistant tools: jobs as Slack sees them', () => {
     expect(cards()).toBe(before);
     expect(h.posts('deploy_blog')).toHaveLength(0);
   });
+
+  it('answers a deploy already waiting for its approval with that approval’s reference, which get_job follows', async () => {
+    const articles = await call('list_articles', { client_id: CLIENT, limit: 1 });
+    const article = (articles.structuredContent as { rows: { id: string }[] }).rows[0]?.id as string;
+    const first = await call('deploy_article', { client_id: CLIENT, article_id: article });
+    expect(first.structuredContent?.status).toBe('pending_approval');
+    const again = await call('deploy_article', { client_id: CLIENT, article_id: article });
+    expect(again.structuredContent).toMatchObject({
+      status: 'duplicate',
+      job_id: first.structuredContent?.job_id,
+      message_link: first.structuredContent?.message_link,
+      earlier: { state: 'pending', requested_by: MEMBER, fields: { post_id: article } },
+    });
+    const job = await call('get_job', { job_id: again.structuredContent?.job_id });
+    expect(job.structuredContent?.status).toBe('pending_approval');
+    expect(h.slack.messages(CHANNEL).filter((m) => /^Approval/.test(m.text))).toHaveLength(1);
+    expect(h.posts('deploy_blog')).toHaveLength(0);
+  });
 });
