@@ -107,4 +107,30 @@ describe('assistant tools: jobs as Slack sees them', () => {
     expect(h.slack.messages(CHANNEL).filter((m) => /^Approval/.test(m.text))).toHaveLength(1);
     expect(h.posts('deploy_blog')).toHaveLength(0);
   });
+
+  it('keeps a discovery-only action admin-only, and tells an admin to bind a channel for a client with none', async () => {
+    const member = await call('run_action', {
+      client_id: CLIENT,
+      action: 'generate_faq',
+      fields: { topic: 'x' },
+    });
+    expect(member.isError).toBeFalsy();
+    expect(member.structuredContent).toMatchObject({ status: 'refused', job_id: null });
+    expect(String(member.structuredContent?.reason)).toMatch(/admin/i);
+    const admin = new Client({ name: 'e2e-jobs-admin', version: '1.0.0' });
+    await admin.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${h.runtime.port}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${await mint(ADMIN)}` } },
+      }),
+    );
+    const unbound = (await admin.callTool({
+      name: 'index_url',
+      arguments: { client_id: 'bright-dental', url: 'https://bright-dental.example/x' },
+    })) as Answer;
+    await admin.close();
+    expect(unbound.isError).toBe(true);
+    expect(unbound.content[0]?.text).toMatch(/bound to no Slack channel.*bind one/);
+    expect(h.posts('generate_faq')).toHaveLength(0);
+    expect(h.posts('index_url')).toHaveLength(0);
+  });
 });
