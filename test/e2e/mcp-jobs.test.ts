@@ -133,4 +133,23 @@ describe('assistant tools: jobs as Slack sees them', () => {
     expect(h.posts('generate_faq')).toHaveLength(0);
     expect(h.posts('index_url')).toHaveLength(0);
   });
+
+  it('answers an identical send duplicate even when Slack refuses the person the note in the channel', async () => {
+    const email = { client_id: CLIENT, to: 'desk@example.com', subject: 'Hello', html: '<p>Hello</p>' };
+    const first = await call('send_prospect_email', email);
+    expect(first.structuredContent?.status).toBe('pending_approval');
+    // As chat.postEphemeral answers for someone not in the channel (an admin's token reaches every channel).
+    h.slack.simulate.outage(['chat.postEphemeral']);
+    try {
+      const again = await call('send_prospect_email', email);
+      expect(again.isError).toBeFalsy();
+      expect(again.structuredContent).toMatchObject({
+        status: 'duplicate',
+        job_id: first.structuredContent?.job_id,
+      });
+    } finally {
+      h.slack.simulate.restore();
+    }
+    expect(h.posts('send_prospect_email')).toHaveLength(0);
+  }, 20_000);
 });
