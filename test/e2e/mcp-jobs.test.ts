@@ -108,7 +108,7 @@ describe('assistant tools: jobs as Slack sees them', () => {
     expect(h.posts('deploy_blog')).toHaveLength(0);
   });
 
-  it('keeps a discovery-only action admin-only, and tells an admin to bind a channel for a client with none', async () => {
+  it('keeps a discovery-only action and the client roster admin-only, and tells an admin to bind a channel for a client with none', async () => {
     const member = await call('run_action', {
       client_id: CLIENT,
       action: 'generate_faq',
@@ -117,6 +117,10 @@ describe('assistant tools: jobs as Slack sees them', () => {
     expect(member.isError).toBeFalsy();
     expect(member.structuredContent).toMatchObject({ status: 'refused', job_id: null });
     expect(String(member.structuredContent?.reason)).toMatch(/admin/i);
+    // The roster stays admin-only through the open-ended read too.
+    const roster = await call('list_resource', { resource: 'clients' });
+    expect(roster.isError).toBe(true);
+    expect(roster.content[0]?.text).toMatch(/Only admins can list the agency’s clients/);
     const admin = new Client({ name: 'e2e-jobs-admin', version: '1.0.0' });
     await admin.connect(
       new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${h.runtime.port}/mcp`), {
