@@ -176,6 +176,15 @@ export class ApprovalStore {
     }
   }
 
+  /** The request with this payload in the channel that is still in flight (pending, approved, running), if any. */
+  async inFlight(channel: string, hash: string): Promise<ApprovalRecord | undefined> {
+    const id = await this.redis.hget(this.#indexKey(channel), `pending:${hash}`);
+    const record = id ? await this.get(id) : undefined;
+    return record && record.hash === hash && ['pending', 'approved', 'running'].includes(record.state)
+      ? record
+      : undefined;
+  }
+
   /** The last approval that ran this payload in the channel (done), if any. */
   async lastDone(channel: string, hash: string): Promise<ApprovalRecord | undefined> {
     const id = await this.redis.hget(this.#indexKey(channel), `done:${hash}`);

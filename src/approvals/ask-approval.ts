@@ -89,7 +89,14 @@ export async function requestApproval(
     // An identical request is in flight: the person is pointed at its card, and no second card is posted.
     const { cardTs } = made.pending;
     const link = cardTs ? await services.slack.permalink(made.pending.channel, cardTs) : undefined;
-    await services.slack.ephemeral(target, ask.requester, buildAlreadyPending(made.pending, link));
+    const told = services.slack.ephemeral(target, ask.requester, buildAlreadyPending(made.pending, link));
+    // An assistant's caller is answered by the tool, and may not be in the channel at all (an admin's token):
+    // Slack refusing the courtesy note there must not turn that answer into a failure.
+    await (ask.viaAssistant
+      ? told.catch((e: unknown) =>
+          services.logger.warn('could not tell an assistant’s person that the request already waits', e),
+        )
+      : told);
     return undefined;
   }
   const record = made.created;

@@ -233,6 +233,12 @@ export class ActionQueue {
     return job ?? undefined;
   }
 
+  /** A job cancelled before it started (it is gone from the queue): what it was and who cancelled it. */
+  async cancelledJob(jobKey: string): Promise<JobSummary | undefined> {
+    const kept = await this.#redis.get(cancelledKey(this.prefix, jobKey));
+    return kept ? (JSON.parse(kept) as JobSummary) : undefined;
+  }
+
   /** Why a job with `ahead` jobs before it waits, and about how long. */
   estimateWait(ahead: number): Promise<JobWait> {
     return estimateWait(this.#redis, this.prefix, ACTION_QUEUE, this.#rate, ahead);

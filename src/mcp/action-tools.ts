@@ -4,7 +4,9 @@ import { z } from 'zod';
 import type { ActionEntry } from '../actions/catalogue.js';
 import { validateActionFields } from '../actions/parse-args.js';
 import { requestApproval } from '../approvals/ask-approval.js';
+import { payloadHash } from '../approvals/payload.js';
 import type { Row } from '../gateway/types.js';
+import { deployPost } from '../requests/references.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import { answered, requireClient, type ToolContext, ToolRefusal } from './context.js';
 import { describeJob, jobSchema } from './job-tools.js';
@@ -147,15 +149,30 @@ const ACTION_TOOLS: ActionTool[] = [
   {
     name: 'deploy_article',
     action: 'deploy_blog',
-    description: `Publishes an article to the client’s connected site (gateway \`deploy_blog\`). ${GUARDED}`,
+    description: `Publishes an article to the client’s connected site (gateway \`deploy_blog\`, its \`post_id\` the article_id). Every deploy names its article. ${GUARDED}`,
     input: {
       article_id: z
         .string()
         .min(1)
         .max(150)
-        .describe('The article’s id (list_articles, or get_job of generate_article)'),
+        .describe('The article’s id, the gateway’s post_id (list_articles, or get_job of generate_article)'),
     },
-    fields: (a) => ({ post_id: a.article_id }),
+    async fields(a, ctx, id) {
+      // The gateway's document does not say what a deploy without its post publishes: the bot never sends one.
+      const postId = str(a.article_id);
+      const find = 'list_articles lists them; get_job of generate_article gives a new one’s article_id.';
+      if (!postId)
+        throw new ToolRefusal(
+          `Give article_id (the gateway’s post_id): every deploy names its article. ${find}`,
+        );
+      // Read here to answer in this tool's words; the approval reads it again for the card's title.
+      const post = await deployPost(ctx.services, id, postId);
+      if ('refusal' in post)
+        throw new ToolRefusal(
+          `The gateway has no article \`${postId}\` for this client, so nothing was asked for. ${find}`,
+        );
+      return { post_id: postId };
+    },
     annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
   },
   {
@@ -333,10 +350,27 @@ async function ask(
       requestKey,
       viaAssistant: true,
     });
-    if (!record)
+    if (!record) {
+      // The identical request in flight here: its reference, so get_job follows it.
+      const held = await services.approvals.inFlight(channel, payloadHash(entry.action, id, checked.fields));
+      const link = held?.cardTs ? await services.slack.permalink(channel, held.cardTs) : undefined;
       return empty('duplicate', 'An identical request already waits for approval in this channel.', {
         channel,
+        ...(held
+          ? {
+              job_id: `approval-${held.id}`,
+              message_link: link ?? null,
+              earlier: {
+                job_id: `approval-${held.id}`,
+                state: held.state,
+                requested_by: held.requestedBy,
+                requested_at: new Date(held.createdAt).toISOString(),
+                fields: held.fields,
+              },
+            }
+          : {}),
       });
+    }
     const link = record.cardTs ? await services.slack.permalink(channel, record.cardTs) : undefined;
     return {
       job_id: `approval-${record.id}`,

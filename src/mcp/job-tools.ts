@@ -43,7 +43,20 @@ function articleShape(record: Record<string, unknown>, ok: boolean) {
 
 async function runOf(services: CoreServices, jobKey: string): Promise<Omit<JobOut, 'job_id'> | undefined> {
   const job = await services.queue.findJob(jobKey);
-  if (!job) return undefined;
+  if (!job) {
+    // Cancelled in Slack before it started: gone from the queue, kept apart for a week.
+    const cancelled = await services.queue.cancelledJob(jobKey);
+    return cancelled
+      ? {
+          client_id: cancelled.clientId,
+          action: cancelled.action,
+          status: 'cancelled',
+          channel: cancelled.channel,
+          result: null,
+          note: 'cancelled before it started; nothing was sent to the gateway',
+        }
+      : undefined;
+  }
   const state = toJobState(await job.getState(), job.returnvalue, job.data.step);
   const status = state === 'needs-attention' ? 'needs_attention' : (state ?? 'queued');
   const record = status === 'done' ? (job.data.result ?? {}) : undefined;
