@@ -68,12 +68,22 @@ export function homeReader(services: BotServices, marks: HomeMarks) {
     };
   }
 
-  async function channels(admin: boolean, used: readonly string[]) {
-    const bound = admin
-      ? await services.bindings.all()
-      : (await Promise.all([...new Set(used)].map((c) => services.bindings.get(c)))).filter(
-          (b) => b !== undefined,
-        );
+  /**
+   * A member's bound channels: those they are a member of (users.conversations, cached in access/), and those
+   * their own jobs and requests on this tab already name. Should Slack not answer, the latter alone.
+   */
+  async function memberChannels(user: string, used: readonly string[]) {
+    const reach = await services.reach.of(user).catch(() => undefined);
+    const member = [...(reach?.channels.values() ?? [])].flat();
+    const known = new Set(member.map((b) => b.channel));
+    const others = (
+      await Promise.all([...new Set(used)].filter((c) => !known.has(c)).map((c) => services.bindings.get(c)))
+    ).filter((b) => b !== undefined);
+    return [...member, ...others];
+  }
+
+  async function channels(user: string, admin: boolean, used: readonly string[]) {
+    const bound = admin ? await services.bindings.all() : await memberChannels(user, used);
     const rows: HomeChannel[] = await Promise.all(
       bound.slice(0, HOME_SHOWN.channels).map(async (b) => ({
         channel: b.channel,
@@ -104,7 +114,7 @@ export function homeReader(services: BotServices, marks: HomeMarks) {
     const rows = jobs.jobs.map(jobRow);
     const used = [...rows.map((j) => j.channel), ...mine.map((r) => r.channel)];
     const [channelRows, adminPart, tokens] = await Promise.all([
-      channels(admin, used),
+      channels(user, admin, used),
       admin ? forAdmins() : undefined,
       services.assistantTokens.list(user),
     ]);

@@ -8,6 +8,7 @@ import type { FakeMessage, FakeView } from '../../src/local/fake-slack/index.js'
 import { ADMIN, bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
 
 const GUEST = 'UGUEST';
+const OTHER = 'UOTHER';
 
 const homeText = (view: FakeView | undefined) => JSON.stringify(view?.view.blocks ?? []);
 
@@ -306,6 +307,18 @@ describe('the Home tab', () => {
     await homeSays(h, MEMBER, /is revoked/);
     expect(await h.runtime.services.assistantTokens.verify(secret)).toBeUndefined();
     expect(homeText(h.slack.home(MEMBER))).toContain('You have no assistant-tool tokens');
+  });
+
+  it('lists every bound channel a member is in, used or not, and no channel they are not in', async () => {
+    await bind(h, 'bright-dental', 'CHOMEOTHER');
+    // carol is in the harness channel and has never used it; she is not in the other bound channel.
+    h.slack.simulate.joinChannel(CHANNEL, OTHER);
+    await h.driver.homeOpened({ user: OTHER });
+    const home = await homeSays(h, OTHER, /Channels and clients/);
+    expect(homeText(home)).toContain(`<#${CHANNEL}> → *Harbor Law Group*`);
+    expect(homeText(home)).not.toContain('No channel you use is bound');
+    expect(homeText(home)).not.toContain('CHOMEOTHER');
+    expect(homeText(home)).not.toContain('Bright');
   });
 
   it('shows a guest one short panel and no client', async () => {
