@@ -131,6 +131,32 @@ describe('the Home tab', () => {
     expect(h.slack.calls.some((c) => c.method === 'views.publish' && c.error === 'hash_conflict')).toBe(true);
   });
 
+  it('publishes a person’s Home again when they mint or revoke a token with the command', async () => {
+    await h.driver.homeOpened({ user: MEMBER });
+    await homeSays(h, MEMBER, /Your recent jobs/);
+    // In a channel of its own, so that the later test's minted token is not mistaken for this one.
+    const where = { user: MEMBER, channel: 'CHOMETOKEN' };
+    await h.gateway('mcp token read', where);
+    const minted = await h.ephemeral((m) => /gwb_/.test(textOf(m)), where);
+    const secret = /gwb_[A-Za-z0-9_-]+/.exec(textOf(minted))?.[0] ?? '';
+    const token = await h.runtime.services.assistantTokens.verify(secret);
+    if (!token) throw new Error('no token minted');
+    // Not opened again: the mint itself re-publishes the tab.
+    await homeSays(h, MEMBER, new RegExp(`${token.id}.*read-only`), 5_000);
+    await h.gateway(`mcp revoke ${token.id}`, where);
+    await h.slack.waitFor(() => !homeText(h.slack.home(MEMBER)).includes(token.id), {
+      what: 'the revoked token gone from the Home tab',
+      timeoutMs: 5_000,
+    });
+  });
+
+  it('publishes an admin’s Home again when a channel is bound', async () => {
+    await h.driver.homeOpened({ user: ADMIN });
+    await homeSays(h, ADMIN, /For admins/);
+    await bind(h, 'bright-dental', 'CHOMEBOUND');
+    await homeSays(h, ADMIN, /<#CHOMEBOUND> → \*Bright Dental Studio\*/, 5_000);
+  });
+
   it('retries a failed job from Home, under the usual rules: one new POST', async () => {
     h.sandbox.failNext('status_error', { method: 'POST', action: 'index_url' });
     const url = `https://example.com/retry-${Date.now()}`;
