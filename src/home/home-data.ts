@@ -99,9 +99,10 @@ export function homeReader(services: BotServices, marks: HomeMarks) {
     const admin = services.access.isAdmin(user);
     const now = Date.now();
     const selfOk = services.config.allowSelfApproval;
-    const [pending, mine, jobs, notice] = await Promise.all([
+    const [pending, mine, asked, jobs, notice] = await Promise.all([
       approver ? services.approvals.pending(HOME_SHOWN.waiting * 3, now) : undefined,
       services.approvals.requestedBy(user, HOME_SHOWN.requests * 4),
+      services.approvals.requestedSince(user, now - WEEK_MS),
       services.queue.requesterJobs(user, HOME_SHOWN.jobs),
       marks.notice(user).catch(() => undefined),
     ]);
@@ -123,6 +124,8 @@ export function homeReader(services: BotServices, marks: HomeMarks) {
       ...(Array.isArray(notice) ? { notice: notice as KnownBlock[] } : {}),
       waiting: { records: waitingFor, total: Math.max(0, (pending?.total ?? 0) - ownPending) },
       requests,
+      // The rows read are the newest few: the week's count says how many more there are.
+      requestCount: { total: Math.max(requests.length, asked.count), atLeast: asked.atLeast },
       jobs: { rows, total: jobs.total },
       channels: channelRows,
       tokens: tokens.map(({ id, scope, createdAt, expiresAt }) => ({ id, scope, createdAt, expiresAt })),

@@ -74,6 +74,8 @@ export interface HomeData {
   notice?: KnownBlock[];
   waiting: { records: ApprovalRecord[]; total: number };
   requests: ApprovalRecord[];
+  /** How many requests of theirs are recent, when more than `requests` holds; `atLeast`: maybe more still. */
+  requestCount?: { total: number; atLeast: boolean };
   jobs: { rows: HomeJobRow[]; total: number };
   channels: { rows: HomeChannel[]; total: number };
   /** This person's active assistant-tool tokens. */
@@ -88,8 +90,9 @@ function messageLink(channel: string, ts: string, label: string): string {
   return `<https://slack.com/archives/${channel}/p${ts.replace('.', '')}|${label}>`;
 }
 
-function more(shown: number, total: number, where: string): KnownBlock[] {
-  return total > shown ? [context(`…and ${(total - shown).toLocaleString('en-US')} more: ${where}`)] : [];
+function more(shown: number, total: number, where: string, atLeast = false): KnownBlock[] {
+  const n = (total - shown).toLocaleString('en-US');
+  return total > shown ? [context(`…and ${atLeast ? 'at least ' : ''}${n} more: ${where}`)] : [];
 }
 
 function waitingBlocks(data: HomeData): KnownBlock[] {
@@ -138,7 +141,10 @@ function requestBlocks(data: HomeData): KnownBlock[] {
         : section(text),
     );
   }
-  blocks.push(...more(HOME_SHOWN.requests, data.requests.length, '`/gateway history` in their channels'));
+  const shown = Math.min(data.requests.length, HOME_SHOWN.requests);
+  const count = data.requestCount ?? { total: data.requests.length, atLeast: false };
+  const total = Math.max(data.requests.length, count.total);
+  blocks.push(...more(shown, total, '`/gateway history` in their channels', count.atLeast));
   return blocks;
 }
 

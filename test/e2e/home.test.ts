@@ -301,6 +301,10 @@ describe('the Home tab', () => {
       .slice(since)
       .filter((c) => c.method === 'views.publish' && !c.ok && c.error !== 'hash_conflict');
     expect(failed).toEqual([]);
+    // The requester's own: the newest few shown, and how many more, not only of those read.
+    await h.driver.homeOpened({ user: MEMBER });
+    const mine = await homeSays(h, MEMBER, /and at least 45 more: `\/gateway history`/);
+    expect(mine.view.blocks.length).toBeLessThanOrEqual(100);
   });
 
   it('opens a bound channel’s settings from the admin part; a member has no admin part', async () => {

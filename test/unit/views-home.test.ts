@@ -85,6 +85,14 @@ describe('the Home tab view', () => {
     expect(shown).toContain('"confirm"');
   });
 
+  it('counts the requests beyond those read, and says when there may be more still', () => {
+    const requests = Array.from({ length: 20 }, (_, i) => record(i));
+    const exact = text(buildHomeView({ ...empty, requests, requestCount: { total: 37, atLeast: false } }));
+    expect(exact).toContain('…and 32 more: `/gateway history` in their channels');
+    const capped = text(buildHomeView({ ...empty, requests, requestCount: { total: 50, atLeast: true } }));
+    expect(capped).toContain('…and at least 45 more');
+  });
+
   it('shows guests and other workspaces one short panel with no client or channel', () => {
     const view = buildHomeNotForYou();
     expect(view.blocks).toHaveLength(1);
