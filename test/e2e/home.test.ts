@@ -356,6 +356,11 @@ describe('the Home tab', () => {
     const home = await homeSays(h, GUEST, /not for|nothing here for you/);
     expect(homeText(home)).not.toContain('Harbor Law');
     expect(homeText(home)).not.toContain('harbor-law');
+    // Someone of another workspace (Slack Connect) the same, though they are in the bound channel.
+    h.slack.simulate.joinChannel(CHANNEL, 'UEXTERNAL');
+    await h.driver.homeOpened({ user: 'UEXTERNAL' });
+    const external = await homeSays(h, 'UEXTERNAL', /nothing here for you/);
+    expect(homeText(external)).not.toMatch(/Harbor|harbor-law|CSEO/);
   });
 });
 
