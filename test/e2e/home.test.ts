@@ -245,6 +245,45 @@ describe('the Home tab', () => {
     expect(h.posts('deploy_blog')).toHaveLength(posts);
   });
 
+  it('refuses a Home Approve from someone who may not decide: a non-approver, the requester themself', async () => {
+    const card = await askDeploy(h, post(6));
+    await h.driver.homeOpened({ user: ADMIN });
+    const shown = structuredClone(await homeSays(h, ADMIN, /home_approve/));
+    const posts = h.posts('deploy_blog').length;
+    // The approver's tab's button, clicked by a member who is no approver (a crafted click).
+    await h.driver.homeOpened({ user: MEMBER });
+    await homeSays(h, MEMBER, /Your recent jobs/);
+    await h.driver.click(shown, { actionId: 'home_approve' }, { user: MEMBER }, { asShown: true });
+    await homeSays(h, MEMBER, /Only approvers can decide on this request/);
+    // The admin's own request, approved from the tab by its requester (the button's value made theirs).
+    const before = new Set(cards(h).map((m) => m.ts));
+    await h.gateway(`deploy ${post(7)}`, { user: ADMIN });
+    const own = await h.slack.waitFor(() => cards(h).find((m) => !before.has(m.ts)), { what: 'the card' });
+    const ownId = /"action_id":"approval_approve"[^}]*"value":"([^"]+)"/.exec(
+      JSON.stringify(own.blocks),
+    )?.[1];
+    if (!ownId) throw new Error('no approval id on the card');
+    const forged = structuredClone(shown);
+    const text = JSON.stringify(forged.view.blocks).replace(
+      /("action_id":"home_approve"[^}]*"value":")[^"]+/,
+      `$1${ownId}`,
+    );
+    forged.view.blocks = JSON.parse(text);
+    await h.driver.click(forged, { actionId: 'home_approve' }, { user: ADMIN }, { asShown: true });
+    await homeSays(h, ADMIN, /You asked for this/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.posts('deploy_blog')).toHaveLength(posts);
+    expect(textOf(cardNow(h, card))).toMatch(/Approval needed/);
+    expect(textOf(cardNow(h, own))).toMatch(/Approval needed/);
+    // Out of the way of the tests below, which click the newest Approve on the tab.
+    await h.driver.click(cardNow(h, card), { actionId: 'approval_reject' }, { user: ADMIN });
+    await h.driver.click(cardNow(h, own), { actionId: 'approval_cancel' }, { user: ADMIN });
+    await h.slack.waitFor(() => /Cancelled by <@UADMIN>/.test(textOf(cardNow(h, own))), {
+      what: 'cancelled',
+    });
+    await homeSays(h, ADMIN, /Nothing waits for your approval/);
+  });
+
   it('makes exactly one POST of 50 concurrent Approve clicks split between Home and the card', async () => {
     const card = await askDeploy(h, post(3));
     await h.driver.homeOpened({ user: ADMIN });
