@@ -191,6 +191,8 @@ describe('the Home tab', () => {
     );
     expect(homeText(home)).toContain('Harbor Law');
     expect(homeText(home)).toContain('"confirm"');
+    // What will run, without opening the card: the post.
+    expect(homeText(home)).toMatch(new RegExp(`\\*Post:\\* .*\\(\`${post(1)}\`\\)`));
     await h.driver.click(home, { actionId: 'home_approve' }, { user: ADMIN });
     await h.slack.waitFor(() => /Approved by <@UADMIN>.*done/.test(textOf(cardNow(h, card))), {
       what: 'the card to say done',

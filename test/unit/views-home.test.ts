@@ -79,6 +79,10 @@ describe('the Home tab view', () => {
     expect(shown).not.toContain('<!channel>');
     expect(shown).not.toContain('<@U999>');
     expect(shown).toContain('and 490 more');
+    // However long the label, who asked, the expiry and the link to the card stay in each row.
+    const rows = view.blocks.filter((b) => b.type === 'section' && /asked by/.test(JSON.stringify(b)));
+    expect(rows).toHaveLength(10);
+    for (const row of rows) expect(JSON.stringify(row)).toMatch(/expires .*the card/);
     expect(shown).toContain('and 990 more: `/gateway jobs all`');
     expect(shown).toContain('home_job_cancel');
     expect(shown).toContain('home_job_retry');
