@@ -178,7 +178,8 @@ export async function startRuntime(
     new UserGroups(people),
     logger.child({ part: 'access' }),
   );
-  const bindings = new BindingStore(redis, config.redis.prefix);
+  // A bind or an unbind changes the channels every Home tab may list.
+  const bindings = new BindingStore(redis, config.redis.prefix, { changed: () => homeMarks.everyone() });
   // Bindings made before the set of bound channels existed join it (Home and the assistant tools list it).
   await bindings
     .indexExisting()
@@ -208,7 +209,9 @@ export async function startRuntime(
     approvals,
     approvalExpiry,
     slack,
-    assistantTokens: new AssistantTokenStore(redis, config.redis.prefix),
+    assistantTokens: new AssistantTokenStore(redis, config.redis.prefix, {
+      changed: (user) => homeMarks.mark([user]),
+    }),
     reach: new ClientReach(access, directory, bindings, logger.child({ part: 'access' })),
   };
   const core: CoreServices = {

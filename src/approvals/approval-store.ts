@@ -144,6 +144,15 @@ export class ApprovalStore {
     return this.#records(await this.redis.zrevrange(this.#requesterKey(user), 0, limit - 1));
   }
 
+  /**
+   * How many requests `user` made since `since` (ms), as far as their index tells: `atLeast` when the index,
+   * which keeps their newest few, is full of them, so that there may be more.
+   */
+  async requestedSince(user: string, since: number): Promise<{ count: number; atLeast: boolean }> {
+    const count = await this.redis.zcount(this.#requesterKey(user), since, '+inf');
+    return { count, atLeast: count >= REQUESTER_KEPT };
+  }
+
   async #records(ids: readonly string[]): Promise<ApprovalRecord[]> {
     if (!ids.length) return [];
     const pipe = this.redis.pipeline();

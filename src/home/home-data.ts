@@ -68,12 +68,22 @@ export function homeReader(services: BotServices, marks: HomeMarks) {
     };
   }
 
-  async function channels(admin: boolean, used: readonly string[]) {
-    const bound = admin
-      ? await services.bindings.all()
-      : (await Promise.all([...new Set(used)].map((c) => services.bindings.get(c)))).filter(
-          (b) => b !== undefined,
-        );
+  /**
+   * A member's bound channels: those they are a member of (users.conversations, cached in access/), and those
+   * their own jobs and requests on this tab already name. Should Slack not answer, the latter alone.
+   */
+  async function memberChannels(user: string, used: readonly string[]) {
+    const reach = await services.reach.of(user).catch(() => undefined);
+    const member = [...(reach?.channels.values() ?? [])].flat();
+    const known = new Set(member.map((b) => b.channel));
+    const others = (
+      await Promise.all([...new Set(used)].filter((c) => !known.has(c)).map((c) => services.bindings.get(c)))
+    ).filter((b) => b !== undefined);
+    return [...member, ...others];
+  }
+
+  async function channels(user: string, admin: boolean, used: readonly string[]) {
+    const bound = admin ? await services.bindings.all() : await memberChannels(user, used);
     const rows: HomeChannel[] = await Promise.all(
       bound.slice(0, HOME_SHOWN.channels).map(async (b) => ({
         channel: b.channel,
@@ -89,9 +99,10 @@ export function homeReader(services: BotServices, marks: HomeMarks) {
     const admin = services.access.isAdmin(user);
     const now = Date.now();
     const selfOk = services.config.allowSelfApproval;
-    const [pending, mine, jobs, notice] = await Promise.all([
+    const [pending, mine, asked, jobs, notice] = await Promise.all([
       approver ? services.approvals.pending(HOME_SHOWN.waiting * 3, now) : undefined,
       services.approvals.requestedBy(user, HOME_SHOWN.requests * 4),
+      services.approvals.requestedSince(user, now - WEEK_MS),
       services.queue.requesterJobs(user, HOME_SHOWN.jobs),
       marks.notice(user).catch(() => undefined),
     ]);
@@ -104,7 +115,7 @@ export function homeReader(services: BotServices, marks: HomeMarks) {
     const rows = jobs.jobs.map(jobRow);
     const used = [...rows.map((j) => j.channel), ...mine.map((r) => r.channel)];
     const [channelRows, adminPart, tokens] = await Promise.all([
-      channels(admin, used),
+      channels(user, admin, used),
       admin ? forAdmins() : undefined,
       services.assistantTokens.list(user),
     ]);
@@ -113,6 +124,8 @@ export function homeReader(services: BotServices, marks: HomeMarks) {
       ...(Array.isArray(notice) ? { notice: notice as KnownBlock[] } : {}),
       waiting: { records: waitingFor, total: Math.max(0, (pending?.total ?? 0) - ownPending) },
       requests,
+      // The rows read are the newest few: the week's count says how many more there are.
+      requestCount: { total: Math.max(requests.length, asked.count), atLeast: asked.atLeast },
       jobs: { rows, total: jobs.total },
       channels: channelRows,
       tokens: tokens.map(({ id, scope, createdAt, expiresAt }) => ({ id, scope, createdAt, expiresAt })),

@@ -29,7 +29,14 @@ export class AssistantTokenStore {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    /** Told of every token minted or revoked, with its person (their Home tab lists it). */
+    private readonly options: { changed?: (user: string) => Promise<void> } = {},
   ) {}
+
+  async #changed(user: string): Promise<void> {
+    // The token stands (or is gone): a Home tab left behind is published anew when opened.
+    await this.options.changed?.(user).catch(() => {});
+  }
 
   #byHash(hash: string) {
     return `${this.prefix}:mcp:token:${hash}`;
@@ -74,6 +81,7 @@ export class AssistantTokenStore {
       .set(this.#byId(token.id), hash, 'PXAT', token.expiresAt)
       .zadd(this.#index(), token.expiresAt, token.id)
       .exec();
+    await this.#changed(token.user);
     return { secret, token };
   }
 
@@ -124,6 +132,7 @@ export class AssistantTokenStore {
       .del(this.#byId(id))
       .zrem(this.#index(), id)
       .exec();
+    await this.#changed(token.user);
     return token;
   }
 }

@@ -13,7 +13,14 @@ export class BindingStore {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    /** Told of every bind and unbind (the Home tabs that list the channel are re-published). */
+    private readonly options: { changed?: (channel: string) => Promise<void> } = {},
   ) {}
+
+  async #changed(channel: string): Promise<void> {
+    // The binding stands: a Home tab left behind is published anew when opened.
+    await this.options.changed?.(channel).catch(() => {});
+  }
 
   private key(channel: string): string {
     return `${this.prefix}:binding:${channel}`;
@@ -64,7 +71,9 @@ export class BindingStore {
   /** Unbinds a channel; true when it was bound. */
   async remove(channel: string): Promise<boolean> {
     await this.redis.srem(this.indexKey(), channel);
-    return (await this.redis.del(this.key(channel))) > 0;
+    const removed = (await this.redis.del(this.key(channel))) > 0;
+    if (removed) await this.#changed(channel);
+    return removed;
   }
 
   async set(binding: ChannelBinding): Promise<void> {
@@ -75,5 +84,6 @@ export class BindingStore {
       boundAt: binding.boundAt,
     });
     await this.redis.sadd(this.indexKey(), binding.channel);
+    await this.#changed(binding.channel);
   }
 }

@@ -6,7 +6,7 @@ import type { SubscriptionView } from './digest-status.js';
 import { digestLine } from './digest-status.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { JOB_STATE_WORDS } from './job-list.js';
-import { fitHome, fitModal } from './limits.js';
+import { fitHome, fitModal, truncate } from './limits.js';
 import { slackDate } from './slack-date.js';
 
 /**
@@ -74,6 +74,8 @@ export interface HomeData {
   notice?: KnownBlock[];
   waiting: { records: ApprovalRecord[]; total: number };
   requests: ApprovalRecord[];
+  /** How many requests of theirs are recent, when more than `requests` holds; `atLeast`: maybe more still. */
+  requestCount?: { total: number; atLeast: boolean };
   jobs: { rows: HomeJobRow[]; total: number };
   channels: { rows: HomeChannel[]; total: number };
   /** This person's active assistant-tool tokens. */
@@ -88,8 +90,22 @@ function messageLink(channel: string, ts: string, label: string): string {
   return `<https://slack.com/archives/${channel}/p${ts.replace('.', '')}|${label}>`;
 }
 
-function more(shown: number, total: number, where: string): KnownBlock[] {
-  return total > shown ? [context(`…and ${(total - shown).toLocaleString('en-US')} more: ${where}`)] : [];
+function more(shown: number, total: number, where: string, atLeast = false): KnownBlock[] {
+  const n = (total - shown).toLocaleString('en-US');
+  return total > shown ? [context(`…and ${atLeast ? 'at least ' : ''}${n} more: ${where}`)] : [];
+}
+
+/** What an approval will run, in a line (the card shows it whole): the post, the email, the fields. */
+function whatRuns(r: ApprovalRecord): string {
+  const p = r.preview;
+  let line: string;
+  if (p.kind === 'deploy')
+    line = p.postId
+      ? `*Post:* ${p.postTitle ? `*${escapeMrkdwn(p.postTitle)}* ` : ''}(${code(p.postId)})`
+      : '*Post:* none named, so approving it runs nothing (the card says why)';
+  else if (p.kind === 'email') line = `*To:* ${escapeMrkdwn(p.to)} · *Subject:* ${escapeMrkdwn(p.subject)}`;
+  else line = p.lines.map(escapeMrkdwn).join(' · ');
+  return truncate(line, 400);
 }
 
 function waitingBlocks(data: HomeData): KnownBlock[] {
@@ -105,8 +121,9 @@ function waitingBlocks(data: HomeData): KnownBlock[] {
     const card = r.cardTs ? ` · ${messageLink(r.channel, r.cardTs, 'the card')}` : '';
     blocks.push(
       section(
-        `*${escapeMrkdwn(r.label)}* (${code(r.action)}) for *${escapeMrkdwn(r.clientLabel)}* in <#${r.channel}>\n` +
-          `asked by <@${r.requestedBy}> ${cardTime(r.createdAt)} · expires ${cardTime(r.expiresAt)}${card}`,
+        // Short enough that who asked, the expiry and the link are never cut off the section's end.
+        `*${truncate(escapeMrkdwn(r.label), 200)}* (${code(truncate(r.action, 100))}) for *${truncate(escapeMrkdwn(r.clientLabel), 200)}* in <#${r.channel}>\n` +
+          `asked by <@${r.requestedBy}> ${cardTime(r.createdAt)} · expires ${cardTime(r.expiresAt)}${card}\n${whatRuns(r)}`,
       ),
       {
         type: 'actions',
@@ -138,7 +155,10 @@ function requestBlocks(data: HomeData): KnownBlock[] {
         : section(text),
     );
   }
-  blocks.push(...more(HOME_SHOWN.requests, data.requests.length, '`/gateway history` in their channels'));
+  const shown = Math.min(data.requests.length, HOME_SHOWN.requests);
+  const count = data.requestCount ?? { total: data.requests.length, atLeast: false };
+  const total = Math.max(data.requests.length, count.total);
+  blocks.push(...more(shown, total, '`/gateway history` in their channels', count.atLeast));
   return blocks;
 }
 

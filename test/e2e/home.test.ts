@@ -8,6 +8,7 @@ import type { FakeMessage, FakeView } from '../../src/local/fake-slack/index.js'
 import { ADMIN, bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
 
 const GUEST = 'UGUEST';
+const OTHER = 'UOTHER';
 
 const homeText = (view: FakeView | undefined) => JSON.stringify(view?.view.blocks ?? []);
 
@@ -130,6 +131,32 @@ describe('the Home tab', () => {
     expect(h.slack.calls.some((c) => c.method === 'views.publish' && c.error === 'hash_conflict')).toBe(true);
   });
 
+  it('publishes a person’s Home again when they mint or revoke a token with the command', async () => {
+    await h.driver.homeOpened({ user: MEMBER });
+    await homeSays(h, MEMBER, /Your recent jobs/);
+    // In a channel of its own, so that the later test's minted token is not mistaken for this one.
+    const where = { user: MEMBER, channel: 'CHOMETOKEN' };
+    await h.gateway('mcp token read', where);
+    const minted = await h.ephemeral((m) => /gwb_/.test(textOf(m)), where);
+    const secret = /gwb_[A-Za-z0-9_-]+/.exec(textOf(minted))?.[0] ?? '';
+    const token = await h.runtime.services.assistantTokens.verify(secret);
+    if (!token) throw new Error('no token minted');
+    // Not opened again: the mint itself re-publishes the tab.
+    await homeSays(h, MEMBER, new RegExp(`${token.id}.*read-only`), 5_000);
+    await h.gateway(`mcp revoke ${token.id}`, where);
+    await h.slack.waitFor(() => !homeText(h.slack.home(MEMBER)).includes(token.id), {
+      what: 'the revoked token gone from the Home tab',
+      timeoutMs: 5_000,
+    });
+  });
+
+  it('publishes an admin’s Home again when a channel is bound', async () => {
+    await h.driver.homeOpened({ user: ADMIN });
+    await homeSays(h, ADMIN, /For admins/);
+    await bind(h, 'bright-dental', 'CHOMEBOUND');
+    await homeSays(h, ADMIN, /<#CHOMEBOUND> → \*Bright Dental Studio\*/, 5_000);
+  });
+
   it('retries a failed job from Home, under the usual rules: one new POST', async () => {
     h.sandbox.failNext('status_error', { method: 'POST', action: 'index_url' });
     const url = `https://example.com/retry-${Date.now()}`;
@@ -164,6 +191,8 @@ describe('the Home tab', () => {
     );
     expect(homeText(home)).toContain('Harbor Law');
     expect(homeText(home)).toContain('"confirm"');
+    // What will run, without opening the card: the post.
+    expect(homeText(home)).toMatch(new RegExp(`\\*Post:\\* .*\\(\`${post(1)}\`\\)`));
     await h.driver.click(home, { actionId: 'home_approve' }, { user: ADMIN });
     await h.slack.waitFor(() => /Approved by <@UADMIN>.*done/.test(textOf(cardNow(h, card))), {
       what: 'the card to say done',
@@ -216,6 +245,45 @@ describe('the Home tab', () => {
     const answered = await homeSays(h, ADMIN, /already rejected/);
     expect(homeText(answered)).not.toContain('home_approve');
     expect(h.posts('deploy_blog')).toHaveLength(posts);
+  });
+
+  it('refuses a Home Approve from someone who may not decide: a non-approver, the requester themself', async () => {
+    const card = await askDeploy(h, post(6));
+    await h.driver.homeOpened({ user: ADMIN });
+    const shown = structuredClone(await homeSays(h, ADMIN, /home_approve/));
+    const posts = h.posts('deploy_blog').length;
+    // The approver's tab's button, clicked by a member who is no approver (a crafted click).
+    await h.driver.homeOpened({ user: MEMBER });
+    await homeSays(h, MEMBER, /Your recent jobs/);
+    await h.driver.click(shown, { actionId: 'home_approve' }, { user: MEMBER }, { asShown: true });
+    await homeSays(h, MEMBER, /Only approvers can decide on this request/);
+    // The admin's own request, approved from the tab by its requester (the button's value made theirs).
+    const before = new Set(cards(h).map((m) => m.ts));
+    await h.gateway(`deploy ${post(7)}`, { user: ADMIN });
+    const own = await h.slack.waitFor(() => cards(h).find((m) => !before.has(m.ts)), { what: 'the card' });
+    const ownId = /"action_id":"approval_approve"[^}]*"value":"([^"]+)"/.exec(
+      JSON.stringify(own.blocks),
+    )?.[1];
+    if (!ownId) throw new Error('no approval id on the card');
+    const forged = structuredClone(shown);
+    const text = JSON.stringify(forged.view.blocks).replace(
+      /("action_id":"home_approve"[^}]*"value":")[^"]+/,
+      `$1${ownId}`,
+    );
+    forged.view.blocks = JSON.parse(text);
+    await h.driver.click(forged, { actionId: 'home_approve' }, { user: ADMIN }, { asShown: true });
+    await homeSays(h, ADMIN, /You asked for this/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.posts('deploy_blog')).toHaveLength(posts);
+    expect(textOf(cardNow(h, card))).toMatch(/Approval needed/);
+    expect(textOf(cardNow(h, own))).toMatch(/Approval needed/);
+    // Out of the way of the tests below, which click the newest Approve on the tab.
+    await h.driver.click(cardNow(h, card), { actionId: 'approval_reject' }, { user: ADMIN });
+    await h.driver.click(cardNow(h, own), { actionId: 'approval_cancel' }, { user: ADMIN });
+    await h.slack.waitFor(() => /Cancelled by <@UADMIN>/.test(textOf(cardNow(h, own))), {
+      what: 'cancelled',
+    });
+    await homeSays(h, ADMIN, /Nothing waits for your approval/);
   });
 
   it('makes exactly one POST of 50 concurrent Approve clicks split between Home and the card', async () => {
@@ -274,6 +342,10 @@ describe('the Home tab', () => {
       .slice(since)
       .filter((c) => c.method === 'views.publish' && !c.ok && c.error !== 'hash_conflict');
     expect(failed).toEqual([]);
+    // The requester's own: the newest few shown, and how many more, not only of those read.
+    await h.driver.homeOpened({ user: MEMBER });
+    const mine = await homeSays(h, MEMBER, /and at least 45 more: `\/gateway history`/);
+    expect(mine.view.blocks.length).toBeLessThanOrEqual(100);
   });
 
   it('opens a bound channel’s settings from the admin part; a member has no admin part', async () => {
@@ -308,11 +380,28 @@ describe('the Home tab', () => {
     expect(homeText(h.slack.home(MEMBER))).toContain('You have no assistant-tool tokens');
   });
 
+  it('lists every bound channel a member is in, used or not, and no channel they are not in', async () => {
+    await bind(h, 'bright-dental', 'CHOMEOTHER');
+    // carol is in the harness channel and has never used it; she is not in the other bound channel.
+    h.slack.simulate.joinChannel(CHANNEL, OTHER);
+    await h.driver.homeOpened({ user: OTHER });
+    const home = await homeSays(h, OTHER, /Channels and clients/);
+    expect(homeText(home)).toContain(`<#${CHANNEL}> → *Harbor Law Group*`);
+    expect(homeText(home)).not.toContain('No channel you use is bound');
+    expect(homeText(home)).not.toContain('CHOMEOTHER');
+    expect(homeText(home)).not.toContain('Bright');
+  });
+
   it('shows a guest one short panel and no client', async () => {
     await h.driver.homeOpened({ user: GUEST });
     const home = await homeSays(h, GUEST, /not for|nothing here for you/);
     expect(homeText(home)).not.toContain('Harbor Law');
     expect(homeText(home)).not.toContain('harbor-law');
+    // Someone of another workspace (Slack Connect) the same, though they are in the bound channel.
+    h.slack.simulate.joinChannel(CHANNEL, 'UEXTERNAL');
+    await h.driver.homeOpened({ user: 'UEXTERNAL' });
+    const external = await homeSays(h, 'UEXTERNAL', /nothing here for you/);
+    expect(homeText(external)).not.toMatch(/Harbor|harbor-law|CSEO/);
   });
 });
 

@@ -79,10 +79,22 @@ describe('the Home tab view', () => {
     expect(shown).not.toContain('<!channel>');
     expect(shown).not.toContain('<@U999>');
     expect(shown).toContain('and 490 more');
+    // However long the label, who asked, the expiry and the link to the card stay in each row.
+    const rows = view.blocks.filter((b) => b.type === 'section' && /asked by/.test(JSON.stringify(b)));
+    expect(rows).toHaveLength(10);
+    for (const row of rows) expect(JSON.stringify(row)).toMatch(/expires .*the card/);
     expect(shown).toContain('and 990 more: `/gateway jobs all`');
     expect(shown).toContain('home_job_cancel');
     expect(shown).toContain('home_job_retry');
     expect(shown).toContain('"confirm"');
+  });
+
+  it('counts the requests beyond those read, and says when there may be more still', () => {
+    const requests = Array.from({ length: 20 }, (_, i) => record(i));
+    const exact = text(buildHomeView({ ...empty, requests, requestCount: { total: 37, atLeast: false } }));
+    expect(exact).toContain('…and 32 more: `/gateway history` in their channels');
+    const capped = text(buildHomeView({ ...empty, requests, requestCount: { total: 50, atLeast: true } }));
+    expect(capped).toContain('…and at least 45 more');
   });
 
   it('shows guests and other workspaces one short panel with no client or channel', () => {
