@@ -6,9 +6,13 @@ import { ANSWER_MAX_WAIT_MS, ANSWER_WAITING_CAP } from './answer-queue.js';
  * one resource) holds at most `perKey` slots at once, so one slow resource leaves the other slots to the rest.
  * Each read ends at its deadline (GATEWAY_READ_TIMEOUT), so a slot is never held for ever.
  *
- * Refusal is per key and in time, as in AnswerQueue: a key whose oldest waiting answer has waited `maxWaitMs`
- * takes no more work (a slow resource is refused alone; the other keys are still answered), and a count cap
- * over all keys bounds memory.
+ * Refusal is per key and in time: a key takes no more work once a new answer would wait longer than
+ * `maxWaitMs` for its turn (a slow resource is refused alone; the other keys are still answered). The wait is
+ * estimated from what waits ahead of it, over the key's share of the slots, times how long one answer of that
+ * key takes (its recent average, or the age of its oldest running answer when that is longer: a gateway that
+ * has started to drip is seen before any of its reads ends). A burst of quick answers is taken whole; a burst
+ * behind a dripping resource is refused after a handful. A key whose oldest waiting answer has waited
+ * `maxWaitMs` is refused too, and a count cap over all keys bounds memory.
  */
 interface Waiting {
   key: string;
@@ -25,6 +29,10 @@ export class GatewayAnswers {
   /** How many tasks of each key wait (first or not). */
   readonly #waitingOf = new Map<string, number>();
   readonly #drained: Array<() => void> = [];
+  /** Per key, when each of its running tasks started. */
+  readonly #runningSince = new Map<string, number[]>();
+  /** Per key, a moving average of how long one of its tasks takes (ms). */
+  readonly #serviceMs = new Map<string, number>();
 
   constructor(
     private readonly concurrency = 16,
@@ -44,6 +52,7 @@ export class GatewayAnswers {
     const times = this.#queuedAt.get(key);
     const oldest = times?.[0];
     if (oldest !== undefined && now - oldest >= this.maxWaitMs) return false;
+    if (this.#expectedWaitMs(key, now) > this.maxWaitMs) return false;
     this.#waitingOf.set(key, (this.#waitingOf.get(key) ?? 0) + 1);
     if (options.first) this.#waiting.unshift({ key, task, first: true });
     else {
@@ -63,6 +72,16 @@ export class GatewayAnswers {
   drain(): Promise<void> {
     if (this.pending === 0) return Promise.resolve();
     return new Promise((resolve) => this.#drained.push(resolve));
+  }
+
+  /** How long a task offered now under `key` would wait for a slot. */
+  #expectedWaitMs(key: string, now: number): number {
+    const ahead = this.#waitingOf.get(key) ?? 0;
+    const running = this.#byKey.get(key) ?? 0;
+    if (ahead === 0 && running < this.perKey) return 0;
+    const since = this.#runningSince.get(key)?.[0];
+    const service = Math.max(this.#serviceMs.get(key) ?? 0, since === undefined ? 0 : now - since);
+    return Math.ceil((ahead + 1) / this.perKey) * service;
   }
 
   /** A key can start a task: one of its tasks waits and it holds fewer than its share of the slots. */
@@ -98,11 +117,21 @@ export class GatewayAnswers {
   #start(key: string, task: () => Promise<void>): void {
     this.#running += 1;
     this.#byKey.set(key, (this.#byKey.get(key) ?? 0) + 1);
+    const started = performance.now();
+    const since = this.#runningSince.get(key);
+    if (since) since.push(started);
+    else this.#runningSince.set(key, [started]);
     task()
       .catch(() => {
         // Tasks report their own errors to the person; nothing may escape into the event loop.
       })
       .finally(() => {
+        const took = performance.now() - started;
+        const before = this.#serviceMs.get(key);
+        this.#serviceMs.set(key, before === undefined ? took : before * 0.8 + took * 0.2);
+        const times = this.#runningSince.get(key);
+        times?.splice(times.indexOf(started), 1);
+        if (times?.length === 0) this.#runningSince.delete(key);
         this.#running -= 1;
         const left = (this.#byKey.get(key) ?? 1) - 1;
         if (left > 0) this.#byKey.set(key, left);

@@ -1,9 +1,9 @@
 import type { RedisTarget } from '../../src/redis.js';
 import { auditJobs, type Sent, waitSettled } from '../fleet/audit.js';
-import type { Fleet, FleetOptions, WorkerTuning } from '../fleet/fleet.js';
+import type { Fleet, FleetOptions } from '../fleet/fleet.js';
 import { ACTION_COMMANDS, FLEET_CLIENT, sendAll } from '../fleet/mixed.js';
 import { startLocalCluster, startLocalSentinels } from '../helpers/redis-cluster.js';
-import { CHANNEL, type FaultRow, runRow } from './row.js';
+import { CHANNEL, FAULT_TUNING, type FaultRow, runRow } from './row.js';
 
 /**
  * Redis failing over under the bot: the master that owns the prefix's slot of a Redis Cluster (3 masters, 3
@@ -11,14 +11,6 @@ import { CHANNEL, type FaultRow, runRow } from './row.js';
  * action jobs. The replica is promoted; the bot's clients follow it without a restart. Commands that arrive in
  * the gap are answered (told to try again), the jobs already queued run once, and everything after runs.
  */
-
-const TUNING: WorkerTuning = {
-  reconcileGraceMs: 100,
-  backoffMs: 10,
-  lockDurationMs: 2_000,
-  stalledIntervalMs: 500,
-  leaseMs: 2_000,
-};
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -37,7 +29,7 @@ function options(name: string, redisTarget: RedisTarget, prefix?: string): Fleet
     ...(prefix ? { prefix } : {}),
     web: 1,
     workers: 2,
-    tuning: TUNING,
+    tuning: FAULT_TUNING,
     knobs: { latencyMs: 100 },
     env: { GATEWAY_ACTION_TIMEOUT: '1s', LOG_LEVEL: 'info' },
   };

@@ -3,7 +3,7 @@ import { markerOf, type Sent } from '../fleet/audit.js';
 import { FLEET_ADMIN, FLEET_MEMBER, type Fleet } from '../fleet/fleet.js';
 import { FLEET_CLIENT, mixedCommand, sendAll } from '../fleet/mixed.js';
 import type { PrivateRedis } from '../fleet/private-redis.js';
-import { CHANNEL, type FaultRow, runRow } from './row.js';
+import { CHANNEL, FAULT_TUNING, type FaultRow, runRow } from './row.js';
 
 /**
  * Assistant tool calls mixed with Slack commands, over two web processes, while the gateway fails (5xx,
@@ -91,6 +91,8 @@ export function toolCallsWithCommands(redis: PrivateRedis, calls: number): Promi
       redisUrl: redis.url,
       web: 2,
       workers: 2,
+      // The gateway row's worker tuning: production backoffs would stretch a fault run of this size past its hour.
+      tuning: FAULT_TUNING,
       env: { GATEWAY_ACTION_TIMEOUT: '1s', LOG_LEVEL: 'info', MCP_RATE: '1000000/60s' },
     },
     async (fleet) => {

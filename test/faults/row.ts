@@ -7,7 +7,7 @@ import {
   waitSettled,
 } from '../fleet/audit.js';
 import { within } from '../fleet/deadline.js';
-import { FLEET_ADMIN, FLEET_MEMBER, Fleet, type FleetOptions } from '../fleet/fleet.js';
+import { FLEET_ADMIN, FLEET_MEMBER, Fleet, type FleetOptions, type WorkerTuning } from '../fleet/fleet.js';
 import { bindChannel, FLEET_CLIENT } from '../fleet/mixed.js';
 
 /** One row of the fault table: the goal of every count is 0. */
@@ -58,6 +58,15 @@ const START_MS = 240_000;
 const AUDIT_MS = 120_000;
 /** The drive of a row: sending its commands and faults (the full fuzz sends 10,000 commands). */
 const DRIVE_MS = 8 * 60_000;
+
+/** Short locks and backoffs, so a killed worker's job is picked up in about a second, not 30. */
+export const FAULT_TUNING: WorkerTuning = {
+  reconcileGraceMs: 100,
+  backoffMs: 10,
+  lockDurationMs: 2_000,
+  stalledIntervalMs: 500,
+  leaseMs: 2_000,
+};
 
 /**
  * Starts a fleet, binds the fault channel, runs `drive`, waits for the jobs to settle and audits everything.

@@ -2,10 +2,10 @@ import { Queue } from 'bullmq';
 import { ACTION_QUEUE } from '../../src/jobs/queue.js';
 import { createRedis } from '../../src/redis.js';
 import type { Sent } from '../fleet/audit.js';
-import type { Fleet, FleetOptions, RoleProcess, WorkerTuning } from '../fleet/fleet.js';
+import type { Fleet, FleetOptions, RoleProcess } from '../fleet/fleet.js';
 import { ACTION_COMMANDS, sendAll } from '../fleet/mixed.js';
 import type { PrivateRedis } from '../fleet/private-redis.js';
-import { CHANNEL, type FaultRow, runRow } from './row.js';
+import { CHANNEL, FAULT_TUNING, type FaultRow, runRow } from './row.js';
 import { type GatewayTap, startTap } from './tap.js';
 
 /**
@@ -13,15 +13,6 @@ import { type GatewayTap, startTap } from './tap.js';
  * Redis prefix), drives it while a fault strikes, lets the jobs settle and audits what Slack and the gateway
  * saw. Sizes come from the caller (small in CI, full on demand).
  */
-
-/** Short locks and backoffs, so a killed worker's job is picked up in about a second, not 30. */
-const TUNING: WorkerTuning = {
-  reconcileGraceMs: 100,
-  backoffMs: 10,
-  lockDurationMs: 2_000,
-  stalledIntervalMs: 500,
-  leaseMs: 2_000,
-};
 
 const actionCommand = (i: number, tag: string) => {
   const marker = `${tag}${String(i).padStart(5, '0')}z`;
@@ -36,7 +27,7 @@ function fleetOptions(name: string, redis: PrivateRedis, extra: Partial<FleetOpt
     redisUrl: redis.url,
     web: 1,
     workers: 2,
-    tuning: TUNING,
+    tuning: FAULT_TUNING,
     env: { GATEWAY_ACTION_TIMEOUT: '1s', LOG_LEVEL: 'info' },
     ...extra,
   };
@@ -91,7 +82,7 @@ export function killWorkers(redis: PrivateRedis, jobs: number, kills: number): P
     fleetOptions('kill', redis, {
       workers: 0,
       knobs: { latencyMs: KILL_LATENCY_MS },
-      tuning: { ...TUNING, concurrency: 2 },
+      tuning: { ...FAULT_TUNING, concurrency: 2 },
       env: { GATEWAY_ACTION_TIMEOUT: '3s' },
     }),
     async (fleet) => {
