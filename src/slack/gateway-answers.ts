@@ -7,13 +7,18 @@ import { ANSWER_MAX_WAIT_MS, ANSWER_WAITING_CAP } from './answer-queue.js';
  * Each read ends at its deadline (GATEWAY_READ_TIMEOUT), so a slot is never held for ever.
  *
  * Refusal is per key and in time: a key takes no more work once a new answer would wait longer than
- * `maxWaitMs` for its turn (a slow resource is refused alone; the other keys are still answered). The wait is
- * estimated from what waits ahead of it, over the key's share of the slots, times how long one answer of that
- * key takes (its recent average, or the age of its oldest running answer when that is longer: a gateway that
- * has started to drip is seen before any of its reads ends). A burst of quick answers is taken whole; a burst
- * behind a dripping resource is refused after a handful. A key whose oldest waiting answer has waited
- * `maxWaitMs` is refused too, and a count cap over all keys bounds memory.
+ * `maxWaitMs` for its turn (a slow resource is refused alone; the other keys are still answered). While a
+ * key's answers take a second or more (a recent average, or its oldest running answer's age: a gateway that
+ * has started to drip is seen before any of its reads ends), the wait is what waits ahead of it times that
+ * over the key's share of the slots, and a burst behind it is refused after a handful. Quicker answers are
+ * never refused for their number: a burst of them drains within seconds even while acks keep the event loop
+ * busy. A key whose oldest waiting answer has waited `maxWaitMs` is refused too, and a count cap over all
+ * keys bounds memory.
  */
+
+/** An answer this slow waits on the gateway, not on a busy event loop. */
+const SLOW_MS = 1_000;
+
 interface Waiting {
   key: string;
   task: () => Promise<void>;
@@ -31,7 +36,7 @@ export class GatewayAnswers {
   readonly #drained: Array<() => void> = [];
   /** Per key, when each of its running tasks started. */
   readonly #runningSince = new Map<string, number[]>();
-  /** Per key, a moving average of how long one of its tasks takes (ms). */
+  /** Per key, a moving average of how long one of its answers takes (ms). */
   readonly #serviceMs = new Map<string, number>();
 
   constructor(
@@ -80,8 +85,10 @@ export class GatewayAnswers {
     const running = this.#byKey.get(key) ?? 0;
     if (ahead === 0 && running < this.perKey) return 0;
     const since = this.#runningSince.get(key)?.[0];
-    const service = Math.max(this.#serviceMs.get(key) ?? 0, since === undefined ? 0 : now - since);
-    return Math.ceil((ahead + 1) / this.perKey) * service;
+    // Only answers slower than a busy event loop alone explains count: they wait on the gateway.
+    const took = Math.max(this.#serviceMs.get(key) ?? 0, since === undefined ? 0 : now - since);
+    const perAnswer = took >= SLOW_MS ? took / this.perKey : 0;
+    return (ahead + 1) * perAnswer;
   }
 
   /** A key can start a task: one of its tasks waits and it holds fewer than its share of the slots. */
