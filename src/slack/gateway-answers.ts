@@ -8,12 +8,12 @@ import { ANSWER_MAX_WAIT_MS, ANSWER_WAITING_CAP } from './answer-queue.js';
  *
  * Refusal is per key and in time: a key takes no more work once a new answer would wait longer than
  * `maxWaitMs` for its turn (a slow resource is refused alone; the other keys are still answered). While a
- * key's answers take a second or more (a recent average, or its oldest running answer's age: a gateway that
- * has started to drip is seen before any of its reads ends), the wait is what waits ahead of it times that
- * over the key's share of the slots, and a burst behind it is refused after a handful. Quicker answers are
- * never refused for their number: a burst of them drains within seconds even while acks keep the event loop
- * busy. A key whose oldest waiting answer has waited `maxWaitMs` is refused too, and a count cap over all
- * keys bounds memory.
+ * key's answers take a second or more (their recent average, or, with all its slots held, how long none of
+ * them has come free: a gateway that has started to drip is seen before any of its reads ends), the wait is
+ * what waits ahead of it times that over the key's share of the slots, and a burst behind it is refused after
+ * a handful. Quicker answers are never refused for their number: a burst of them drains within seconds even
+ * while acks keep the event loop busy. A key whose oldest waiting answer has waited `maxWaitMs` is refused too,
+ * and a count cap over all keys bounds memory.
  */
 
 /** An answer this slow waits on the gateway, not on a busy event loop. */
@@ -36,6 +36,8 @@ export class GatewayAnswers {
   readonly #drained: Array<() => void> = [];
   /** Per key, when each of its running tasks started. */
   readonly #runningSince = new Map<string, number[]>();
+  /** When an answer of each key last ended. */
+  readonly #lastDone = new Map<string, number>();
   /** Per key, a moving average of how long one of its answers takes (ms). */
   readonly #serviceMs = new Map<string, number>();
 
@@ -84,9 +86,15 @@ export class GatewayAnswers {
     const ahead = this.#waitingOf.get(key) ?? 0;
     const running = this.#byKey.get(key) ?? 0;
     if (ahead === 0 && running < this.perKey) return 0;
-    const since = this.#runningSince.get(key)?.[0];
+    // With the key's share of the slots held, how long none of them has come free says how long the next one
+    // may take; an answer stuck beside slots that keep coming free holds nobody up.
+    let stalled = 0;
+    if (running >= this.perKey) {
+      const since = Math.max(this.#lastDone.get(key) ?? 0, this.#runningSince.get(key)?.[0] ?? now);
+      stalled = now - since;
+    }
     // Only answers slower than a busy event loop alone explains count: they wait on the gateway.
-    const took = Math.max(this.#serviceMs.get(key) ?? 0, since === undefined ? 0 : now - since);
+    const took = Math.max(this.#serviceMs.get(key) ?? 0, stalled);
     const perAnswer = took >= SLOW_MS ? took / this.perKey : 0;
     return (ahead + 1) * perAnswer;
   }
@@ -133,7 +141,9 @@ export class GatewayAnswers {
         // Tasks report their own errors to the person; nothing may escape into the event loop.
       })
       .finally(() => {
-        const took = performance.now() - started;
+        const ended = performance.now();
+        const took = ended - started;
+        this.#lastDone.set(key, ended);
         const before = this.#serviceMs.get(key);
         this.#serviceMs.set(key, before === undefined ? took : before * 0.8 + took * 0.2);
         const times = this.#runningSince.get(key);

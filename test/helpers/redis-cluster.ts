@@ -76,6 +76,9 @@ export async function startLocalCluster(): Promise<LocalCluster> {
         // A replica takes over however long it was cut off (the test kills masters on purpose).
         '--cluster-replica-validity-factor',
         '0',
+        // A replica's first sync starts at once (Redis waits 5 s by default to batch replicas).
+        '--repl-diskless-sync-delay',
+        '0',
         ...ACL_ARGS,
       ],
       'cluster',
@@ -97,6 +100,13 @@ export async function startLocalCluster(): Promise<LocalCluster> {
     await waitFor('every node says cluster_state:ok', async () => {
       const states = await Promise.all(ports.map((p) => redisCli(['-p', String(p), 'cluster', 'info'])));
       return states.every((s) => s.includes('cluster_state:ok'));
+    });
+    // A replica still waiting for its first sync holds nothing: a master killed then would take every key
+    // with it. Every replica must be linked and in sync before a test writes.
+    await waitFor('every replica is in sync with its master', async () => {
+      const infos = await Promise.all(ports.map((p) => redisCli(['-p', String(p), 'info', 'replication'])));
+      const replicas = infos.filter((i) => i.includes('role:slave'));
+      return replicas.length === 3 && replicas.every((i) => i.includes('master_link_status:up'));
     });
   } catch (error) {
     await stop();

@@ -82,13 +82,21 @@ describe('GatewayAnswers', () => {
     let drip = 0;
     for (let i = 0; i < 50; i++) if (dripping.offer('keywords', () => held)) drip += 1;
     expect(drip).toBeLessThanOrEqual(3);
+    // One answer stuck beside free slots holds nobody up.
+    const stuck = new GatewayAnswers(4, 2, 10_000, 1_000);
+    stuck.offer('audit', () => held);
+    await tick();
+    await new Promise((r) => setTimeout(r, 1_100));
+    let beside = 0;
+    for (let i = 0; i < 5; i++) if (stuck.offer('audit', async () => {})) beside += 1;
+    expect(beside).toBe(5);
     // Quick answers of another key are all taken.
     const quick = new GatewayAnswers(4, 2, 10_000, 1_000);
     let fast = 0;
     for (let i = 0; i < 1_000; i++) if (quick.offer('help', async () => {})) fast += 1;
     expect(fast).toBe(1_000);
     release();
-    await Promise.all([answers.drain(), dripping.drain(), quick.drain()]);
+    await Promise.all([answers.drain(), dripping.drain(), quick.drain(), stuck.drain()]);
   });
 
   it('refuses beyond its cap (the caller tells the person)', () => {
