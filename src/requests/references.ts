@@ -43,7 +43,9 @@ export async function unknownReference(
     return new UserError(
       UserErrorCode.BadArguments,
       `The gateway has no ${field.label.toLowerCase()} \`${value}\` for this client, so nothing was queued.`,
-      { hint: `\`/gateway get ${where}\` lists them; give one of their ids, or leave ${field.name} out.` },
+      {
+        hint: `\`/gateway get ${where}\` lists them; give one of their ids${field.required ? '' : `, or leave ${field.name} out`}.`,
+      },
     );
   }
   return undefined;
@@ -71,7 +73,7 @@ export async function deployPost(
           UserErrorCode.BadArguments,
           `The gateway has no blog post \`${postId}\` for this client, so nothing was queued.`,
           {
-            hint: '`/gateway blogs` lists the posts with their ids (`/gateway blogs published=false` the drafts); give one of them, or leave post_id out.',
+            hint: '`/gateway blogs` lists the posts with their ids (`/gateway blogs published=false` the drafts); give one of them (every deploy names its post).',
           },
         ),
       };

@@ -281,6 +281,8 @@ describe('approvals', () => {
     const refusal = await ephemeralTo(h, MEMBER, seen, /no blog post `blog_nope`/);
     expect(textOf(refusal)).toContain('so nothing was queued');
     expect(textOf(refusal)).toContain('/gateway blogs');
+    // A deploy always names its post: the refusal never suggests leaving it out.
+    expect(textOf(refusal)).not.toContain('leave post_id out');
     await quiet();
     expect(findCard(h, (m) => !before.has(m.ts))).toBeUndefined();
   });
