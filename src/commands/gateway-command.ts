@@ -133,19 +133,18 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     const lane = laneOf(words);
     // A word that is no built-in command may be an action whose form must open within 3 s: ahead of the rest.
     const first = !byName.has(firstWord(text));
+    const refuse = () => {
+      services.metrics.command('busy', 'refused');
+      postToResponseUrl(command.response_url, BUSY_BODY).catch((error: unknown) =>
+        logger.error('could not say the bot is busy', error),
+      );
+    };
     const queued =
       lane === LOCAL
         ? services.answers.offer(task, { first })
-        : services.gatewayAnswers.offer(lane, task, { first });
-    if (!queued) {
-      services.metrics.command('busy', 'refused');
-      // Not on the ack's turn: under overload the acks still to come must not wait behind this post.
-      setImmediate(() => {
-        postToResponseUrl(command.response_url, BUSY_BODY).catch((error: unknown) =>
-          logger.error('could not say the bot is busy', error),
-        );
-      });
-    }
+        : services.gatewayAnswers.offer(lane, task, { first, refuse });
+    // Not on the ack's turn: under overload the acks still to come must not wait behind this post.
+    if (!queued) setImmediate(refuse);
   };
 
   async function answer(

@@ -13,7 +13,9 @@ import { ANSWER_MAX_WAIT_MS, ANSWER_WAITING_CAP } from './answer-queue.js';
  * what waits ahead of it times that over the key's share of the slots, and a burst behind it is refused after
  * a handful. Quicker answers are never refused for their number: a burst of them drains within seconds even
  * while acks keep the event loop busy. A key whose oldest waiting answer has waited `maxWaitMs` is refused too,
- * and a count cap over all keys bounds memory.
+ * and a count cap over all keys bounds memory. Admission foresees, it cannot know: an answer that has waited
+ * `maxWaitMs` without starting (its resource began to drip after it was taken) is refused then, so every command
+ * gets an answer or a refusal within that bound plus its own read's deadlines.
  */
 
 /** An answer this slow waits on the gateway, not on a busy event loop. */
@@ -23,7 +25,14 @@ interface Waiting {
   key: string;
   task: () => Promise<void>;
   first: boolean;
+  /** When it began to wait. */
+  since: number;
+  /** Tells the person the bot is too busy (it waited `maxWaitMs` and never started). */
+  refuse?: () => void;
 }
+
+/** How often waiting answers are checked for one that has waited too long. */
+const SHED_EVERY_MS = 250;
 
 export class GatewayAnswers {
   #running = 0;
@@ -40,6 +49,7 @@ export class GatewayAnswers {
   readonly #lastDone = new Map<string, number>();
   /** Per key, a moving average of how long one of its answers takes (ms). */
   readonly #serviceMs = new Map<string, number>();
+  #shedTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly concurrency = 16,
@@ -53,7 +63,7 @@ export class GatewayAnswers {
    * to the person). `first`: ahead of every waiting task (a command that may open a form, whose trigger_id dies
    * after 3 s).
    */
-  offer(key: string, task: () => Promise<void>, options: { first?: boolean } = {}): boolean {
+  offer(key: string, task: () => Promise<void>, options: { first?: boolean; refuse?: () => void } = {}): boolean {
     if (this.#waiting.length >= this.cap) return false;
     const now = performance.now();
     const times = this.#queuedAt.get(key);
@@ -61,14 +71,53 @@ export class GatewayAnswers {
     if (oldest !== undefined && now - oldest >= this.maxWaitMs) return false;
     if (this.#expectedWaitMs(key, now) > this.maxWaitMs) return false;
     this.#waitingOf.set(key, (this.#waitingOf.get(key) ?? 0) + 1);
-    if (options.first) this.#waiting.unshift({ key, task, first: true });
+    const waiting: Waiting = { key, task, first: options.first === true, since: now, refuse: options.refuse };
+    if (waiting.first) this.#waiting.unshift(waiting);
     else {
-      this.#waiting.push({ key, task, first: false });
+      this.#waiting.push(waiting);
       if (times) times.push(now);
       else this.#queuedAt.set(key, [now]);
     }
     setImmediate(() => this.#pump());
+    this.#shedTimer ??= setInterval(() => this.#shed(), SHED_EVERY_MS).unref();
     return true;
+  }
+
+  /**
+   * Refuses every answer that has waited `maxWaitMs` without starting, so no one waits for ever behind answers
+   * that turned out slower than the admission foresaw (a resource that starts to drip after a burst was taken):
+   * the person is told the bot is busy, as a refusal at the door would have.
+   */
+  #shed(): void {
+    const now = performance.now();
+    const kept: Waiting[] = [];
+    const shed: Waiting[] = [];
+    for (const w of this.#waiting) (now - w.since >= this.maxWaitMs ? shed : kept).push(w);
+    if (shed.length > 0) {
+      this.#waiting.splice(0, this.#waiting.length, ...kept);
+      for (const w of shed) {
+        this.#leaveWaiting(w);
+        w.refuse?.();
+      }
+      if (this.pending === 0) for (const resolve of this.#drained.splice(0)) resolve();
+    }
+    if (this.#waiting.length === 0) {
+      clearInterval(this.#shedTimer);
+      this.#shedTimer = undefined;
+    }
+  }
+
+  /** Forgets a task that leaves the waiting list (to start, or refused). */
+  #leaveWaiting(w: Waiting): void {
+    const left = (this.#waitingOf.get(w.key) ?? 1) - 1;
+    if (left > 0) this.#waitingOf.set(w.key, left);
+    else this.#waitingOf.delete(w.key);
+    // A key's tasks offered in order leave in order: this one is the oldest of them still waiting.
+    if (!w.first) {
+      const times = this.#queuedAt.get(w.key);
+      times?.shift();
+      if (times?.length === 0) this.#queuedAt.delete(w.key);
+    }
   }
 
   get pending(): number {
@@ -115,15 +164,7 @@ export class GatewayAnswers {
         continue;
       }
       this.#waiting.splice(i, 1);
-      const left = (this.#waitingOf.get(next.key) ?? 1) - 1;
-      if (left > 0) this.#waitingOf.set(next.key, left);
-      else this.#waitingOf.delete(next.key);
-      // A key's tasks offered in order start in order: this one is the oldest of them still waiting.
-      if (!next.first) {
-        const times = this.#queuedAt.get(next.key);
-        times?.shift();
-        if (times?.length === 0) this.#queuedAt.delete(next.key);
-      }
+      this.#leaveWaiting(next);
       this.#start(next.key, next.task);
       if (!this.#startable(next.key)) startable -= 1;
     }

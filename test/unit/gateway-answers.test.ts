@@ -99,6 +99,42 @@ describe('GatewayAnswers', () => {
     await Promise.all([answers.drain(), dripping.drain(), quick.drain(), stuck.drain()]);
   });
 
+  it('refuses every answer that waited the bound without starting, and takes new work again after', async () => {
+    const answers = new GatewayAnswers(4, 2, 10_000, 300);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const started: number[] = [];
+    const refused: number[] = [];
+    for (let i = 0; i < 10; i++)
+      answers.offer(
+        'reviews',
+        () => {
+          started.push(i);
+          return held;
+        },
+        { refuse: () => refused.push(i) },
+      );
+    await tick();
+    expect(started).toEqual([0, 1]);
+    await new Promise((r) => setTimeout(r, 700));
+    // The eight that never started were told; the two running are left to finish.
+    expect(refused).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(answers.pending).toBe(2);
+    // The queue is young again: a new answer is taken, and starts once a slot frees.
+    let after = false;
+    expect(
+      answers.offer('reviews', async () => {
+        after = true;
+      }),
+    ).toBe(true);
+    release();
+    await answers.drain();
+    expect(after).toBe(true);
+    expect(started).toEqual([0, 1]);
+  });
+
   it('refuses beyond its cap (the caller tells the person)', () => {
     const answers = new GatewayAnswers(1, 1, 2);
     const never = () => new Promise<void>(() => {});
