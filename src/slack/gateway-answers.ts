@@ -6,20 +6,17 @@ import { ANSWER_MAX_WAIT_MS, ANSWER_WAITING_CAP } from './answer-queue.js';
  * one resource) holds at most `perKey` slots at once, so one slow resource leaves the other slots to the rest.
  * Each read ends at its deadline (GATEWAY_READ_TIMEOUT), so a slot is never held for ever.
  *
- * Refusal is per key and in time: a key takes no more work once a new answer would wait longer than
- * `maxWaitMs` for its turn (a slow resource is refused alone; the other keys are still answered). While a
- * key's answers take a second or more (their recent average, or, with all its slots held, how long none of
- * them has come free: a gateway that has started to drip is seen before any of its reads ends), the wait is
- * what waits ahead of it times that over the key's share of the slots, and a burst behind it is refused after
- * a handful. Quicker answers are never refused for their number: a burst of them drains within seconds even
- * while acks keep the event loop busy. A key whose oldest waiting answer has waited `maxWaitMs` is refused too,
- * and a count cap over all keys bounds memory. Admission foresees, it cannot know: an answer that has waited
- * `maxWaitMs` without starting (its resource began to drip after it was taken) is refused then, so every command
- * gets an answer or a refusal within that bound plus its own read's deadlines.
+ * Refusal is per key and in time, never in a count alone: no answer waits more than `maxWaitMs` for its turn.
+ * A key whose oldest waiting answer has waited that long takes no more work (a slow resource is refused alone;
+ * the other keys are still answered), and an answer that has waited that long without starting is refused then
+ * (the person is told, as at the door). So every command gets its answer or a refusal within that bound plus
+ * its own reads' deadlines, and a burst of quick answers, which drains within seconds even while acks keep the
+ * event loop busy, is taken whole. A count cap over all keys bounds memory.
+ *
+ * The wait is measured, not foreseen: a rule that predicted it from how long recent answers took refused
+ * commands after a Redis failover, when answers stuck during the failover made the quick ones after it look
+ * slow.
  */
-
-/** An answer this slow waits on the gateway, not on a busy event loop. */
-const SLOW_MS = 1_000;
 
 interface Waiting {
   key: string;
@@ -43,12 +40,6 @@ export class GatewayAnswers {
   /** How many tasks of each key wait (first or not). */
   readonly #waitingOf = new Map<string, number>();
   readonly #drained: Array<() => void> = [];
-  /** Per key, when each of its running tasks started. */
-  readonly #runningSince = new Map<string, number[]>();
-  /** When an answer of each key last ended. */
-  readonly #lastDone = new Map<string, number>();
-  /** Per key, a moving average of how long one of its answers takes (ms). */
-  readonly #serviceMs = new Map<string, number>();
   #shedTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -63,13 +54,16 @@ export class GatewayAnswers {
    * to the person). `first`: ahead of every waiting task (a command that may open a form, whose trigger_id dies
    * after 3 s).
    */
-  offer(key: string, task: () => Promise<void>, options: { first?: boolean; refuse?: () => void } = {}): boolean {
+  offer(
+    key: string,
+    task: () => Promise<void>,
+    options: { first?: boolean; refuse?: () => void } = {},
+  ): boolean {
     if (this.#waiting.length >= this.cap) return false;
     const now = performance.now();
     const times = this.#queuedAt.get(key);
     const oldest = times?.[0];
     if (oldest !== undefined && now - oldest >= this.maxWaitMs) return false;
-    if (this.#expectedWaitMs(key, now) > this.maxWaitMs) return false;
     this.#waitingOf.set(key, (this.#waitingOf.get(key) ?? 0) + 1);
     const waiting: Waiting = { key, task, first: options.first === true, since: now, refuse: options.refuse };
     if (waiting.first) this.#waiting.unshift(waiting);
@@ -130,24 +124,6 @@ export class GatewayAnswers {
     return new Promise((resolve) => this.#drained.push(resolve));
   }
 
-  /** How long a task offered now under `key` would wait for a slot. */
-  #expectedWaitMs(key: string, now: number): number {
-    const ahead = this.#waitingOf.get(key) ?? 0;
-    const running = this.#byKey.get(key) ?? 0;
-    if (ahead === 0 && running < this.perKey) return 0;
-    // With the key's share of the slots held, how long none of them has come free says how long the next one
-    // may take; an answer stuck beside slots that keep coming free holds nobody up.
-    let stalled = 0;
-    if (running >= this.perKey) {
-      const since = Math.max(this.#lastDone.get(key) ?? 0, this.#runningSince.get(key)?.[0] ?? now);
-      stalled = now - since;
-    }
-    // Only answers slower than a busy event loop alone explains count: they wait on the gateway.
-    const took = Math.max(this.#serviceMs.get(key) ?? 0, stalled);
-    const perAnswer = took >= SLOW_MS ? took / this.perKey : 0;
-    return (ahead + 1) * perAnswer;
-  }
-
   /** A key can start a task: one of its tasks waits and it holds fewer than its share of the slots. */
   #startable(key: string): boolean {
     return (this.#waitingOf.get(key) ?? 0) > 0 && (this.#byKey.get(key) ?? 0) < this.perKey;
@@ -173,23 +149,11 @@ export class GatewayAnswers {
   #start(key: string, task: () => Promise<void>): void {
     this.#running += 1;
     this.#byKey.set(key, (this.#byKey.get(key) ?? 0) + 1);
-    const started = performance.now();
-    const since = this.#runningSince.get(key);
-    if (since) since.push(started);
-    else this.#runningSince.set(key, [started]);
     task()
       .catch(() => {
         // Tasks report their own errors to the person; nothing may escape into the event loop.
       })
       .finally(() => {
-        const ended = performance.now();
-        const took = ended - started;
-        this.#lastDone.set(key, ended);
-        const before = this.#serviceMs.get(key);
-        this.#serviceMs.set(key, before === undefined ? took : before * 0.8 + took * 0.2);
-        const times = this.#runningSince.get(key);
-        times?.splice(times.indexOf(started), 1);
-        if (times?.length === 0) this.#runningSince.delete(key);
         this.#running -= 1;
         const left = (this.#byKey.get(key) ?? 1) - 1;
         if (left > 0) this.#byKey.set(key, left);

@@ -1,5 +1,5 @@
 import type { RedisTarget } from '../../src/redis.js';
-import { auditJobs, type Sent, waitSettled } from '../fleet/audit.js';
+import { auditJobs, type Sent, toldWhat, waitSettled } from '../fleet/audit.js';
 import type { Fleet, FleetOptions } from '../fleet/fleet.js';
 import { ACTION_COMMANDS, FLEET_CLIENT, sendAll } from '../fleet/mixed.js';
 import { startLocalCluster, startLocalSentinels } from '../helpers/redis-cluster.js';
@@ -66,7 +66,14 @@ async function sendThroughFailover(
   const missed =
     afterAudit.done === after.length
       ? []
-      : [`after the failover only ${afterAudit.done} of ${after.length} jobs were done`];
+      : [
+          `after the failover only ${afterAudit.done} of ${after.length} jobs were done`,
+          ...after
+            .map((s) => ({ s, told: toldWhat(fleet.slack, s) }))
+            .filter(({ told }) => told.length > 0)
+            .slice(0, 5)
+            .map(({ s, told }) => `  sent after it, "${s.text}", was told: ${told.join(' / ').slice(0, 300)}`),
+        ];
   const refusals = () => fleet.processes.reduce((sum, p) => sum + p.clusterRefusals, 0);
   return {
     sent: [...before, ...during, ...after],

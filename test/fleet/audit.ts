@@ -107,6 +107,14 @@ export function toldAnything(slack: FakeSlack, s: Sent, statuses?: Map<string, F
   );
 }
 
+/** What the person was told in reply to a command's response_url (its texts, in order), for a row's details. */
+export function toldWhat(slack: FakeSlack, s: Sent): string[] {
+  const id = responseId(s.responseUrl);
+  return slack.calls
+    .filter((c) => c.ok && c.method === 'response_url' && c.responseUrl === id)
+    .map((c) => String(c.args.text ?? ''));
+}
+
 /** A read of the queue (Redis answers in milliseconds; one that does not is down). */
 const QUEUE_READ_MS = 15_000;
 

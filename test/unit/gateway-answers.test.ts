@@ -56,47 +56,12 @@ describe('GatewayAnswers', () => {
     await answers.drain();
   });
 
-  it('refuses a key once a new answer would wait past the bound: slow answers after a few, quick ones never', async () => {
-    const answers = new GatewayAnswers(4, 2, 10_000, 5_000);
-    const slow = () => new Promise<void>((r) => setTimeout(r, 1_100));
-    // Two run and start the average; then, at 1.1 s an answer over 2 slots, a handful fit within 5 s.
-    answers.offer('reviews', slow);
-    answers.offer('reviews', slow);
-    await new Promise((r) => setTimeout(r, 1_200));
-    answers.offer('reviews', slow);
-    answers.offer('reviews', slow);
-    let taken = 0;
-    for (let i = 0; i < 50; i++) if (answers.offer('reviews', slow)) taken += 1;
-    expect(taken).toBeGreaterThanOrEqual(6);
-    expect(taken).toBeLessThanOrEqual(9);
-    // A dripping key is seen before its first answer ends: its oldest running answer's age stands in.
-    const dripping = new GatewayAnswers(4, 2, 10_000, 1_000);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    dripping.offer('keywords', () => held);
-    dripping.offer('keywords', () => held);
-    await tick();
-    await new Promise((r) => setTimeout(r, 1_100));
-    let drip = 0;
-    for (let i = 0; i < 50; i++) if (dripping.offer('keywords', () => held)) drip += 1;
-    expect(drip).toBeLessThanOrEqual(3);
-    // One answer stuck beside free slots holds nobody up.
-    const stuck = new GatewayAnswers(4, 2, 10_000, 1_000);
-    stuck.offer('audit', () => held);
-    await tick();
-    await new Promise((r) => setTimeout(r, 1_100));
-    let beside = 0;
-    for (let i = 0; i < 5; i++) if (stuck.offer('audit', async () => {})) beside += 1;
-    expect(beside).toBe(5);
-    // Quick answers of another key are all taken.
+  it('takes a burst of quick answers whole, however many', async () => {
     const quick = new GatewayAnswers(4, 2, 10_000, 1_000);
     let fast = 0;
     for (let i = 0; i < 1_000; i++) if (quick.offer('help', async () => {})) fast += 1;
     expect(fast).toBe(1_000);
-    release();
-    await Promise.all([answers.drain(), dripping.drain(), quick.drain(), stuck.drain()]);
+    await quick.drain();
   });
 
   it('refuses every answer that waited the bound without starting, and takes new work again after', async () => {
