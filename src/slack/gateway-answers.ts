@@ -19,13 +19,19 @@ import { ANSWER_MAX_WAIT_MS, ANSWER_WAITING_CAP } from './answer-queue.js';
  */
 
 interface Waiting {
-  key: string;
   task: () => Promise<void>;
-  first: boolean;
   /** When it began to wait. */
   since: number;
   /** Tells the person the bot is too busy (it waited `maxWaitMs` and never started). */
-  refuse?: () => void;
+  refuse?: (() => void) | undefined;
+}
+
+/** One key's waiting tasks: those offered `first`, newest first, then the rest in the order they came. */
+interface KeyQueue {
+  key: string;
+  first: Waiting[];
+  ordered: Waiting[];
+  running: number;
 }
 
 /** How often waiting answers are checked for one that has waited too long. */
@@ -33,12 +39,8 @@ const SHED_EVERY_MS = 250;
 
 export class GatewayAnswers {
   #running = 0;
-  readonly #byKey = new Map<string, number>();
-  readonly #waiting: Waiting[] = [];
-  /** Per key, when each of its tasks offered in order (not `first`) began to wait, oldest first. */
-  readonly #queuedAt = new Map<string, number[]>();
-  /** How many tasks of each key wait (first or not). */
-  readonly #waitingOf = new Map<string, number>();
+  #waiting = 0;
+  readonly #keys = new Map<string, KeyQueue>();
   readonly #drained: Array<() => void> = [];
   #shedTimer: NodeJS.Timeout | undefined;
 
@@ -52,70 +54,33 @@ export class GatewayAnswers {
   /**
    * Queues a task under its key; false when that key is not keeping up or the queue is full (the caller says so
    * to the person). `first`: ahead of every waiting task (a command that may open a form, whose trigger_id dies
-   * after 3 s).
+   * after 3 s). `refuse` tells the person, should the task wait `maxWaitMs` without starting.
    */
   offer(
     key: string,
     task: () => Promise<void>,
     options: { first?: boolean; refuse?: () => void } = {},
   ): boolean {
-    if (this.#waiting.length >= this.cap) return false;
+    if (this.#waiting >= this.cap) return false;
     const now = performance.now();
-    const times = this.#queuedAt.get(key);
-    const oldest = times?.[0];
-    if (oldest !== undefined && now - oldest >= this.maxWaitMs) return false;
-    this.#waitingOf.set(key, (this.#waitingOf.get(key) ?? 0) + 1);
-    const waiting: Waiting = { key, task, first: options.first === true, since: now, refuse: options.refuse };
-    if (waiting.first) this.#waiting.unshift(waiting);
-    else {
-      this.#waiting.push(waiting);
-      if (times) times.push(now);
-      else this.#queuedAt.set(key, [now]);
+    let queue = this.#keys.get(key);
+    const oldest = queue?.ordered[0];
+    if (oldest && now - oldest.since >= this.maxWaitMs) return false;
+    if (!queue) {
+      queue = { key, first: [], ordered: [], running: 0 };
+      this.#keys.set(key, queue);
     }
+    const waiting: Waiting = { task, since: now, refuse: options.refuse };
+    if (options.first) queue.first.unshift(waiting);
+    else queue.ordered.push(waiting);
+    this.#waiting += 1;
     setImmediate(() => this.#pump());
     this.#shedTimer ??= setInterval(() => this.#shed(), SHED_EVERY_MS).unref();
     return true;
   }
 
-  /**
-   * Refuses every answer that has waited `maxWaitMs` without starting, so no one waits for ever behind answers
-   * that turned out slower than the admission foresaw (a resource that starts to drip after a burst was taken):
-   * the person is told the bot is busy, as a refusal at the door would have.
-   */
-  #shed(): void {
-    const now = performance.now();
-    const kept: Waiting[] = [];
-    const shed: Waiting[] = [];
-    for (const w of this.#waiting) (now - w.since >= this.maxWaitMs ? shed : kept).push(w);
-    if (shed.length > 0) {
-      this.#waiting.splice(0, this.#waiting.length, ...kept);
-      for (const w of shed) {
-        this.#leaveWaiting(w);
-        w.refuse?.();
-      }
-      if (this.pending === 0) for (const resolve of this.#drained.splice(0)) resolve();
-    }
-    if (this.#waiting.length === 0) {
-      clearInterval(this.#shedTimer);
-      this.#shedTimer = undefined;
-    }
-  }
-
-  /** Forgets a task that leaves the waiting list (to start, or refused). */
-  #leaveWaiting(w: Waiting): void {
-    const left = (this.#waitingOf.get(w.key) ?? 1) - 1;
-    if (left > 0) this.#waitingOf.set(w.key, left);
-    else this.#waitingOf.delete(w.key);
-    // A key's tasks offered in order leave in order: this one is the oldest of them still waiting.
-    if (!w.first) {
-      const times = this.#queuedAt.get(w.key);
-      times?.shift();
-      if (times?.length === 0) this.#queuedAt.delete(w.key);
-    }
-  }
-
   get pending(): number {
-    return this.#running + this.#waiting.length;
+    return this.#running + this.#waiting;
   }
 
   /** Resolves once every queued answer has finished (graceful stop). */
@@ -124,40 +89,85 @@ export class GatewayAnswers {
     return new Promise((resolve) => this.#drained.push(resolve));
   }
 
-  /** A key can start a task: one of its tasks waits and it holds fewer than its share of the slots. */
-  #startable(key: string): boolean {
-    return (this.#waitingOf.get(key) ?? 0) > 0 && (this.#byKey.get(key) ?? 0) < this.perKey;
-  }
-
-  #pump(): void {
-    // The scan ends once no waiting key can start: a long backlog of one slow key is not walked on every turn.
-    let startable = 0;
-    for (const key of this.#waitingOf.keys()) if (this.#startable(key)) startable += 1;
-    for (let i = 0; i < this.#waiting.length && this.#running < this.concurrency && startable > 0; ) {
-      const next = this.#waiting[i];
-      if (!next || (this.#byKey.get(next.key) ?? 0) >= this.perKey) {
-        i += 1;
-        continue;
-      }
-      this.#waiting.splice(i, 1);
-      this.#leaveWaiting(next);
-      this.#start(next.key, next.task);
-      if (!this.#startable(next.key)) startable -= 1;
+  /**
+   * Refuses every answer that has waited `maxWaitMs` without starting, so no one waits for ever behind answers
+   * that turned out slower than expected (a resource that starts to drip after a burst was taken): the person
+   * is told the bot is busy, as a refusal at the door would have.
+   */
+  #shed(): void {
+    const before = performance.now() - this.maxWaitMs;
+    const shed: Waiting[] = [];
+    const young = (w: Waiting) => {
+      if (w.since > before) return true;
+      shed.push(w);
+      return false;
+    };
+    for (const queue of this.#keys.values()) {
+      queue.first = queue.first.filter(young);
+      // In the order they came: the ones that waited too long are a prefix.
+      let cut = 0;
+      while (cut < queue.ordered.length && !young(queue.ordered[cut] as Waiting)) cut += 1;
+      if (cut > 0) queue.ordered.splice(0, cut);
+      this.#forgetIfIdle(queue);
+    }
+    this.#waiting -= shed.length;
+    for (const w of shed) w.refuse?.();
+    if (shed.length > 0 && this.pending === 0) for (const resolve of this.#drained.splice(0)) resolve();
+    if (this.#waiting === 0) {
+      clearInterval(this.#shedTimer);
+      this.#shedTimer = undefined;
     }
   }
 
-  #start(key: string, task: () => Promise<void>): void {
+  #forgetIfIdle(queue: KeyQueue): void {
+    if (queue.running === 0 && queue.first.length === 0 && queue.ordered.length === 0)
+      this.#keys.delete(queue.key);
+  }
+
+  /**
+   * The key whose task starts next: one with a task waiting and fewer than its share of the slots; of those,
+   * one with a form waiting, then the one holding the fewest slots, then the one whose next task came first.
+   */
+  #next(): KeyQueue | undefined {
+    let best: KeyQueue | undefined;
+    for (const queue of this.#keys.values()) {
+      if (queue.running >= this.perKey || (queue.first.length === 0 && queue.ordered.length === 0)) continue;
+      if (!best || this.#before(queue, best)) best = queue;
+    }
+    return best;
+  }
+
+  /** Whether `a`'s next task starts before `b`'s (both have one waiting). */
+  #before(a: KeyQueue, b: KeyQueue): boolean {
+    const aForm = a.first.length > 0;
+    if (aForm !== b.first.length > 0) return aForm;
+    if (a.running !== b.running) return a.running < b.running;
+    const aHead = a.first[0] ?? a.ordered[0];
+    const bHead = b.first[0] ?? b.ordered[0];
+    return (aHead?.since ?? 0) < (bHead?.since ?? 0);
+  }
+
+  #pump(): void {
+    while (this.#running < this.concurrency && this.#waiting > 0) {
+      const queue = this.#next();
+      const next = queue ? (queue.first.shift() ?? queue.ordered.shift()) : undefined;
+      if (!queue || !next) return;
+      this.#waiting -= 1;
+      this.#start(queue, next.task);
+    }
+  }
+
+  #start(queue: KeyQueue, task: () => Promise<void>): void {
     this.#running += 1;
-    this.#byKey.set(key, (this.#byKey.get(key) ?? 0) + 1);
+    queue.running += 1;
     task()
       .catch(() => {
         // Tasks report their own errors to the person; nothing may escape into the event loop.
       })
       .finally(() => {
         this.#running -= 1;
-        const left = (this.#byKey.get(key) ?? 1) - 1;
-        if (left > 0) this.#byKey.set(key, left);
-        else this.#byKey.delete(key);
+        queue.running -= 1;
+        this.#forgetIfIdle(queue);
         if (this.pending === 0) for (const resolve of this.#drained.splice(0)) resolve();
         else setImmediate(() => this.#pump());
       });

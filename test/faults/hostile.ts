@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { BUSY_TEXT } from '../../src/commands/gateway-command.js';
 import type { FakeMessage } from '../../src/local/fake-slack/index.js';
 import { type Sent, toldAnything } from '../fleet/audit.js';
 import type { Fleet, FleetOptions } from '../fleet/fleet.js';
@@ -81,11 +82,14 @@ export function hostileGateway(redis: PrivateRedis, commands: number): Promise<F
       };
       const requests = fleet.sandbox.requests();
       const dripped = requests.filter((r) => r.fault === 'drip').length;
+      const busy = fleet.slack.calls.filter(
+        (c) => c.method === 'response_url' && c.args.text === BUSY_TEXT,
+      ).length;
       return {
         sent,
         columns,
         note: () =>
-          `gateway GETs ${requests.filter((r) => r.method === 'GET').length}, ${dripped} dripped; peak worker RSS ${peak} MB`,
+          `gateway GETs ${requests.filter((r) => r.method === 'GET').length}, ${dripped} dripped; ${busy} commands told the bot is busy; peak worker RSS ${peak} MB`,
         details: unanswered.slice(0, 5).map((s) => `unanswered after 60 s: "${s.text}"`),
         missed: () => [
           ...(unanswered.length ? [`${unanswered.length} commands unanswered after 60 s`] : []),

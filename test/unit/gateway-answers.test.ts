@@ -15,18 +15,57 @@ describe('GatewayAnswers', () => {
     for (let i = 0; i < 6; i++) answers.offer('keywords', task(`keywords ${i}`));
     answers.offer('reviews', task('reviews'));
     await tick();
-    expect(started).toEqual(['keywords 0', 'keywords 1', 'reviews']);
+    // The key holding fewer slots goes first: `reviews` starts before the second `keywords`.
+    expect(started).toEqual(['keywords 0', 'reviews', 'keywords 1']);
     // A slow key's queue moves on as its own answers end, whatever else waits.
     releases.shift()?.();
     await tick();
     await tick();
-    expect(started).toEqual(['keywords 0', 'keywords 1', 'reviews', 'keywords 2']);
+    expect(started).toEqual(['keywords 0', 'reviews', 'keywords 1', 'keywords 2']);
     while (releases.length || answers.pending) {
       releases.shift()?.();
       await tick();
     }
     await answers.drain();
     expect(started).toHaveLength(7);
+  });
+
+  it('gives a freed slot to the key holding the fewest: slow keys cannot take every slot from quick ones', async () => {
+    const answers = new GatewayAnswers(4, 2, 100);
+    const started: string[] = [];
+    const releases = new Map<string, Array<() => void>>();
+    const slow = (name: string) => async () => {
+      started.push(name);
+      await new Promise<void>((resolve) => {
+        const key = name.split(' ')[0] ?? '';
+        releases.set(key, [...(releases.get(key) ?? []), resolve]);
+      });
+    };
+    // Two slow words fill all four slots, and more of them wait ahead of a quick word's answers.
+    for (let i = 0; i < 4; i++) {
+      answers.offer('gbp', slow(`gbp ${i}`));
+      answers.offer('map', slow(`map ${i}`));
+    }
+    await tick();
+    expect(started).toEqual(['gbp 0', 'map 0', 'gbp 1', 'map 1']);
+    for (let i = 0; i < 3; i++) answers.offer('audit', slow(`audit ${i}`));
+    await tick();
+    expect(started).toHaveLength(4);
+    // A slow answer ends: the quick word, holding none, takes the slot before the slow words' older answers.
+    releases.get('gbp')?.shift()?.();
+    await tick();
+    await tick();
+    expect(started.slice(4)).toEqual(['audit 0']);
+    releases.get('audit')?.shift()?.();
+    await tick();
+    await tick();
+    expect(started.slice(5)).toEqual(['audit 1']);
+    for (const list of releases.values()) for (const release of list) release();
+    while (answers.pending) {
+      for (const list of releases.values()) list.splice(0).forEach((release) => release());
+      await tick();
+    }
+    expect(started).toHaveLength(11);
   });
 
   it('refuses a key whose oldest waiting answer has waited too long, and still takes other keys', async () => {
