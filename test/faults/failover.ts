@@ -72,7 +72,9 @@ async function sendThroughFailover(
             .map((s) => ({ s, told: toldWhat(fleet.slack, s) }))
             .filter(({ told }) => told.length > 0)
             .slice(0, 5)
-            .map(({ s, told }) => `  sent after it, "${s.text}", was told: ${told.join(' / ').slice(0, 300)}`),
+            .map(
+              ({ s, told }) => `  sent after it, "${s.text}", was told: ${told.join(' / ').slice(0, 300)}`,
+            ),
         ];
   const refusals = () => fleet.processes.reduce((sum, p) => sum + p.clusterRefusals, 0);
   return {

@@ -60,9 +60,8 @@ describe('GatewayAnswers', () => {
     await tick();
     await tick();
     expect(started.slice(5)).toEqual(['audit 1']);
-    for (const list of releases.values()) for (const release of list) release();
     while (answers.pending) {
-      for (const list of releases.values()) list.splice(0).forEach((release) => release());
+      for (const list of releases.values()) for (const release of list.splice(0)) release();
       await tick();
     }
     expect(started).toHaveLength(11);
