@@ -31,8 +31,7 @@ import type { Sandbox } from './sandbox/index.js';
 import { recentAnchor, startSandbox } from './sandbox/index.js';
 import type { BotServices, CoreServices } from './services.js';
 import { shutdownDeadline } from './shutdown.js';
-import { AnswerQueue } from './slack/answer-queue.js';
-import { GatewayAnswers } from './slack/gateway-answers.js';
+import { AnswerLanes } from './slack/answer-lanes.js';
 import { createSlackPoster, createWorkerSlackClient } from './slack/slack-poster.js';
 import { AssistantTokenStore } from './store/assistant-token-store.js';
 import { BindingStore } from './store/bindings.js';
@@ -223,7 +222,13 @@ export async function startRuntime(
       approvalHooks: approvalHooks(approvals, slack),
     }),
   };
-  const services: BotServices = { ...core, answers: new AnswerQueue(), gatewayAnswers: new GatewayAnswers() };
+  // Answers that need Redis and Slack alone: one lane of 16 slots. Those that read the gateway: 16 slots, at most
+  // 4 for one command word (one resource).
+  const services: BotServices = {
+    ...core,
+    answers: new AnswerLanes(16, 16),
+    gatewayAnswers: new AnswerLanes(16, 4),
+  };
 
   const runs = (role: 'web' | 'worker' | 'scheduler') =>
     options.roles ? options.roles.includes(role) : config.role === role || config.role === 'all';

@@ -12,8 +12,7 @@ import type { AppLogger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { Redis } from './redis.js';
 import type { ActionRequests } from './requests/action-requests.js';
-import type { AnswerQueue } from './slack/answer-queue.js';
-import type { GatewayAnswers } from './slack/gateway-answers.js';
+import type { AnswerLanes } from './slack/answer-lanes.js';
 import type { SlackOutbound } from './slack/slack-poster.js';
 import type { AssistantTokenStore } from './store/assistant-token-store.js';
 import type { BindingStore } from './store/bindings.js';
@@ -54,8 +53,8 @@ export interface CoreServices {
 
 /** The Slack side, handed to each register(): the core, and what only Slack listeners need. */
 export interface BotServices extends CoreServices {
-  /** Command answers after the ack, a few at a time (the ack never waits behind them). */
-  answers: AnswerQueue;
+  /** Command answers that read nothing from the gateway, after the ack, a few at a time (the ack never waits behind them). */
+  answers: AnswerLanes;
   /** Answers that read the gateway, in slots of their own (a slow gateway never holds up the others). */
-  gatewayAnswers: GatewayAnswers;
+  gatewayAnswers: AnswerLanes;
 }

@@ -28,8 +28,8 @@ function split(text: string): Split {
   }
 }
 
-/** The lane of commands that read nothing from the gateway (AnswerQueue). */
-const LOCAL = '';
+/** The key of every command that reads nothing from the gateway, in `services.answers` (one lane; no command word is empty). */
+export const LOCAL_LANE = '';
 /** What a person is told when the answer queue is full: the command was not run (the bench counts these). */
 export const BUSY_TEXT = ':hourglass: I am very busy right now. Try again in a minute.';
 const BUSY_BODY = jsonBytes({ response_type: 'ephemeral', text: BUSY_TEXT });
@@ -111,10 +111,10 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
    */
   function laneOf(words: Split): string {
     // An unterminated quote: the answer is an error message, which reads nothing.
-    if (!('words' in words)) return LOCAL;
+    if (!('words' in words)) return LOCAL_LANE;
     const { command, args } = words.words;
     const name = command ?? 'help';
-    if (byName.get(name)?.local) return LOCAL;
+    if (byName.get(name)?.local) return LOCAL_LANE;
     const [first] = args;
     return name === 'get' && first?.kind === 'word' ? `get ${first.value.toLowerCase()}` : name;
   }
@@ -140,8 +140,8 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
       );
     };
     const queued =
-      lane === LOCAL
-        ? services.answers.offer(task, { first })
+      lane === LOCAL_LANE
+        ? services.answers.offer(LOCAL_LANE, task, { first, refuse })
         : services.gatewayAnswers.offer(lane, task, { first, refuse });
     // Not on the ack's turn: under overload the acks still to come must not wait behind this post.
     if (!queued) setImmediate(refuse);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_LANE } from '../../src/commands/gateway-command.js';
 import { bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
 
 /** Which answer goes first when answers are waiting: a form's trigger_id dies 3 s after its command. */
@@ -22,10 +23,10 @@ describe('answers behind a backlog', () => {
     });
     // Every running slot held a moment, and behind them answers of half a second each: in arrival order the
     // form's turn would come about 4 s after its command, its trigger_id dead.
-    for (let i = 0; i < 16; i++) answers.offer(() => held);
+    for (let i = 0; i < 16; i++) answers.offer(LOCAL_LANE, () => held);
     await new Promise((resolve) => setImmediate(resolve));
     for (let i = 0; i < 120; i++)
-      answers.offer(() => new Promise<void>((resolve) => setTimeout(resolve, 500)));
+      answers.offer(LOCAL_LANE, () => new Promise<void>((resolve) => setTimeout(resolve, 500)));
     try {
       const sent = await h.gateway('blog');
       expect(sent.status).toBe(200);

@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_LANE } from '../../src/commands/gateway-command.js';
 import { bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
 
 /** /metrics as Prometheus sees it, after real traffic through the stand-in and the sandbox. */
@@ -107,10 +108,10 @@ describe('/metrics', () => {
     });
     const answers = h.runtime.services.answers;
     // Full: every running slot taken (they start on the next turn) and every waiting place.
-    while (answers.offer(() => held)) {}
+    while (answers.offer(LOCAL_LANE, () => held)) {}
     try {
       const before = value(await scrape(), 'gateway_bot_commands_total{command="help",outcome="ok"}') ?? 0;
-      while (answers.offer(() => held)) {}
+      while (answers.offer(LOCAL_LANE, () => held)) {}
       const sent = await h.gateway('help');
       expect(sent.status).toBe(200);
       const refusal = await h.ephemeral((m) => textOf(m).includes('very busy'));

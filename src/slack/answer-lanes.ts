@@ -1,10 +1,14 @@
-import { ANSWER_MAX_WAIT_MS, ANSWER_WAITING_CAP } from './answer-queue.js';
-
 /**
- * Answers that read the gateway run here, apart from the answers that need Redis and Slack alone (AnswerQueue):
- * a gateway that drips holds only these slots, never `help` or `jobs`. Within them one key (a command word, so
- * one resource) holds at most `perKey` slots at once, so one slow resource leaves the other slots to the rest.
- * Each read ends at its deadline (GATEWAY_READ_TIMEOUT), so a slot is never held for ever.
+ * The work a command does after its ack (reads, renders, Slack calls) runs here, a bounded number at a time.
+ * Slack allows 3 s to ack; the ack must never wait behind a burst of answer traffic on the same event loop, so
+ * answers are started from setImmediate, a few at once, and once they stop keeping up the person is told to try
+ * again instead of the process drowning.
+ *
+ * The bot keeps two sets of lanes (runtime.ts): one for the answers that need Redis and Slack alone (`help`,
+ * `jobs`, …: one key holding every slot), and one for those that read the gateway, where a gateway that drips
+ * holds only these slots. There one key (a command word, so one resource) holds at most `perKey` slots at once,
+ * so one slow resource leaves the other slots to the rest. Each read ends at its deadline
+ * (GATEWAY_READ_TIMEOUT), so a slot is never held for ever.
  *
  * Refusal is per key and in time, never in a count alone: no answer waits more than `maxWaitMs` for its turn.
  * A key whose oldest waiting answer has waited that long takes no more work (a slow resource is refused alone;
@@ -34,10 +38,15 @@ interface KeyQueue {
   running: number;
 }
 
+/** How long the oldest waiting answer may have waited before new work is refused. */
+const ANSWER_MAX_WAIT_MS = 10_000;
+/** At most this many answers wait in one set of lanes (memory: each holds its command's payload). */
+const ANSWER_WAITING_CAP = 10_000;
+
 /** How often waiting answers are checked for one that has waited too long. */
 const SHED_EVERY_MS = 250;
 
-export class GatewayAnswers {
+export class AnswerLanes {
   #running = 0;
   #waiting = 0;
   readonly #keys = new Map<string, KeyQueue>();

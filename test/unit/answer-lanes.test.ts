@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayAnswers } from '../../src/slack/gateway-answers.js';
+import { AnswerLanes } from '../../src/slack/answer-lanes.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
+const LOCAL = 'local';
 
-describe('GatewayAnswers', () => {
+describe('AnswerLanes', () => {
   it('lets one key hold at most its share of the slots, so another key starts at once', async () => {
-    const answers = new GatewayAnswers(4, 2, 100);
+    const answers = new AnswerLanes(4, 2, 100);
     const started: string[] = [];
     const releases: Array<() => void> = [];
     const task = (name: string) => async () => {
@@ -31,7 +32,7 @@ describe('GatewayAnswers', () => {
   });
 
   it('gives a freed slot to the key holding the fewest: slow keys cannot take every slot from quick ones', async () => {
-    const answers = new GatewayAnswers(4, 2, 100);
+    const answers = new AnswerLanes(4, 2, 100);
     const started: string[] = [];
     const releases = new Map<string, Array<() => void>>();
     const slow = (name: string) => async () => {
@@ -68,7 +69,7 @@ describe('GatewayAnswers', () => {
   });
 
   it('refuses a key whose oldest waiting answer has waited too long, and still takes other keys', async () => {
-    const answers = new GatewayAnswers(4, 2, 10_000, 300);
+    const answers = new AnswerLanes(4, 2, 10_000, 300);
     let release = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -95,7 +96,7 @@ describe('GatewayAnswers', () => {
   });
 
   it('takes a burst of quick answers whole, however many', async () => {
-    const quick = new GatewayAnswers(4, 2, 10_000, 1_000);
+    const quick = new AnswerLanes(4, 2, 10_000, 1_000);
     let fast = 0;
     for (let i = 0; i < 1_000; i++) if (quick.offer('help', async () => {})) fast += 1;
     expect(fast).toBe(1_000);
@@ -103,7 +104,7 @@ describe('GatewayAnswers', () => {
   });
 
   it('refuses every answer that waited the bound without starting, and takes new work again after', async () => {
-    const answers = new GatewayAnswers(4, 2, 10_000, 300);
+    const answers = new AnswerLanes(4, 2, 10_000, 300);
     let release = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -139,10 +140,92 @@ describe('GatewayAnswers', () => {
   });
 
   it('refuses beyond its cap (the caller tells the person)', () => {
-    const answers = new GatewayAnswers(1, 1, 2);
+    const answers = new AnswerLanes(1, 1, 2);
     const never = () => new Promise<void>(() => {});
     expect(answers.offer('a', never)).toBe(true);
     expect(answers.offer('a', never)).toBe(true);
     expect(answers.offer('a', never)).toBe(false);
+  });
+});
+
+describe('AnswerLanes with one key (the answers that read nothing from the gateway)', () => {
+  it('runs at most `concurrency` answers at once and all of them in the end', async () => {
+    const queue = new AnswerLanes(2, 2, 10);
+    let running = 0;
+    let peak = 0;
+    const done: number[] = [];
+    const releases: Array<() => void> = [];
+    for (let i = 0; i < 5; i++) {
+      queue.offer(LOCAL, async () => {
+        running += 1;
+        peak = Math.max(peak, running);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        running -= 1;
+        done.push(i);
+      });
+    }
+    for (let i = 0; i < 20 && done.length < 5; i++) {
+      await tick();
+      releases.shift()?.();
+    }
+    await queue.drain();
+    expect(peak).toBe(2);
+    expect(done.sort()).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('refuses work beyond its cap instead of growing without bound', () => {
+    const queue = new AnswerLanes(1, 1, 2);
+    const never = () => new Promise<void>(() => {});
+    expect(queue.offer(LOCAL, never)).toBe(true);
+    expect(queue.offer(LOCAL, never)).toBe(true);
+    expect(queue.offer(LOCAL, never)).toBe(false);
+  });
+
+  it('takes a burst far beyond what runs at once while it keeps up, and refuses once the oldest has waited too long', async () => {
+    const queue = new AnswerLanes(1, 1, 10_000, 300);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // One running, the rest waiting: 2,000 taken at once, none refused (the oldest has not waited 300 ms).
+    let taken = 0;
+    for (let i = 0; i < 2_000; i++) if (queue.offer(LOCAL, () => held)) taken += 1;
+    expect(taken).toBe(2_000);
+    await new Promise((r) => setTimeout(r, 400));
+    // Nothing has started for 400 ms: the queue is not keeping up, and says so.
+    expect(queue.offer(LOCAL, async () => {})).toBe(false);
+    // A command that may open a form is refused as well: the queue is overloaded.
+    expect(queue.offer(LOCAL, async () => {}, { first: true })).toBe(false);
+    release();
+    await queue.drain();
+    // Drained, it takes work again.
+    expect(queue.offer(LOCAL, async () => {})).toBe(true);
+    await queue.drain();
+  });
+
+  it('keeps going after a task fails', async () => {
+    const queue = new AnswerLanes(1, 1, 5);
+    const seen: string[] = [];
+    queue.offer(LOCAL, async () => {
+      throw new Error('boom');
+    });
+    queue.offer(LOCAL, async () => {
+      seen.push('second');
+    });
+    await queue.drain();
+    expect(seen).toEqual(['second']);
+  });
+
+  it('runs a task offered first before every task already waiting', async () => {
+    const queue = new AnswerLanes(1, 1, 10);
+    const order: string[] = [];
+    const task = (name: string) => async () => {
+      order.push(name);
+    };
+    queue.offer(LOCAL, task('a'));
+    queue.offer(LOCAL, task('b'));
+    queue.offer(LOCAL, task('form'), { first: true });
+    await queue.drain();
+    expect(order).toEqual(['form', 'a', 'b']);
   });
 });
