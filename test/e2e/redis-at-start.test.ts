@@ -38,9 +38,11 @@ const run = (env: Record<string, string>) => {
 };
 
 // tsx compiles src/ as it loads: seconds on an idle machine, far more on a loaded one. Loading is timed by a
-// run that stops at its first check (a bad ROLE), and the run with no Redis may take at most 5 s longer.
+// run that stops at its first check (a bad ROLE), and the run with no Redis may take at most 8 s longer: the
+// bot waits 3 s for Redis (runtime.ts), and on a loaded 2-core machine its start and exit took up to 2 s more
+// than the baseline's (5.02 s in one CI run). A bot that kept retrying would never exit.
 describe('npm start with no Redis', () => {
-  it('prints one line naming REDIS_URL and how to get a Redis, and exits non-zero within 5 s of loading', async () => {
+  it('prints one line naming REDIS_URL and how to get a Redis, and exits non-zero within seconds of loading', async () => {
     const loadStarted = Date.now();
     const baseline = run({ ...baseEnv(), ROLE: 'chef', REDIS_URL: 'redis://127.0.0.1:1' });
     expect(await baseline.exited).toBe(1);
@@ -60,7 +62,7 @@ describe('npm start with no Redis', () => {
     expect(lines[0]).toContain('apt-get install redis-server');
     // The URL's password is never printed.
     expect(bot.output()).not.toContain('hunter2secret');
-    expect(tookMs - loadMs).toBeLessThan(5_000);
+    expect(tookMs - loadMs).toBeLessThan(8_000);
   }, 180_000);
 });
 
