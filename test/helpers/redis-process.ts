@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,14 +28,30 @@ function portFree(port: number): Promise<boolean> {
 
 const taken = new Set<number>();
 
+/** The first port the kernel hands out for outgoing connections (32768 unless the machine says otherwise). */
+function ephemeralStart(): number {
+  try {
+    const first = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
+    );
+    return first > 20_000 ? first : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
 /**
- * `count` ports below 55535 that are free, and whose `+offset` ports are free too (a cluster node's bus port is
- * its port + 10000). Random within the range, so parallel test files rarely meet; never the same twice here.
+ * `count` free ports whose `+offset` ports are free too (a cluster node's bus port is its port + 10000), all
+ * below the kernel's range for outgoing connections: a port in that range can be taken by some test's client
+ * between this check and redis-server's bind (one CI run lost a Sentinel that way). Random within the range,
+ * so parallel test files rarely meet; never the same twice here.
  */
 export async function freePorts(count: number, offset = 0): Promise<number[]> {
+  const low = 10_000;
+  const span = ephemeralStart() - offset - low;
   const ports: number[] = [];
   for (let tries = 0; ports.length < count && tries < 1_000; tries++) {
-    const port = 20_000 + Math.floor(Math.random() * 35_000);
+    const port = low + Math.floor(Math.random() * span);
     if (taken.has(port) || taken.has(port + offset)) continue;
     if (!(await portFree(port)) || (offset && !(await portFree(port + offset)))) continue;
     taken.add(port);
@@ -86,6 +102,10 @@ export class RedisProcess {
     for (let i = 0; i < 200; i++) {
       const pong = await redisCli(['-p', String(this.port), 'ping']).catch(() => '');
       if (pong.trim() === 'PONG') return;
+      if (!this.running)
+        throw new Error(
+          `redis-server on port ${this.port} exited before it answered (code ${child.exitCode}, signal ${child.signalCode}): its port taken?`,
+        );
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`redis-server on port ${this.port} did not answer`);
