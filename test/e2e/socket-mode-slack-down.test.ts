@@ -10,7 +10,7 @@ import { type BotProcess, startBotProcess } from '../helpers/bot-process.js';
 import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const prefix = uniquePrefix('e2e-socket-down');
-const BOT_TOKEN = 'xoxb-fake-socket-down';
+const BOT_TOKEN = 'xoxb-standin';
 const bots: BotProcess[] = [];
 const standIns: FakeSlack[] = [];
 
