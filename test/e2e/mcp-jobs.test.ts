@@ -5,7 +5,16 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
+import {
+  ADMIN,
+  bind,
+  CHANNEL,
+  type Harness,
+  MEMBER,
+  mintMcpToken,
+  startHarness,
+  textOf,
+} from '../helpers/bot-harness.js';
 
 const CLIENT = 'acme-plumbing';
 
@@ -15,19 +24,7 @@ describe('assistant tools: jobs as Slack sees them', () => {
   let h: Harness;
   let client: Client;
 
-  async function mint(user: string): Promise<string> {
-    const before = h.slack.ephemerals(CHANNEL, user).length;
-    await h.gateway('mcp token', { user });
-    const answer = await h.slack.waitFor(
-      () =>
-        h.slack
-          .ephemerals(CHANNEL, user)
-          .slice(before)
-          .find((m) => /gwb_/.test(textOf(m))),
-      { what: 'the token' },
-    );
-    return /gwb_[A-Za-z0-9_-]{20,}/.exec(textOf(answer))?.[0] ?? '';
-  }
+  const mint = (user: string) => mintMcpToken(h, user);
 
   const call = async (name: string, args: Record<string, unknown>) =>
     (await client.callTool({ name, arguments: args })) as Answer;

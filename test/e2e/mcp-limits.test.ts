@@ -4,7 +4,15 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
+import {
+  ADMIN,
+  bind,
+  CHANNEL,
+  type Harness,
+  MEMBER,
+  mintMcpToken,
+  startHarness,
+} from '../helpers/bot-harness.js';
 
 const OUTSIDER = 'UOTHER';
 
@@ -12,19 +20,7 @@ describe('assistant tools: limits', () => {
   let h: Harness;
   let endpoint: string;
 
-  async function mint(user: string): Promise<string> {
-    const before = h.slack.ephemerals(CHANNEL, user).length;
-    await h.gateway('mcp token', { user });
-    const answer = await h.slack.waitFor(
-      () =>
-        h.slack
-          .ephemerals(CHANNEL, user)
-          .slice(before)
-          .find((m) => /gwb_/.test(textOf(m))),
-      { what: 'the token' },
-    );
-    return /gwb_[A-Za-z0-9_-]{20,}/.exec(textOf(answer))?.[0] ?? '';
-  }
+  const mint = (user: string) => mintMcpToken(h, user);
 
   const post = (token: string, body: string) =>
     fetch(endpoint, {

@@ -159,6 +159,21 @@ export async function startHarness(
   return harness;
 }
 
+/** Asks for an assistant token in Slack (`/gateway mcp token`) as `user` and returns it from the ephemeral answer. */
+export async function mintMcpToken(h: Harness, user: string): Promise<string> {
+  const before = h.slack.ephemerals(CHANNEL, user).length;
+  await h.gateway('mcp token', { user });
+  const answer = await h.slack.waitFor(
+    () =>
+      h.slack
+        .ephemerals(CHANNEL, user)
+        .slice(before)
+        .find((m) => /gwb_/.test(textOf(m))),
+    { what: 'the token' },
+  );
+  return /gwb_[A-Za-z0-9_-]{20,}/.exec(textOf(answer))?.[0] ?? '';
+}
+
 /** Binds the harness channel to a client as the admin and waits for the confirmation. */
 export async function bind(h: Harness, clientId: string, channel = CHANNEL): Promise<void> {
   const asked = h.slack.ephemerals(channel, ADMIN).length;
