@@ -5,7 +5,13 @@
  * p99 of send → answer under 3 s, and the answers kept pace: the commands of the step's last quarter were
  * answered with a p50 under 1 s (a target that queues what it cannot answer, rather than refusing it, would
  * otherwise pass a 4 s step at a rate it cannot sustain, its backlog still under 3 s when the step ends). The
- * capacity is the highest rate that passed before the first that failed twice in a row.
+ * ladder stops at the first rate that fails twice in a row; the rate halfway between it and the last that
+ * passed is then tried, twice over (BISECTIONS), so the figure is within about 6 % of the real limit rather
+ * than a whole step of the ladder below it. The capacity is the highest rate that passed.
+ *
+ * The load generator must keep the rate it is asked for: a step whose commands left more slowly (the
+ * generator's own CPU ran out) measured the target at a lower rate than it names, so it ends the ladder
+ * without a verdict on the target, and the figure is printed as "at least".
  */
 import type { Pool } from 'undici';
 import type { RoleChild } from './ack-ipc.js';
@@ -14,11 +20,18 @@ import type { CallStamps } from './ack-watch.js';
 
 /** Commands per second tried, in order; the run stops at the first rate that fails. */
 export const CAPACITY_RATES = [
-  25, 50, 100, 150, 200, 250, 300, 400, 500, 650, 800, 1_000, 1_300, 1_600, 2_000, 2_500, 3_200,
+  25, 50, 100, 150, 200, 250, 300, 400, 500, 650, 800, 1_000, 1_300, 1_600, 2_000, 2_500, 3_200, 4_000, 5_000,
+  6_400, 8_000, 10_000,
 ];
 const ANSWER_P99_GOAL_MS = 3_000;
 /** The step's last quarter must be answered with a p50 under this: the backlog is not growing. */
 const KEEP_PACE_P50_MS = 1_000;
+/** A step whose commands left at under this share of its rate measured the generator, not the target. */
+const GENERATOR_KEPT_SHARE = 0.95;
+/** How many times the rate between the last pass and the first failure is tried. */
+const BISECTIONS = 2;
+/** Bisected rates are rounded to this many commands a second. */
+const BISECT_GRAIN = 50;
 /** After the last send, how long answers may still come before the rest count as missing. */
 const DRAIN_MS = 10_000;
 const QUIET_MAX_MS = 60_000;
@@ -33,6 +46,10 @@ export interface CapacityStep {
   p99Ms: number;
   /** p50 of send → answer over the commands of the step's last quarter. */
   tailP50Ms: number;
+  /** The rate the commands really left at (first send to last). */
+  sentRate: number;
+  /** The generator could not keep the step's rate: no verdict on the target. */
+  generatorBound: boolean;
   ok: boolean;
 }
 
@@ -52,33 +69,56 @@ export interface CapacityTarget {
 
 const idOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
 
-/** Runs the ladder against one target; every step's figures, and the capacity (0 when the first step fails). */
+/**
+ * Runs the ladder against one target; every step's figures, the capacity (0 when the first step fails), and
+ * whether it is a floor: the target passed the top rate, or the generator, not the target, ended the ladder.
+ */
 export async function measureCapacity(
   world: RoleChild,
   target: CapacityTarget,
   stepSeconds: number,
   rates: readonly number[] = CAPACITY_RATES,
-): Promise<{ capacity: number; steps: CapacityStep[] }> {
+): Promise<{ capacity: number; steps: CapacityStep[]; floor: boolean }> {
   const steps: CapacityStep[] = [];
-  let capacity = 0;
-  for (const rate of rates) {
-    // A failed step is tried once more: on a shared machine one step can fall on someone else's burst.
-    let passed = false;
-    for (let attempt = 0; attempt < 2 && !passed; attempt++) {
+  // A failed step is tried once more: on a shared machine one step can fall on someone else's burst.
+  const tryRate = async (rate: number): Promise<CapacityStep> => {
+    let step: CapacityStep | undefined;
+    for (let attempt = 0; attempt < 2 && !step?.ok && !step?.generatorBound; attempt++) {
       // Each step starts once the last one's answers have stopped coming (a target still answering a failed
       // step competes for the CPU), on a fresh stand-in (what it holds would slow what it records next).
       await quiet(world);
       await world.call('reset');
       const commands = await target.commands(Math.round(rate * stepSeconds));
-      const step = await runStep(world, target.pool, commands, rate);
+      step = await runStep(world, target.pool, commands, rate);
       steps.push(step);
-      passed = step.ok;
     }
-    if (!passed) break;
+    return step as CapacityStep;
+  };
+  let capacity = 0;
+  let failedAt: number | undefined;
+  for (const rate of rates) {
+    const step = await tryRate(rate);
+    if (step.generatorBound) {
+      await quiet(world);
+      return { capacity, steps, floor: true };
+    }
+    if (!step.ok) {
+      failedAt = rate;
+      break;
+    }
     capacity = rate;
   }
+  for (let i = 0; i < BISECTIONS && failedAt !== undefined && capacity > 0; i++) {
+    const mid = Math.round((capacity + failedAt) / 2 / BISECT_GRAIN) * BISECT_GRAIN;
+    if (mid <= capacity || mid >= failedAt) break;
+    const step = await tryRate(mid);
+    // The generator ran out below a rate the target failed: the failure stands, the bisection ends.
+    if (step.generatorBound) break;
+    if (step.ok) capacity = mid;
+    else failedAt = mid;
+  }
   await quiet(world);
-  return { capacity, steps };
+  return { capacity, steps, floor: failedAt === undefined };
 }
 
 /** Waits until no answer has reached the stand-in for a second (at most QUIET_MAX_MS). */
@@ -135,6 +175,10 @@ async function runStep(
       if (i >= tailFrom) tail.push(at - (sent.sentAt[i] ?? 0));
     }
   });
+  const first = sent.sentAt[0] ?? 0;
+  const last = sent.sentAt[commands.length - 1] ?? first;
+  const sentRate = last > first ? ((commands.length - 1) * 1_000) / (last - first) : rate;
+  const generatorBound = sentRate < rate * GENERATOR_KEPT_SHARE;
   const p99Ms = latencies.length ? percentile(latencies, 99) : Number.NaN;
   const tailP50Ms = tail.length ? percentile(tail, 50) : Number.NaN;
   return {
@@ -146,7 +190,10 @@ async function runStep(
     ackErrors: sent.errors,
     p99Ms,
     tailP50Ms,
+    sentRate,
+    generatorBound,
     ok:
+      !generatorBound &&
       sent.errors === 0 &&
       busy === 0 &&
       missing === 0 &&
@@ -160,7 +207,9 @@ export function describeSteps(steps: CapacityStep[]): string {
   return steps
     .map(
       (s) =>
-        `${s.rate}/s ${s.ok ? 'ok' : 'FAILED'} (p99 ${Number.isNaN(s.p99Ms) ? '—' : s.p99Ms.toFixed(0)} ms` +
+        `${s.rate}/s ${s.ok ? 'ok' : s.generatorBound ? 'NOT SENT' : 'FAILED'} ` +
+        `(${s.generatorBound ? `the generator sent only ${s.sentRate.toFixed(0)}/s; ` : ''}` +
+        `p99 ${Number.isNaN(s.p99Ms) ? '—' : s.p99Ms.toFixed(0)} ms` +
         `${s.tailP50Ms >= KEEP_PACE_P50_MS ? `, falling behind: last quarter p50 ${s.tailP50Ms.toFixed(0)} ms` : ''}` +
         `${s.busy ? `, ${s.busy} busy` : ''}${s.missing ? `, ${s.missing} unanswered` : ''}` +
         `${s.ackErrors ? `, ${s.ackErrors} not acked` : ''})`,

@@ -5,6 +5,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pinnedLaunch } from './ack-placement.js';
 
 type Request = { id: number; op: string; args?: unknown };
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
@@ -25,11 +26,16 @@ export interface RoleChild {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Forks `file` with `role` as its argument, reusing this process's loader flags (tsx) plus `extraExecArgv`. */
-export function forkRole(file: string, role: string, extraExecArgv: string[] = []): RoleChild {
+/**
+ * Forks `file` with `role` as its argument, reusing this process's loader flags (tsx) plus `extraExecArgv`;
+ * `cpus`: started under `taskset -c` on those CPUs (ack-placement.ts), else where this process runs.
+ */
+export function forkRole(file: string, role: string, extraExecArgv: string[] = [], cpus?: string): RoleChild {
   const loader = process.execArgv.some((arg) => arg.includes('tsx')) ? [] : ['--import', 'tsx'];
+  const pinned = pinnedLaunch(cpus);
   const child: ChildProcess = fork(file, [role], {
-    execArgv: [...process.execArgv, ...loader, ...extraExecArgv],
+    ...(pinned ? { execPath: pinned.execPath } : {}),
+    execArgv: [...(pinned?.prefix ?? []), ...process.execArgv, ...loader, ...extraExecArgv],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();

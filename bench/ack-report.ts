@@ -13,6 +13,9 @@ export interface Capacity {
   bare: number;
   botSteps: CapacityStep[];
   bareSteps: CapacityStep[];
+  /** The figure is a floor: the side passed the top rate, or the generator could not send faster. */
+  botFloor: boolean;
+  bareFloor: boolean;
 }
 
 export interface AckFigures {
@@ -65,11 +68,16 @@ export interface AckMeasurements {
   inFlight: number;
   samples: number;
   sampleGapMs: number;
+  /** Where the processes ran (ack-placement.ts). */
+  placement: string;
 }
 
 const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(v >= 10 ? 1 : 2));
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 const spread = (values: ArrayLike<number>) => ({ p50: percentile(values, 50), p99: percentile(values, 99) });
+
+/** A side that passed the top rate, or outran the generator, may sustain more: its figure is a floor. */
+const atLeast = (floor: boolean) => (floor ? 'at least ' : '');
 
 export function summarize(m: AckMeasurements): AckFigures {
   const bare = spread(m.bare);
@@ -103,6 +111,7 @@ export function summarize(m: AckMeasurements): AckFigures {
       `${m.botRounds.length} alternating rounds of ${m.perRound}; per-round p99 bot/bare: ` +
       rounds.map((r) => `${ms(r.bot)}/${ms(r.bare)}`).join(', ') +
       ` ms; bot's last answer ${m.drainMs.map((d) => ms(d)).join(', ')} ms after its round's last ack`,
+    `  ${m.placement}`,
     `  busy refusals: ${m.busy} of the bot's ${m.bot.length} measured commands (goal 0, ${met(m.busy === 0)}; ` +
       'a refusal is not an answer); error replies instead of answers: ' +
       `${m.wrong}`,
@@ -116,8 +125,10 @@ export function summarize(m: AckMeasurements): AckFigures {
   if (m.capacity) {
     const c = m.capacity;
     lines.push(
-      `capacity (every command answered, none busy, answer p99 < 3 s, keeping pace): bot ${c.bot}/s, bare answering app ` +
-        `${c.bare}/s; ratio ${capacityRatio.toFixed(2)} (goal >= ${CAPACITY_GOAL}, ${met(capacityRatio >= CAPACITY_GOAL)})`,
+      `capacity (every command answered, none busy, answer p99 < 3 s, keeping pace): bot ${atLeast(c.botFloor)}${c.bot}/s, ` +
+        `bare answering app ${atLeast(c.bareFloor)}${c.bare}/s; ratio ${capacityRatio.toFixed(2)} ` +
+        `(goal >= ${CAPACITY_GOAL}, ${met(capacityRatio >= CAPACITY_GOAL)}` +
+        `${c.bareFloor ? '; the bare app may sustain more, so the ratio may be lower' : ''})`,
       `  bot steps: ${describeSteps(c.botSteps)}`,
       `  bare steps: ${describeSteps(c.bareSteps)}`,
     );

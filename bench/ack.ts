@@ -8,9 +8,12 @@
  * (no busy refusal) with answer p99 under 3 s and keeps pace, beside a bare Bolt app that acks and posts one fixed message to
  * the response_url. Busy refusals ("I am very busy") are counted and never taken for answers.
  *
- * Run: npx tsx bench/ack.ts [--quick] [--no-capacity] [--cpu-prof=<dir>]
+ * Run: npx tsx bench/ack.ts [--quick] [--no-capacity] [--no-pin] [--cpu-prof=<dir>]
  *   --quick           a smaller run (smoke test of the wiring)
  *   --no-capacity     the ack rounds and answers only
+ *   --no-pin          every process where the kernel puts it; by default (Linux, taskset, 2+ CPUs) the target
+ *                     measured has the last CPU to itself and the load generator and fakes the others
+ *                     (bench/ack-placement.ts)
  *   --cpu-prof=<dir>  writes a V8 CPU profile and a sampled allocation profile of the bot process over the
  *                     measured rounds (not its start-up or the warm-up) into <dir> (open them in Chrome
  *                     DevTools, or sum their samples by function); the figures of a profiled run are not the
@@ -29,7 +32,7 @@ import { SANDBOX_KEYS } from '../src/gateway/spec.js';
 import { ensureRedis } from '../src/local/redis-local.js';
 import { createRedis, deleteByPrefix } from '../src/redis.js';
 import { BindingStore } from '../src/store/bindings.js';
-import { type CapacityCommand, type CapacityStep, measureCapacity } from './ack-capacity.js';
+import { type CapacityCommand, measureCapacity } from './ack-capacity.js';
 import { forkRole, type RoleChild, type Usage } from './ack-ipc.js';
 import {
   type CommandTarget,
@@ -40,7 +43,8 @@ import {
   signCommand,
   type Workspace,
 } from './ack-load.js';
-import { type AckFigures, summarize } from './ack-report.js';
+import { placeProcesses } from './ack-placement.js';
+import { type AckFigures, type Capacity, summarize } from './ack-report.js';
 import type { WorldInfo } from './ack-roles.js';
 import type { Answer, WatchedChannel } from './ack-watch.js';
 import { runIfMain } from './run-if-main.js';
@@ -65,6 +69,8 @@ interface AckBenchOptions {
   /** Seconds each capacity step sends for; 0 skips the capacity figure. */
   capacitySeconds?: number;
   capacityRates?: number[];
+  /** Targets on a CPU of their own, the rest on the others (ack-placement.ts); default true. */
+  pin?: boolean;
 }
 
 type Pools = { bot: Pool; bare: Pool };
@@ -86,13 +92,15 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
   const warmup = options.warmup ?? 1_000;
   const samples = options.samples ?? 200;
   const redisHandle = await ensureRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  // After Redis (one started here stays unpinned), before the children (they inherit this process's CPUs).
+  const placement = placeProcesses(options.pin ?? true);
   const redis = createRedis(redisHandle.url);
   const prefix = `bench-ack-${randomUUID().slice(0, 8)}`;
   const roles = fileURLToPath(new URL('./ack-roles.ts', import.meta.url));
   const world = forkRole(roles, 'world');
-  const bot = forkRole(roles, 'bot');
-  const bare = forkRole(roles, 'bare');
-  const answerer = forkRole(roles, 'answerer');
+  const bot = forkRole(roles, 'bot', [], placement.targets);
+  const bare = forkRole(roles, 'bare', [], placement.targets);
+  const answerer = forkRole(roles, 'answerer', [], placement.targets);
   const pools: Partial<Pools> = {};
   const capacityPools: Pool[] = [];
   try {
@@ -223,6 +231,7 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
         })
       : undefined;
     return summarize({
+      placement: placement.said,
       capacity,
       busy,
       wrong,
@@ -247,6 +256,7 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
     await deleteByPrefix(redis, prefix).catch(() => 0);
     await redis.quit().catch(() => redis.disconnect());
     await redisHandle.stop();
+    placement.restore();
   }
 }
 
@@ -270,7 +280,7 @@ async function capacityFigures(
   [botPort, answererPort]: [number, number],
   opened: Pool[],
   options: { seconds: number; rates?: number[] },
-): Promise<{ bot: number; bare: number; botSteps: CapacityStep[]; bareSteps: CapacityStep[] }> {
+): Promise<Capacity> {
   const commands = async (n: number): Promise<CapacityCommand[]> => {
     const texts = loadTexts(n);
     const signed = await sign(texts);
@@ -292,7 +302,14 @@ async function capacityFigures(
     options.seconds,
     options.rates,
   );
-  return { bot: bot.capacity, bare: bare.capacity, botSteps: bot.steps, bareSteps: bare.steps };
+  return {
+    bot: bot.capacity,
+    bare: bare.capacity,
+    botSteps: bot.steps,
+    bareSteps: bare.steps,
+    botFloor: bot.floor,
+    bareFloor: bare.floor,
+  };
 }
 
 async function waitForAnswers(world: RoleChild, expected: number, timeoutMs = 60_000): Promise<void> {
@@ -323,6 +340,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const quick = argv.includes('--quick');
   const cpuProfDir = argv.find((a) => a.startsWith('--cpu-prof='))?.slice('--cpu-prof='.length);
   const noCapacity = argv.includes('--no-capacity');
+  const pin = !argv.includes('--no-pin');
   const capacitySeconds = noCapacity ? 0 : quick ? 1 : 4;
   const figures = await runAckBench(
     quick
@@ -334,8 +352,9 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
           cpuProfDir,
           capacitySeconds,
           capacityRates: [50, 200],
+          pin,
         }
-      : { cpuProfDir, capacitySeconds },
+      : { cpuProfDir, capacitySeconds, pin },
   );
   console.log(figures.summary);
   if (figures.errors > 0 || figures.answerFailures > 0) process.exitCode = 1;
