@@ -47,13 +47,21 @@ export interface CommandSpec {
   run(ctx: CommandContext): Promise<void>;
 }
 
-/** `user`: who asks, so an admin is told to bind the channel rather than to ask an admin. */
+/** The channel's binding, already read; `user`: who asks, so an admin is told to bind the channel rather than to ask an admin. */
+export function boundOrRefused(
+  services: BotServices,
+  binding: ChannelBinding | undefined,
+  user?: string,
+): ChannelBinding {
+  if (!binding) throw notBoundError(services.access.admins(), user);
+  return binding;
+}
+
+/** Reads the channel's binding: see `boundOrRefused`. */
 export async function requireBinding(
   services: BotServices,
   channel: string,
   user?: string,
 ): Promise<ChannelBinding> {
-  const binding = await services.bindings.get(channel);
-  if (!binding) throw notBoundError(services.access.admins(), user);
-  return binding;
+  return boundOrRefused(services, await services.bindings.get(channel), user);
 }

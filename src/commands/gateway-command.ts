@@ -9,11 +9,12 @@ import type { BotServices } from '../services.js';
 import { ChatPoster } from '../slack/chat-post.js';
 import { describeError } from '../slack/describe-error.js';
 import { ephemeralBody, jsonBytes, postToResponseUrl } from '../slack/response-url.js';
-import { claimOnce } from '../store/dedupe.js';
+import type { ChannelBinding } from '../store/bindings.js';
+import { claimOnce, claimOnceReading } from '../store/dedupe.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildIgnoredWords } from '../views/error-message.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
-import { requireBinding } from './command-context.js';
+import { boundOrRefused, requireBinding } from './command-context.js';
 import { splitCommand } from './tokenizer.js';
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
@@ -28,6 +29,8 @@ function split(text: string): Split {
   }
 }
 
+/** How long a command's trigger_id stays claimed: ten minutes, far beyond any redelivery. */
+const CLAIM_SEC = 600;
 /** The key of every command that reads nothing from the gateway, in `services.answers` (one lane; no command word is empty). */
 export const LOCAL_LANE = '';
 /** What a person is told when the answer queue is full: the command was not run (the bench counts these). */
@@ -129,8 +132,8 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     await ack();
     const text = command.text ?? '';
     const words = split(text);
-    const task = () => answer({ command, client, logger, context }, words);
     const lane = laneOf(words);
+    const task = () => answer({ command, client, logger, context }, words, lane !== LOCAL_LANE);
     // A word that is no built-in command may be an action whose form must open within 3 s: ahead of the rest.
     const first = !byName.has(firstWord(text));
     const refuse = () => {
@@ -150,6 +153,8 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
   async function answer(
     { command, client, logger, context }: Pick<CommandArgs, 'command' | 'client' | 'logger' | 'context'>,
     words: Split,
+    /** The command reads the gateway (its lane says so): its channel's binding is read with its claim. */
+    readsBinding: boolean,
   ): Promise<void> {
     const started = Date.now();
     // The command's logger is made when something is logged: on the happy path nothing is.
@@ -165,12 +170,19 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     // A typed word is not a metric label: only a command or action the bot knows names a series.
     let known = 'unknown';
     try {
-      const fresh = await claimOnce(
-        services.redis,
-        services.config.redis.prefix,
-        `cmd:${command.trigger_id}`,
-        600,
-      );
+      const claimKey = `cmd:${command.trigger_id}`;
+      const { prefix } = services.config.redis;
+      // One round trip for both: a read answers in one fewer, so its answer slot is held that much less.
+      let prefetched: { binding: ChannelBinding | undefined } | undefined;
+      let fresh: boolean;
+      if (readsBinding) {
+        const bindingKey = services.bindings.key(command.channel_id);
+        const read = await claimOnceReading(services.redis, prefix, claimKey, CLAIM_SEC, bindingKey);
+        fresh = read.claimed;
+        prefetched = { binding: services.bindings.fromHash(command.channel_id, read.hash) };
+      } else {
+        fresh = await claimOnce(services.redis, prefix, claimKey, CLAIM_SEC);
+      }
       if (!fresh) {
         log().info('duplicate delivery of a command ignored');
         return;
@@ -198,7 +210,10 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
           return result.ts;
         },
         isAdmin: () => services.access.isAdmin(command.user_id),
-        binding: () => requireBinding(services, command.channel_id, command.user_id),
+        binding: async () =>
+          prefetched
+            ? boundOrRefused(services, prefetched.binding, command.user_id)
+            : requireBinding(services, command.channel_id, command.user_id),
       };
       // A two-word action (`backlinks refresh`) wins over the read of the same first word.
       const twoWord =

@@ -4,7 +4,6 @@ import { checkResource, readResourceAnswer, readResourcePage } from '../reads/re
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
-import { requireBinding } from './command-context.js';
 
 const READ_OPTIONS = '[field=value] [order=field] [asc|desc] [limit=N] [offset=N]';
 
@@ -14,7 +13,7 @@ const READ_OPTIONS = '[field=value] [order=field] [asc|desc] [limit=N] [offset=N
  */
 async function showResource(ctx: CommandContext, target: ReadTarget, usage: string): Promise<void> {
   const { resource } = target;
-  const binding = await requireBinding(ctx.services, ctx.channel);
+  const binding = await ctx.binding();
   const query = parseReadQuery(ctx.args, usage, DEFAULT_PAGE_ROWS, target);
   await checkResource(ctx.services, resource);
   const { message, empty } = await readResourceAnswer(ctx.services, ctx.user, binding, resource, query);

@@ -22,8 +22,21 @@ export class BindingStore {
     await this.options.changed?.(channel).catch(() => {});
   }
 
-  private key(channel: string): string {
+  /** The Redis hash of a channel's binding (read together with a command's claim: gateway-command.ts). */
+  key(channel: string): string {
     return `${this.prefix}:binding:${channel}`;
+  }
+
+  /** A binding from its hash as Redis gave it; undefined when the channel is not bound. */
+  fromHash(channel: string, hash: Record<string, string>): ChannelBinding | undefined {
+    if (!hash.clientId) return undefined;
+    return {
+      channel,
+      clientId: hash.clientId,
+      clientLabel: hash.clientLabel ?? hash.clientId,
+      boundBy: hash.boundBy ?? '',
+      boundAt: hash.boundAt ?? '',
+    };
   }
 
   /** The channels bound to a client, the first bound first (an action reports in the first by default). */
@@ -35,15 +48,7 @@ export class BindingStore {
   }
 
   async get(channel: string): Promise<ChannelBinding | undefined> {
-    const hash = await this.redis.hgetall(this.key(channel));
-    if (!hash.clientId) return undefined;
-    return {
-      channel,
-      clientId: hash.clientId,
-      clientLabel: hash.clientLabel ?? hash.clientId,
-      boundBy: hash.boundBy ?? '',
-      boundAt: hash.boundAt ?? '',
-    };
+    return this.fromHash(channel, await this.redis.hgetall(this.key(channel)));
   }
 
   /** Every bound channel (the set of bound channels follows `set` and `remove`). */

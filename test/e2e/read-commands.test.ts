@@ -65,6 +65,16 @@ describe('binding a channel', () => {
     expect(textOf(reply)).toContain(`<@${ADMIN}>`);
   });
 
+  it('tells an admin in an unbound channel to bind it, read with the claim', async () => {
+    await h.gateway('keywords', { channel: 'CUNBOUND2', user: ADMIN });
+    const reply = await h.ephemeral((m) => textOf(m).includes('not bound'), {
+      channel: 'CUNBOUND2',
+      user: ADMIN,
+    });
+    expect(textOf(reply)).toContain('Bind it with `/gateway use');
+    expect(textOf(reply)).not.toContain('Ask an admin');
+  });
+
   it('shows the status of a bound channel', async () => {
     await h.gateway('status');
     const reply = await h.ephemeral((m) => textOf(m).includes('Client:'));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { claimOnce } from '../../src/store/dedupe.js';
+import { claimOnce, claimOnceReading } from '../../src/store/dedupe.js';
 import { allText, CHANNEL, created, type JobsHarness, startJobsHarness } from '../fixtures/jobs-harness.js';
 
 let h: JobsHarness;
@@ -147,5 +147,26 @@ describe('action queue', () => {
     expect(await claimOnce(h.redis, h.prefix, 'click:U1:a:1', 5)).toBe(false);
     expect(await claimOnce(h.redis, h.prefix, 'click:U1:a:2', 5)).toBe(true);
     expect(await h.redis.ttl(`${h.prefix}:dedupe:click:U1:a:1`)).toBeGreaterThan(0);
+  });
+
+  it('claims a command and reads its channel binding at once', async () => {
+    const bound = `${h.prefix}:binding:CCLAIMREAD`;
+    await h.redis.hset(bound, { clientId: 'acme-plumbing', clientLabel: 'Acme' });
+    const first = await claimOnceReading(h.redis, h.prefix, 'cmd:T-claim-read', 5, bound);
+    expect(first).toEqual({ claimed: true, hash: { clientId: 'acme-plumbing', clientLabel: 'Acme' } });
+    // A redelivery loses the claim and still reads the binding.
+    const again = await claimOnceReading(h.redis, h.prefix, 'cmd:T-claim-read', 5, bound);
+    expect(again.claimed).toBe(false);
+    expect(again.hash.clientId).toBe('acme-plumbing');
+    // An unbound channel: an empty hash, and the claim taken all the same.
+    const unbound = await claimOnceReading(
+      h.redis,
+      h.prefix,
+      'cmd:T-claim-unbound',
+      5,
+      `${h.prefix}:binding:CNONE`,
+    );
+    expect(unbound).toEqual({ claimed: true, hash: {} });
+    expect(await h.redis.ttl(`${h.prefix}:dedupe:cmd:T-claim-read`)).toBeGreaterThan(0);
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis, deleteByPrefix, type Redis } from '../../src/redis.js';
 import { ReplicaWait } from '../../src/redis-replica.js';
 import type { Runtime } from '../../src/runtime.js';
+import { claimOnceReading } from '../../src/store/dedupe.js';
 import { uniquePrefix } from '../helpers/redis.js';
 import {
   LOCAL_ACL,
@@ -125,6 +126,25 @@ describe('on a Redis Cluster', () => {
       redis.disconnect();
     }
   }, 60_000);
+
+  it('claims a command and reads a binding that lives on another master', async () => {
+    const redis = createRedis({ url: 'redis://x', clusterNodes: cluster.nodes });
+    // No hash tag: the claim and the hash land in different slots, on different masters.
+    const scattered = uniquePrefix('claim');
+    const claimMaster = (await cluster.masterOf(`${scattered}:dedupe:cmd:T1`)).port;
+    let hashKey = `${scattered}-binding-0`;
+    for (let i = 1; (await cluster.masterOf(hashKey)).port === claimMaster; i++)
+      hashKey = `${scattered}-binding-${i}`;
+    try {
+      await redis.hset(hashKey, { clientId: 'acme-plumbing' });
+      const first = await claimOnceReading(redis, scattered, 'cmd:T1', 5, hashKey);
+      expect(first).toEqual({ claimed: true, hash: { clientId: 'acme-plumbing' } });
+      expect((await claimOnceReading(redis, scattered, 'cmd:T1', 5, hashKey)).claimed).toBe(false);
+    } finally {
+      await deleteByPrefix(redis, scattered);
+      redis.disconnect();
+    }
+  });
 
   it('deletes a prefix from every master (SCAN answers for one node only)', async () => {
     const redis = createRedis({ url: 'redis://x', clusterNodes: cluster.nodes });
