@@ -8,6 +8,7 @@ import { register as registerHome } from './home/index.js';
 import { healthProbeKey, healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
 import { instrumentRequests } from './http/request-context.js';
+import { SlackRoutes } from './http/slack-routes.js';
 import { register as registerInteractions } from './interactions/index.js';
 import { atLeastInfo } from './logger.js';
 import { mcpRoutes } from './mcp/index.js';
@@ -22,6 +23,12 @@ export function webSlackClientOptions(config: Config) {
     retryConfig: { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 10_000 },
   };
 }
+
+/**
+ * Bolt's ignoreSelf middleware drops the app's own messages and events; the app listens to no message and to
+ * one event, a person opening the Home tab, so it would only be one more step before every ack.
+ */
+const IGNORE_SELF = false;
 
 export interface Bot {
   app: App;
@@ -76,6 +83,7 @@ export function createBot(services: BotServices): Bot {
       logLevel,
       clientOptions,
       convoStore: false,
+      ignoreSelf: IGNORE_SELF,
     });
   } else {
     receiver = new HTTPReceiver({
@@ -93,12 +101,16 @@ export function createBot(services: BotServices): Bot {
       logLevel,
       clientOptions,
       convoStore: false,
+      ignoreSelf: IGNORE_SELF,
     });
   }
   instrumentRequests(app, services.metrics);
-  registerCommands(app, services);
-  registerInteractions(app, services);
-  const home = registerHome(app, services);
+  // One middleware routes every request to its surface (http/slack-routes.ts), not one Bolt listener each.
+  const slackRoutes = new SlackRoutes();
+  registerCommands(slackRoutes, services);
+  registerInteractions(slackRoutes, services);
+  const home = registerHome(slackRoutes, services);
+  slackRoutes.attach(app);
   app.error(async (error) => {
     logger.error('unhandled listener error', error);
   });

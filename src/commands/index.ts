@@ -1,4 +1,4 @@
-import type { App } from '@slack/bolt';
+import type { SlackRoutes } from '../http/slack-routes.js';
 import type { BotServices } from '../services.js';
 import { runActionCommand } from './action-command.js';
 import type { CommandSpec } from './command-context.js';
@@ -35,6 +35,6 @@ export function gatewayListener(services: BotServices) {
 }
 
 /** Registers `/gateway` (adding a command touches this folder only). */
-export function register(app: App, services: BotServices): void {
-  app.command(GATEWAY, gatewayListener(services));
+export function register(routes: SlackRoutes, services: BotServices): void {
+  routes.command(GATEWAY, gatewayListener(services));
 }

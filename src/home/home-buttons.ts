@@ -1,8 +1,8 @@
-import type { App, BlockButtonAction } from '@slack/bolt';
 import { type DecideOutcome, decideApprovalById } from '../approvals/decide.js';
 import { retryJob } from '../approvals/retry-job.js';
 import { channelDigests } from '../digests/channel-digests.js';
 import { slackLogContext } from '../http/request-context.js';
+import type { SlackRoutes } from '../http/slack-routes.js';
 import type { AppLogger } from '../logger.js';
 import { notAdminError } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
@@ -88,37 +88,33 @@ const BUTTONS: Record<string, HomeButton> = {
 export const HOME_ACTION_IDS = Object.keys(BUTTONS);
 
 export function registerHomeButtons(
-  app: App,
+  routes: SlackRoutes,
   services: BotServices,
   marks: HomeMarks,
   publisher: HomePublisher,
 ): void {
-  const ids = new RegExp(`^(?:${HOME_ACTION_IDS.join('|')})$`);
-  app.action<BlockButtonAction>(
-    { type: 'block_actions', action_id: ids },
-    async ({ ack, body, action, context }) => {
-      await ack();
-      const user = body.user.id;
-      const log = services.logger.child({ ...slackLogContext(body, context), action: action.action_id });
-      let answer: Answer;
-      try {
-        await services.access.requirePerson(user, body.user.team_id);
-        const handler = BUTTONS[action.action_id];
-        answer = await handler?.(services, {
-          user,
-          value: action.value ?? '',
-          click: body.trigger_id || action.action_ts,
-          triggerId: body.trigger_id,
-          log,
-        });
-      } catch (error) {
-        answer = describeError(error, log);
-      }
-      if (answer)
-        await marks
-          .setNotice(user, answer.blocks?.length ? answer.blocks : [section(answer.text)])
-          .catch((e: unknown) => log.warn('could not keep the answer to a Home click', e));
-      await publisher.publish(user, { opened: true });
-    },
-  );
+  routes.buttons(HOME_ACTION_IDS, async ({ ack, body, action, context }) => {
+    await ack();
+    const user = body.user.id;
+    const log = services.logger.child({ ...slackLogContext(body, context), action: action.action_id });
+    let answer: Answer;
+    try {
+      await services.access.requirePerson(user, body.user.team_id);
+      const handler = BUTTONS[action.action_id];
+      answer = await handler?.(services, {
+        user,
+        value: action.value ?? '',
+        click: body.trigger_id || action.action_ts,
+        triggerId: body.trigger_id,
+        log,
+      });
+    } catch (error) {
+      answer = describeError(error, log);
+    }
+    if (answer)
+      await marks
+        .setNotice(user, answer.blocks?.length ? answer.blocks : [section(answer.text)])
+        .catch((e: unknown) => log.warn('could not keep the answer to a Home click', e));
+    await publisher.publish(user, { opened: true });
+  });
 }

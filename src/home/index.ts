@@ -1,4 +1,4 @@
-import type { App } from '@slack/bolt';
+import type { SlackRoutes } from '../http/slack-routes.js';
 import type { BotServices } from '../services.js';
 import { claimOnce } from '../store/dedupe.js';
 import { HomeMarks } from '../store/home-marks.js';
@@ -19,7 +19,7 @@ export { HOME_ACTION_IDS } from './home-buttons.js';
 const OPEN_CLAIM_SEC = 3_600;
 
 export function register(
-  app: App,
+  routes: SlackRoutes,
   services: BotServices,
   options: { pollMs?: number } = {},
 ): { stop(): Promise<void> } {
@@ -27,7 +27,7 @@ export function register(
   const marks = new HomeMarks(services.redis, prefix);
   const reader = homeReader(services, marks);
   const publisher = homePublisher(services, marks, reader, options.pollMs ? { pollMs: options.pollMs } : {});
-  app.event('app_home_opened', async ({ event, body, logger }) => {
+  routes.homeOpened(async ({ event, body, logger }) => {
     if (event.tab !== 'home') return;
     const id = body.event_id || `${event.user}:${event.event_ts}`;
     if (!(await claimOnce(services.redis, prefix, `home-open:${id}`, OPEN_CLAIM_SEC))) {
@@ -38,7 +38,7 @@ export function register(
     const hash = (event.view as { hash?: string } | undefined)?.hash;
     await publisher.publish(event.user, { opened: true, hash });
   });
-  registerHomeButtons(app, services, marks, publisher);
+  registerHomeButtons(routes, services, marks, publisher);
   publisher.start();
   return { stop: () => publisher.stop() };
 }

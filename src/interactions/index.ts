@@ -1,4 +1,4 @@
-import type { App, BlockButtonAction } from '@slack/bolt';
+import type { SlackRoutes } from '../http/slack-routes.js';
 import type { BotServices } from '../services.js';
 import { ACTION_MODAL_CALLBACK_ID } from '../views/action-modal.js';
 import { RETRY_ACTION_ID, RETRY_ANYWAY_ACTION_ID } from '../views/action-result.js';
@@ -53,31 +53,18 @@ const VIEWS: Record<string, (services: BotServices) => ViewListener> = {
 /** The interactive ids the bot listens to, from the maps above: the manifest test checks them against manifest.yml. */
 export const INTERACTIVE_IDS = { actions: Object.keys(BUTTONS), views: Object.keys(VIEWS) } as const;
 
-/** Matches exactly the ids of a map (ids are plain words; escaped all the same). */
-function idsPattern(ids: string[]): RegExp {
-  return new RegExp(`^(?:${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
-}
-
 /**
- * One Bolt listener for every button and one for every form, each behind the pipeline, then a lookup by id.
- * Bolt runs every listener's matching on every request it receives, commands included, before anything can
- * ack: one listener per id made each ack pay for all sixteen.
+ * Every button and every form behind the pipeline, then a lookup by id: one route each for all their ids
+ * (http/slack-routes.ts), so a request costs one lookup however many ids there are.
  */
-export function register(app: App, services: BotServices): void {
-  app.action<BlockButtonAction>(
-    { type: 'block_actions', action_id: idsPattern(INTERACTIVE_IDS.actions) },
-    ...buttonListeners(services),
-  );
+export function register(routes: SlackRoutes, services: BotServices): void {
+  routes.buttons(INTERACTIVE_IDS.actions, ...buttonListeners(services));
   const views = new Map(Object.entries(VIEWS).map(([id, make]) => [id, make(services)]));
   const dispatchView: ViewListener = async (args) => {
     const listener = views.get(args.view.callback_id);
     if (listener) await listener(args);
   };
-  app.view(
-    { type: 'view_submission', callback_id: idsPattern(INTERACTIVE_IDS.views) },
-    ...viewPipeline(services),
-    dispatchView,
-  );
+  routes.views(INTERACTIVE_IDS.views, ...viewPipeline(services), dispatchView);
 }
 
 /** Every button's middleware, the pipeline then the lookup by id: what Bolt runs, and the command test harness. */
