@@ -27,15 +27,17 @@ export interface RoleChild {
 }
 
 /**
- * Forks `file` with `role` as its argument, reusing this process's loader flags (tsx) plus `extraExecArgv`;
- * `cpus`: started under `taskset -c` on those CPUs (ack-placement.ts), else where this process runs.
+ * Forks `file` with `role` as its argument and `extraExecArgv`: a compiled `.js` file (ack-build.ts) by plain
+ * node, a `.ts` one with this process's loader flags (tsx); `cpus`: started under `taskset -c` on those CPUs
+ * (ack-placement.ts), else where this process runs.
  */
 export function forkRole(file: string, role: string, extraExecArgv: string[] = [], cpus?: string): RoleChild {
   const loader = process.execArgv.some((arg) => arg.includes('tsx')) ? [] : ['--import', 'tsx'];
+  const viaTsx = file.endsWith('.ts') ? [...process.execArgv, ...loader] : [];
   const pinned = pinnedLaunch(cpus);
   const child: ChildProcess = fork(file, [role], {
     ...(pinned ? { execPath: pinned.execPath } : {}),
-    execArgv: [...(pinned?.prefix ?? []), ...process.execArgv, ...loader, ...extraExecArgv],
+    execArgv: [...(pinned?.prefix ?? []), ...viaTsx, ...extraExecArgv],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();

@@ -8,12 +8,14 @@
  * (no busy refusal) with answer p99 under 3 s and keeps pace, beside a bare Bolt app that acks and posts one fixed message to
  * the response_url. Busy refusals ("I am very busy") are counted and never taken for answers.
  *
- * Run: npx tsx bench/ack.ts [--quick] [--no-capacity] [--no-pin] [--cpu-prof=<dir>]
+ * Run: npx tsx bench/ack.ts [--quick] [--no-capacity] [--no-pin] [--tsx] [--cpu-prof=<dir>]
  *   --quick           a smaller run (smoke test of the wiring)
  *   --no-capacity     the ack rounds and answers only
  *   --no-pin          every process where the kernel puts it; by default (Linux, taskset, 2+ CPUs) the target
  *                     measured has the last CPU to itself and the load generator and fakes the others
  *                     (bench/ack-placement.ts)
+ *   --tsx             the processes run from the TypeScript through tsx; by default they run compiled by tsc,
+ *                     as `npm start` runs the bot (bench/ack-build.ts)
  *   --cpu-prof=<dir>  writes a V8 CPU profile and a sampled allocation profile of the bot process over the
  *                     measured rounds (not its start-up or the warm-up) into <dir> (open them in Chrome
  *                     DevTools, or sum their samples by function); the figures of a profiled run are not the
@@ -32,6 +34,7 @@ import { SANDBOX_KEYS } from '../src/gateway/spec.js';
 import { ensureRedis } from '../src/local/redis-local.js';
 import { createRedis, deleteByPrefix } from '../src/redis.js';
 import { BindingStore } from '../src/store/bindings.js';
+import { compileBench } from './ack-build.js';
 import { type CapacityCommand, measureCapacity } from './ack-capacity.js';
 import { forkRole, type RoleChild, type Usage } from './ack-ipc.js';
 import {
@@ -71,6 +74,8 @@ interface AckBenchOptions {
   capacityRates?: number[];
   /** Targets on a CPU of their own, the rest on the others (ack-placement.ts); default true. */
   pin?: boolean;
+  /** The processes run from the TypeScript through tsx rather than compiled (ack-build.ts). */
+  tsx?: boolean;
 }
 
 type Pools = { bot: Pool; bare: Pool };
@@ -96,7 +101,10 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
   const placement = placeProcesses(options.pin ?? true);
   const redis = createRedis(redisHandle.url);
   const prefix = `bench-ack-${randomUUID().slice(0, 8)}`;
-  const roles = fileURLToPath(new URL('./ack-roles.ts', import.meta.url));
+  // The bot as `npm start` runs it (compiled), unless --tsx (ack-build.ts).
+  const roles = options.tsx
+    ? fileURLToPath(new URL('./ack-roles.ts', import.meta.url))
+    : compileBench('ack-roles');
   const world = forkRole(roles, 'world');
   const bot = forkRole(roles, 'bot', [], placement.targets);
   const bare = forkRole(roles, 'bare', [], placement.targets);
@@ -231,7 +239,7 @@ async function runAckBench(options: AckBenchOptions = {}): Promise<AckFigures> {
         })
       : undefined;
     return summarize({
-      placement: placement.said,
+      placement: `${placement.said}; every process ${options.tsx ? 'through tsx (--tsx)' : 'compiled by tsc, as npm start runs the bot'}`,
       capacity,
       busy,
       wrong,
@@ -341,6 +349,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const cpuProfDir = argv.find((a) => a.startsWith('--cpu-prof='))?.slice('--cpu-prof='.length);
   const noCapacity = argv.includes('--no-capacity');
   const pin = !argv.includes('--no-pin');
+  const tsx = argv.includes('--tsx');
   const capacitySeconds = noCapacity ? 0 : quick ? 1 : 4;
   const figures = await runAckBench(
     quick
@@ -353,8 +362,9 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
           capacitySeconds,
           capacityRates: [50, 200],
           pin,
+          tsx,
         }
-      : { cpuProfDir, capacitySeconds, pin },
+      : { cpuProfDir, capacitySeconds, pin, tsx },
   );
   console.log(figures.summary);
   if (figures.errors > 0 || figures.answerFailures > 0) process.exitCode = 1;
