@@ -84,7 +84,7 @@ export function createRedis(target: string | RedisTarget, options: ConnectOption
 }
 
 /** True when the connection is one to a Redis Cluster. */
-export function isCluster(redis: Redis): redis is Cluster {
+function isCluster(redis: Redis): redis is Cluster {
   return redis instanceof Cluster;
 }
 
