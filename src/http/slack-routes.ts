@@ -21,14 +21,13 @@ import type {
  * (no listener: Bolt's receiver answers it when it times out).
  */
 
-type Step<Args> = Middleware<Args>;
-export type CommandRoute = Step<SlackCommandMiddlewareArgs>;
-export type ButtonRoute = Step<SlackActionMiddlewareArgs<BlockButtonAction>>;
-export type ViewRoute = Step<SlackViewMiddlewareArgs<ViewSubmitAction>>;
-export type HomeOpenedRoute = Step<SlackEventMiddlewareArgs<'app_home_opened'>>;
+type CommandRoute = Middleware<SlackCommandMiddlewareArgs>;
+type ButtonRoute = Middleware<SlackActionMiddlewareArgs<BlockButtonAction>>;
+type ViewRoute = Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>>;
+type HomeOpenedRoute = Middleware<SlackEventMiddlewareArgs<'app_home_opened'>>;
 
 type Args = AnyMiddlewareArgs & AllMiddlewareArgs;
-type Chain = readonly Step<never>[];
+type Chain = readonly Middleware<never>[];
 
 interface RoutedBody {
   command?: unknown;
@@ -40,7 +39,7 @@ interface RoutedBody {
 
 /** Runs `chain` from step `at`, each step's `next` the step after it (the last one's does nothing). */
 function run(chain: Chain, at: number, args: Args): Promise<void> {
-  const step = chain[at] as Step<AnyMiddlewareArgs> | undefined;
+  const step = chain[at] as Middleware<AnyMiddlewareArgs> | undefined;
   if (!step) return Promise.resolve();
   const next = at + 1 < chain.length ? () => run(chain, at + 1, args) : async () => {};
   return Promise.resolve(step({ ...args, next }));
@@ -94,7 +93,7 @@ export class SlackRoutes {
     return typeof id === 'string' ? map.get(id) : undefined;
   }
 
-  #add(map: Map<string, Chain>, kind: string, ids: readonly string[], chain: readonly Step<never>[]): void {
+  #add(map: Map<string, Chain>, kind: string, ids: readonly string[], chain: Chain): void {
     if (chain.length === 0) throw new Error(`a ${kind} route needs a listener`);
     for (const id of ids) {
       // Two surfaces answering one id would each answer every click: refused when the app is built.
