@@ -2,8 +2,11 @@ import { z } from 'zod';
 
 /**
  * The reusable field kinds of the action catalogue. Every value arrives as text (a command-line word, a modal
- * input), so each schema takes a string, trims it and turns it into what the gateway is sent; numbers are
- * coerced here, once. Messages are written for the person who typed the value, not for a developer.
+ * input, an assistant tool's argument), so each schema takes a string, trims it and turns it into what the
+ * gateway is sent; numbers are coerced here, once. Text is plain text on every surface: a single-line value
+ * holds no line break and no control character, a multi-line one (a body, an email's html) no control but its
+ * line breaks and tabs. Messages are written for the person who typed the value, not for a developer, and name
+ * the field.
  */
 
 export type FieldKind =
@@ -61,8 +64,45 @@ export const MULTILINE_KINDS: ReadonlySet<FieldKind> = new Set(['multiline', 'ht
 
 const trimmed = () => z.string().trim();
 
-function textSchema(label: string, max = 500): z.ZodType {
-  return trimmed().min(1, `${label} is empty`).max(max, `${label} is too long (at most ${max} characters)`);
+/**
+ * Line breaks of every kind: in a single-line value one would let it pass for a line of the message it is shown
+ * in (`Approved by @alice`), or end a mail header at the gateway and start another (`Bcc:`).
+ */
+const LINE_BREAKS = new Set([0x0a, 0x0b, 0x0c, 0x0d, 0x85, 0x2028, 0x2029]);
+/** What a multi-line value may hold of the controls: its line breaks and tabs. */
+const MULTILINE_CONTROLS = new Set([0x09, 0x0a, 0x0d]);
+
+/** Why `text` cannot be a value of the field `label`, or undefined: C0 and C1 controls, DEL, line separators. */
+function controlProblem(label: string, text: string, lines: 'one' | 'many'): string | undefined {
+  for (const ch of text) {
+    const point = ch.codePointAt(0) ?? 0;
+    const control = point < 0x20 || (point >= 0x7f && point <= 0x9f);
+    if (lines === 'many' && MULTILINE_CONTROLS.has(point)) continue;
+    if (lines === 'one' && LINE_BREAKS.has(point))
+      return `${label} must be one line: remove the line break in it`;
+    if (control || point === 0x2028 || point === 0x2029) {
+      const hex = point.toString(16).toUpperCase().padStart(4, '0');
+      if (point === 0x09) return `${label} contains a tab: use a space instead`;
+      return `${label} contains an invisible control character (U+${hex}): remove it, or type the value again`;
+    }
+  }
+  return undefined;
+}
+
+/** Text refused when it holds a control (line breaks too, unless `many`), then trimmed. */
+function plainText(label: string, lines: 'one' | 'many' = 'one') {
+  return z.string().transform((text, ctx) => {
+    const problem = controlProblem(label, text, lines);
+    if (!problem) return text.trim();
+    ctx.addIssue({ code: 'custom', message: problem });
+    return z.NEVER;
+  });
+}
+
+function textSchema(label: string, max = 500, lines: 'one' | 'many' = 'one'): z.ZodType {
+  return plainText(label, lines).pipe(
+    z.string().min(1, `${label} is empty`).max(max, `${label} is too long (at most ${max} characters)`),
+  );
 }
 
 /** Longer URLs are cut or refused by browsers, Slack and most sites; none of a client's pages needs one. */
@@ -88,30 +128,35 @@ function isLocalAddress(text: string): boolean {
 }
 
 function urlSchema(label: string): z.ZodType {
-  return trimmed()
-    .refine((text) => !/\s/.test(text), {
-      message: `${label} cannot contain spaces: write a space as %20, like https://example.com/my%20page`,
-      abort: true,
-    })
-    .refine((text) => text.length <= MAX_URL_LENGTH, {
-      message: `${label} is too long: at most ${MAX_URL_LENGTH.toLocaleString('en-US')} characters`,
-      abort: true,
-    })
-    .refine((text) => !isLocalAddress(text), {
-      message: `${label} must be a public web address, like https://example.com/page: the gateway cannot reach localhost, a bare IP address or a name without a domain`,
-      abort: true,
-    })
-    .pipe(
-      z.url({
-        protocol: /^https?$/,
-        hostname: z.regexes.domain,
-        message: `${label} must be a web address starting with http:// or https://, like https://example.com/page`,
-      }),
-    );
+  return plainText(label).pipe(
+    z
+      .string()
+      .refine((text) => !/\s/.test(text), {
+        message: `${label} cannot contain spaces: write a space as %20, like https://example.com/my%20page`,
+        abort: true,
+      })
+      .refine((text) => text.length <= MAX_URL_LENGTH, {
+        message: `${label} is too long: at most ${MAX_URL_LENGTH.toLocaleString('en-US')} characters`,
+        abort: true,
+      })
+      .refine((text) => !isLocalAddress(text), {
+        message: `${label} must be a public web address, like https://example.com/page: the gateway cannot reach localhost, a bare IP address or a name without a domain`,
+        abort: true,
+      })
+      .pipe(
+        z.url({
+          protocol: /^https?$/,
+          hostname: z.regexes.domain,
+          message: `${label} must be a web address starting with http:// or https://, like https://example.com/page`,
+        }),
+      ),
+  );
 }
 
 function emailSchema(label: string): z.ZodType {
-  return trimmed().pipe(z.email({ message: `${label} must be an email address, like name@example.com` }));
+  return plainText(label).pipe(
+    z.email({ message: `${label} must be an email address, like name@example.com` }),
+  );
 }
 
 /** Text → number. An empty or non-numeric text fails with `message` instead of becoming 0 or NaN. */
@@ -146,9 +191,12 @@ function coordinateSchema(label: string, limit: 90 | 180): z.ZodType {
     .pipe(z.number().min(-limit, message).max(limit, message));
 }
 
-/** One item per line; on one line (the command line) `;` separates items too, and `,` where `commas` says so. */
+/**
+ * One item per line (any line break); on one line (the command line) `;` separates items too, and `,` where
+ * `commas` says so. Each item is one line of plain text.
+ */
 function listSchema(label: string, commas: boolean): z.ZodType {
-  const separator = commas ? /[\n;,]/ : /[\n;]/;
+  const separator = commas ? /\r\n|[\n\r\u2028\u2029;,]/ : /\r\n|[\n\r\u2028\u2029;]/;
   return z
     .string()
     .transform((text) =>
@@ -159,7 +207,12 @@ function listSchema(label: string, commas: boolean): z.ZodType {
     )
     .pipe(
       z
-        .array(z.string().max(500, `each item of ${label} must be at most 500 characters`))
+        .array(
+          z
+            .string()
+            .max(500, `each item of ${label} must be at most 500 characters`)
+            .pipe(plainText(`Each item of ${label}`)),
+        )
         .min(1, `${label} is empty`),
     );
 }
@@ -189,8 +242,8 @@ export const field = {
   text: (name: string, o: FieldOptions & { max?: number }) =>
     make(name, 'text', textSchema(o.label, o.max), o),
   multiline: (name: string, o: FieldOptions & { max?: number }) =>
-    make(name, 'multiline', textSchema(o.label, o.max ?? 3000), o),
-  html: (name: string, o: FieldOptions) => make(name, 'html', textSchema(o.label, 3000), o),
+    make(name, 'multiline', textSchema(o.label, o.max ?? 3000, 'many'), o),
+  html: (name: string, o: FieldOptions) => make(name, 'html', textSchema(o.label, 3000, 'many'), o),
   url: (name: string, o: FieldOptions) => make(name, 'url', urlSchema(o.label), o),
   email: (name: string, o: FieldOptions) => make(name, 'email', emailSchema(o.label), o),
   positive: (name: string, o: FieldOptions & { integer?: boolean; max?: number }) =>

@@ -1,10 +1,10 @@
-import { escapeMrkdwn, mrkdwnLink } from './escape.js';
+import { escapeMrkdwn, mrkdwnLink, oneLine } from './escape.js';
 import { fillTemplate } from './template.js';
 
 /**
  * A job's title as English, from the catalogue's template: "Blog article about “best plumber austin”",
  * "SEO audit of https://…", and for an action only discovery knows, "FAQ about “water heaters”". Mrkdwn,
- * escaped. Pure: no I/O.
+ * escaped, on one line: a value of several lines (a prompt) cannot add lines to the message it heads. Pure.
  */
 
 export interface TitleEntry {
@@ -26,6 +26,10 @@ export function subjectOf(fields: Record<string, unknown>, names = SUBJECT_FIELD
 }
 
 export function actionTitle(entry: TitleEntry, fields: Record<string, unknown>): string {
+  return oneLine(titleOf(entry, fields));
+}
+
+function titleOf(entry: TitleEntry, fields: Record<string, unknown>): string {
   if (entry.title) {
     const filled = fillTemplate(entry.title, (name) => fields[name]);
     if (filled) return filled;

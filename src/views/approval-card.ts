@@ -3,7 +3,7 @@ import { emailCardBlocks } from './approval-email.js';
 import type { Button, KnownBlock, SlackMessage } from './blocks.js';
 import { actions, button, context, plain, section } from './blocks.js';
 import { analyseEmail } from './email-content.js';
-import { code, escapeMrkdwn } from './escape.js';
+import { code, escapeMrkdwn, oneLine, quoted } from './escape.js';
 import { fitMessage } from './limits.js';
 
 /**
@@ -39,10 +39,24 @@ function payloadLines(record: ApprovalRecord): string[] {
     return [`*Post:* ${title}(${code(p.postId)})`];
   }
   if (p.kind === 'email') {
-    const preview = p.text ? `\n>${escapeMrkdwn(p.text).replace(/\n/g, '\n>')}` : '';
-    return [`*To:* ${escapeMrkdwn(p.to)}`, `*Subject:* ${escapeMrkdwn(p.subject)}${preview}`];
+    const preview = p.text ? `\n${quoted(escapeMrkdwn(p.text))}` : '';
+    return [
+      `*To:* ${oneLine(escapeMrkdwn(p.to))}`,
+      `*Subject:* ${oneLine(escapeMrkdwn(p.subject))}${preview}`,
+    ];
   }
-  return p.lines.map(escapeMrkdwn);
+  return p.lines.map(fieldLine);
+}
+
+/**
+ * One `name: value` line of the frozen payload; a value of several lines (a prompt, a transcript) is quoted below
+ * its name, so none of its lines can pass for one of the card's.
+ */
+function fieldLine(line: string): string {
+  const at = line.indexOf(': ');
+  const value = at > 0 ? line.slice(at + 2) : line;
+  if (oneLine(value) === value) return escapeMrkdwn(line);
+  return `${at > 0 ? `${escapeMrkdwn(line.slice(0, at))}:` : ''}\n${quoted(escapeMrkdwn(value))}`;
 }
 
 /** An email's links and what it loads, read from the frozen html itself: what the approver sees is what is sent. */

@@ -1,6 +1,6 @@
 import { context, type KnownBlock, type SlackMessage, section } from './blocks.js';
 import type { EmailContent, EmailLink, EmailResource } from './email-content.js';
-import { code, escapeMrkdwn } from './escape.js';
+import { code, escapeMrkdwn, oneLine } from './escape.js';
 import { fitMessage, MAX_BLOCKS_MESSAGE, MAX_SECTION_TEXT, packSections } from './limits.js';
 
 /**
@@ -137,7 +137,7 @@ export function buildEmailDetail(input: {
   const { content } = input;
   const blocks: KnownBlock[] = [
     section(
-      `*The whole email of approval ${code(input.approvalId)}*, exactly as it will be sent\n*To:* ${escapeMrkdwn(input.to)}\n*Subject:* ${escapeMrkdwn(input.subject)}`,
+      `*The whole email of approval ${code(input.approvalId)}*, exactly as it will be sent\n*To:* ${oneLine(escapeMrkdwn(input.to))}\n*Subject:* ${oneLine(escapeMrkdwn(input.subject))}`,
     ),
   ];
   const links = packSections(content.links.map(linkLine), '\n', ROOM);
@@ -154,8 +154,9 @@ export function buildEmailDetail(input: {
         )
       : [section('*Loads from the web when opened:* nothing')]),
   );
+  // Quoted, line by line: no line of the email can pass for one of the bot's own.
   const textSections = packSections(
-    pieces(content.text).map((p) => escapeMrkdwn(p) || ' '),
+    pieces(content.text).map((p) => `>${escapeMrkdwn(p)}`),
     '\n',
     ROOM,
   );

@@ -3,7 +3,7 @@ import type { ApprovalPreview } from '../approvals/record.js';
 import { cardTime } from './approval-card.js';
 import type { KnownBlock, SlackMessage } from './blocks.js';
 import { actions, button, context, section } from './blocks.js';
-import { code, escapeMrkdwn } from './escape.js';
+import { code, escapeMrkdwn, oneLine } from './escape.js';
 import { fitMessage } from './limits.js';
 
 /** `/gateway history`: the channel's approvals and guarded actions from the audit log, newest first. Pure. */
@@ -27,7 +27,7 @@ function whatRan(preview: ApprovalPreview | undefined): string {
     return ` · ${title}${code(preview.postId)}`;
   }
   if (preview.kind === 'email')
-    return ` · to ${escapeMrkdwn(preview.to)}: “${escapeMrkdwn(preview.subject)}”`;
+    return ` · to ${oneLine(escapeMrkdwn(preview.to))}: “${oneLine(escapeMrkdwn(preview.subject))}”`;
   return '';
 }
 

@@ -7,7 +7,7 @@
 import type { ActionEntry } from '../actions/catalogue.js';
 import type { Row } from '../gateway/types.js';
 import { actions, button, type SlackMessage, section } from './blocks.js';
-import { escapeMrkdwn, mrkdwnLink } from './escape.js';
+import { escapeMrkdwn, mrkdwnLink, oneLine } from './escape.js';
 import { fitMessage, MAX_VALUE, truncate } from './limits.js';
 
 export const DUPLICATE_CONFIRM_ACTION_ID = 'duplicate_confirm';
@@ -38,7 +38,7 @@ export function buildDuplicatePrompt(input: DuplicatePromptInput): SlackMessage 
   const values = entry.sameFields
     .map((name) => fields[name])
     .filter((v) => v !== undefined && v !== null && String(v).trim() !== '')
-    .map((v) => `“${escapeMrkdwn(truncate(Array.isArray(v) ? v.join(', ') : String(v), 200))}”`);
+    .map((v) => `“${oneLine(escapeMrkdwn(truncate(Array.isArray(v) ? v.join(', ') : String(v), 200)))}”`);
   const forWhat = values.length > 0 ? ` for ${values.join(', ')}` : '';
   const sentence = `${article} ${noun}${forWhat} already exists: ${recordText(earlier)}. Generate another?`;
   return fitMessage({

@@ -6,10 +6,12 @@
  */
 
 /**
- * Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): a name or review carrying
- * them can reverse or reorder what is shown after it (`invoice\u202Efdp.exe`), so gateway text never keeps them.
+ * Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) and the direction marks
+ * (U+200E, U+200F, the Arabic letter mark U+061C): a name or review carrying them can reverse or reorder what is
+ * shown after it (`invoice\u202Efdp.exe`), or which side a neutral character sits on, so gateway text never
+ * keeps them.
  */
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 /** Gateway text without bidirectional controls: for plain_text (labels, options, buttons) that is not mrkdwn. */
 export function stripBidi(text: string): string {
@@ -46,4 +48,27 @@ export function mrkdwnLink(url: string, label?: string): string {
 export function code(text: string): string {
   const inner = text.replace(/`/g, '').replace(/[\r\n]+/g, ' ');
   return `\`${escapeMrkdwn(inner === '' ? ' ' : inner)}\``;
+}
+
+/** Every kind of line break, a CRLF as one. */
+const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
+
+/**
+ * Mrkdwn that must stay on its line (a title, a line of a card): each line break of `text` is shown as ` ↵ `, so a
+ * value that holds one can neither pass for a line of the message nor hide that it had one. Apply after escaping.
+ */
+export function oneLine(text: string): string {
+  return text.replace(LINE_BREAK, ' ↵ ');
+}
+
+/**
+ * Multi-line mrkdwn (a body, a transcript) set apart from the message's own lines: every one of its lines is
+ * quoted (`>`), so none of them can pass for a line of the card. Escaped text cannot end the quote early (a
+ * typed `>` is `&gt;`). Apply after escaping.
+ */
+export function quoted(text: string): string {
+  return text
+    .split(LINE_BREAK)
+    .map((line) => `>${line}`)
+    .join('\n');
 }

@@ -4,7 +4,7 @@ import { approveButton, cardTime, decision } from './approval-card.js';
 import { button, context, divider, header, type KnownBlock, plain, section } from './blocks.js';
 import type { SubscriptionView } from './digest-status.js';
 import { digestLine } from './digest-status.js';
-import { code, escapeMrkdwn } from './escape.js';
+import { code, escapeMrkdwn, oneLine } from './escape.js';
 import { JOB_STATE_WORDS } from './job-list.js';
 import { fitHome, fitModal, truncate } from './limits.js';
 import { slackDate } from './slack-date.js';
@@ -105,6 +105,7 @@ function whatRuns(r: ApprovalRecord): string {
       : '*Post:* none named, so approving it runs nothing (the card says why)';
   else if (p.kind === 'email') line = `*To:* ${escapeMrkdwn(p.to)} · *Subject:* ${escapeMrkdwn(p.subject)}`;
   else line = p.lines.map(escapeMrkdwn).join(' · ');
+  line = oneLine(line);
   return truncate(line, 400);
 }
 

@@ -29,9 +29,13 @@ const PING =
 /** How Slack delivers the same characters typed into a slash command: `&`, `<`, `>` as entities. */
 const typed = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const EVIL_CLIENT_ID = '<!channel>&<@U0123ABCD>';
-/** Bidirectional overrides and isolates: shown raw, they reverse or reorder what follows them. */
-const BIDI = '\u202Eexe.fdp\u202C \u2066isolated\u2069 \u202Aembedded\u202C';
-const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+/**
+ * Bidirectional overrides, isolates and marks (left-to-right, right-to-left, the Arabic letter mark): shown raw,
+ * they reverse or reorder what follows them.
+ */
+const BIDI =
+  '\u202Eexe.fdp\u202C \u2066isolated\u2069 \u202Aembedded\u202C \u200Fmarked\u200E \u061Carabic';
+const BIDI_CONTROL = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 const ESCAPED_CHANNEL = '&lt;!channel&gt;';
 
 let h: Harness;
