@@ -33,8 +33,7 @@ const EVIL_CLIENT_ID = '<!channel>&<@U0123ABCD>';
  * Bidirectional overrides, isolates and marks (left-to-right, right-to-left, the Arabic letter mark): shown raw,
  * they reverse or reorder what follows them.
  */
-const BIDI =
-  '\u202Eexe.fdp\u202C \u2066isolated\u2069 \u202Aembedded\u202C \u200Fmarked\u200E \u061Carabic';
+const BIDI = '\u202Eexe.fdp\u202C \u2066isolated\u2069 \u202Aembedded\u202C \u200Fmarked\u200E \u061Carabic';
 const BIDI_CONTROL = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 const ESCAPED_CHANNEL = '&lt;!channel&gt;';
 

@@ -29,6 +29,8 @@ let assistant: Client;
 
 const cards = () => h.slack.messages(CHANNEL).filter((m) => /^Approval/.test(m.text));
 const sends = () => h.posts('send_prospect_email');
+const forgedBlogs = () =>
+  h.posts('generate_blog').filter((p) => String(p.fields?.keyword).includes('Approved'));
 /** Every line of every message in the channel (and its threads' first replies) that reads "Approved by @alice". */
 const forgedLines = () =>
   h.slack
@@ -97,7 +99,7 @@ describe('a single-line field with a line break', () => {
     expect(answer.content[0]?.text).toMatch(/keyword: Keyword must be one line/);
     await new Promise((r) => setTimeout(r, 300));
     expect(h.slack.messages(CHANNEL)).toHaveLength(posted);
-    expect(h.posts('generate_blog').filter((p) => String(p.fields?.keyword).includes('Approved'))).toEqual([]);
+    expect(forgedBlogs()).toEqual([]);
   });
 
   it('the command refuses the same subject and keyword, naming the field', async () => {
@@ -113,7 +115,7 @@ describe('a single-line field with a line break', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(cards()).toHaveLength(before);
     expect(sends()).toHaveLength(0);
-    expect(h.posts('generate_blog').filter((p) => String(p.fields?.keyword).includes('Approved'))).toEqual([]);
+    expect(forgedBlogs()).toEqual([]);
   });
 
   it('the modal refuses it on the subject input, and keeps the form open', async () => {
