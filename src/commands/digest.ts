@@ -8,7 +8,7 @@ import type { SubscriptionSettings } from '../digests/store.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import { isNotInChannel } from '../slack/describe-error.js';
 import { section } from '../views/blocks.js';
-import { formatWhen } from '../views/digest-common.js';
+import { formatWhen, timeLeft } from '../views/digest-common.js';
 import { buildDigestStatus } from '../views/digest-status.js';
 import { buildIgnoredWords } from '../views/error-message.js';
 import { escapeMrkdwn } from '../views/escape.js';
@@ -122,8 +122,9 @@ async function now(ctx: CommandContext, kind: DigestKind): Promise<void> {
 }
 
 /**
- * `digest now` is a full scan charged to the agency key: one on its way per (channel, kind), and a cooldown per
- * person for non-admins. Queues the job and answers true, or tells the person why not and answers false.
+ * `digest now` is a full scan charged to the agency key: one on its way per (channel, kind), and for non-admins a
+ * cooldown per (person, channel, kind). Queues the job and answers true, or tells the person why not and answers
+ * false.
  */
 async function limitNow(ctx: CommandContext, kind: DigestKind): Promise<boolean> {
   const { services } = ctx;
@@ -142,14 +143,14 @@ async function limitNow(ctx: CommandContext, kind: DigestKind): Promise<boolean>
   const cooled = !ctx.isAdmin();
   try {
     if (cooled) {
-      const started = await guard.cooldown(ctx.user, services.config.digestNowCooldownMs);
+      const cooldownMs = services.config.digestNowCooldownMs;
+      const started = await guard.cooldown(ctx.user, ctx.channel, kind, cooldownMs);
       if (!started.started) {
-        const minutes = Math.ceil(started.leftMs / 60_000);
         throw new UserError(
           UserErrorCode.TooSoon,
-          `You asked for a digest a moment ago; you can ask again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}.`,
+          `You asked for this channel’s ${kind} digest lately; you can ask for it again in ${timeLeft(started.leftMs)}.`,
           {
-            hint: 'Each `digest now` reads all of the client’s data, so a person may ask once every few minutes; scheduled digests are not limited.',
+            hint: `Each \`digest now\` reads all of the client’s data, so a person may ask for one channel’s digest of one kind once every ${timeLeft(cooldownMs)}; scheduled digests are not limited.`,
           },
         );
       }
@@ -157,7 +158,7 @@ async function limitNow(ctx: CommandContext, kind: DigestKind): Promise<boolean>
     try {
       await services.digestQueue.enqueueNow(ctx.channel, kind, ctx.user, ctx.triggerId);
     } catch (error) {
-      if (cooled) await guard.endCooldown(ctx.user);
+      if (cooled) await guard.endCooldown(ctx.user, ctx.channel, kind);
       throw error;
     }
   } catch (error) {

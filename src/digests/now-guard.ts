@@ -4,7 +4,8 @@ import type { DigestKind } from './filters.js';
 
 /**
  * Limits on `digest now`, which is a full scan charged to the agency key: one waiting or running `now` per
- * (channel, kind), and a cooldown per person (admins are not held to it; the command decides who is).
+ * (channel, kind), and a cooldown per (person, channel, kind), so asking for the reviews and then the rankings,
+ * or for another channel's digest, is not held up (admins are not held to it; the command decides who is).
  *
  * The (channel, kind) claim names the job that holds it. A claim is not released when its job ends (the worker
  * would have to know about it); instead the next request asks whether the holder is still waiting or running,
@@ -99,16 +100,28 @@ export class DigestNowGuard {
     await runScript(this.redis, RELEASE, [`${this.prefix}:digest-now:${channel}:${kind}`], [jobId]);
   }
 
-  /** Starts a person's cooldown, or answers how many ms are left of the running one. */
-  async cooldown(user: string, ms: number): Promise<{ started: true } | { started: false; leftMs: number }> {
-    const key = `${this.prefix}:digest-now-cooldown:${user}`;
+  #cooldownKey(user: string, channel: string, kind: DigestKind): string {
+    return `${this.prefix}:digest-now-cooldown:${user}:${channel}:${kind}`;
+  }
+
+  /**
+   * Starts a person's cooldown for one channel's digest of one kind, or answers how many ms are left of the
+   * running one (at least 1: a key that expired between the two calls still answers "not started").
+   */
+  async cooldown(
+    user: string,
+    channel: string,
+    kind: DigestKind,
+    ms: number,
+  ): Promise<{ started: true } | { started: false; leftMs: number }> {
+    const key = this.#cooldownKey(user, channel, kind);
     if ((await this.redis.set(key, '1', 'PX', ms, 'NX')) === 'OK') return { started: true };
     const left = await this.redis.pttl(key);
-    return { started: false, leftMs: Math.max(left, 1_000) };
+    return { started: false, leftMs: Math.max(left, 1) };
   }
 
   /** Ends a person's cooldown early (their request was not queued after all). */
-  async endCooldown(user: string): Promise<void> {
-    await this.redis.del(`${this.prefix}:digest-now-cooldown:${user}`);
+  async endCooldown(user: string, channel: string, kind: DigestKind): Promise<void> {
+    await this.redis.del(this.#cooldownKey(user, channel, kind));
   }
 }

@@ -55,6 +55,18 @@ export const count = (n: number) => n.toLocaleString('en-US');
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
 
+/**
+ * A time left, to the second and never rounded up to a larger unit: `1 s`, `45 s`, `4 min 59 s`, `2 h 5 min`
+ * (a cooldown of one second must not read as "a minute").
+ */
+export function timeLeft(ms: number): string {
+  const s = Math.max(1, Math.ceil(ms / 1_000));
+  if (s < 60) return `${s} s`;
+  if (s < 3_600) return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
+  const min = Math.ceil(s / 60);
+  return min % 60 ? `${Math.floor(min / 60)} h ${min % 60} min` : `${min / 60} h`;
+}
+
 /** `2025-06-30T12:00:00Z` → `Mon 30 Jun 2025, 12:00 UTC`; a plain date stays a date. */
 export function formatWhen(iso: string, tz = 'UTC'): string {
   const at = Date.parse(iso);

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DigestNowGuard } from '../../src/digests/now-guard.js';
+import { timeLeft } from '../../src/views/digest-common.js';
 import { testRedis, uniquePrefix } from '../helpers/redis.js';
 
 /** The `digest now` claim in Redis: one holder per (channel, kind), taken over only from a job that is gone. */
@@ -36,5 +37,33 @@ describe('the digest-now claim', () => {
     expect((await guard.claim('C3', 'rankings', holder(2), async () => 'alive')).claimed).toBe(false);
     await guard.release('C3', 'rankings', 'now-1');
     expect((await guard.claim('C3', 'rankings', holder(2), async () => 'alive')).claimed).toBe(true);
+  });
+
+  it('holds a cooldown per person, channel and kind, and says what is left of it as it is', async () => {
+    expect(await guard.cooldown('U1', 'C4', 'reviews', 300_000)).toEqual({ started: true });
+    expect(await guard.cooldown('U1', 'C4', 'rankings', 300_000)).toEqual({ started: true });
+    expect(await guard.cooldown('U1', 'C5', 'reviews', 300_000)).toEqual({ started: true });
+    expect(await guard.cooldown('U2', 'C4', 'reviews', 300_000)).toEqual({ started: true });
+    const held = await guard.cooldown('U1', 'C4', 'reviews', 300_000);
+    expect(held.started).toBe(false);
+    if (!held.started) expect(timeLeft(held.leftMs)).toMatch(/^(5 min|4 min \d{1,2} s)$/);
+    await guard.cooldown('U1', 'C6', 'reviews', 1_000);
+    const brief = await guard.cooldown('U1', 'C6', 'reviews', 1_000);
+    if (brief.started) return; // a loaded machine took the second past the cooldown: nothing to word
+    expect(timeLeft(brief.leftMs)).toBe('1 s');
+    await guard.endCooldown('U1', 'C4', 'reviews');
+    expect((await guard.cooldown('U1', 'C4', 'reviews', 300_000)).started).toBe(true);
+  });
+});
+
+describe('the time left of a cooldown', () => {
+  it('is said to the second, never rounded up to a larger unit', () => {
+    expect(timeLeft(1)).toBe('1 s');
+    expect(timeLeft(1_000)).toBe('1 s');
+    expect(timeLeft(59_001)).toBe('1 min');
+    expect(timeLeft(90_000)).toBe('1 min 30 s');
+    expect(timeLeft(300_000)).toBe('5 min');
+    expect(timeLeft(3_600_000)).toBe('1 h');
+    expect(timeLeft(3_900_000)).toBe('1 h 5 min');
   });
 });
