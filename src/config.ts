@@ -9,13 +9,20 @@ import type { HostPort, RedisTarget } from './redis.js';
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** Parses `250ms`, `30s`, `5m`, `24h`, `7d` (a bare number is seconds). Returns milliseconds. */
+/**
+ * Parses `250ms`, `30s`, `5m`, `24h`, `7d`. Returns milliseconds. A bare number is no duration: `TTL=1` read as
+ * one second (or one hour, or one day) is a guess that fails silently, so the unit is always written.
+ */
 export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/.exec(text.trim());
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/.exec(text.trim());
   if (!match) return undefined;
-  const ms = Number(match[1]) * (DURATION_UNITS[match[2] ?? 's'] ?? 1_000);
+  const ms = Number(match[1]) * (DURATION_UNITS[match[2] ?? ''] ?? Number.NaN);
   return ms > 0 ? Math.round(ms) : undefined;
 }
+
+/** `1` → `1s, 1m or 1h`: the fix-it of a duration written without its unit. */
+const withUnits = (n: string) => `${n}s, ${n}m or ${n}h`;
+const isBareNumber = (text: string) => /^\d+(?:\.\d+)?$/.test(text.trim());
 
 export interface Rate {
   max: number;
@@ -89,7 +96,9 @@ const duration = (name: string, fallback: string) =>
       if (ms === undefined) {
         ctx.addIssue({
           code: 'custom',
-          message: `${name}: "${v}" is not a duration; write it as 30s, 5m or 24h`,
+          message: isBareNumber(v)
+            ? `${name}: "${v}" has no unit; write ${withUnits(v.trim())} (s seconds, m minutes, h hours, d days)`
+            : `${name}: "${v}" is not a duration; write it as 30s, 5m or 24h`,
         });
         return z.NEVER;
       }

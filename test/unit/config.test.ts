@@ -147,11 +147,30 @@ describe('config', () => {
     expect(() => loadConfig({ GATEWAY_ALLOWED_ACTIONS: 'rm -rf' })).toThrow('GATEWAY_ALLOWED_ACTIONS');
   });
 
+  // Every variable the config reads as a duration, found in its source, so a new one is held to it too.
+  const durations = [
+    ...readFileSync(new URL('../../src/config.ts', import.meta.url), 'utf8').matchAll(
+      /duration\('([A-Z][A-Z0-9_]+)'/g,
+    ),
+  ].map((m) => m[1] as string);
+
+  it('finds the duration variables', () => {
+    expect(durations).toEqual(expect.arrayContaining(['GATEWAY_APPROVAL_TTL', 'DIGEST_NOW_COOLDOWN']));
+  });
+
+  it.each(durations)('refuses a bare number for %s, saying which units to write', (name) => {
+    expect(() => loadConfig({ [name]: '1' })).toThrow(
+      `${name}: "1" has no unit; write 1s, 1m or 1h (s seconds, m minutes, h hours, d days)`,
+    );
+    expect(() => loadConfig({ [name]: '1s' })).not.toThrow();
+  });
+
   it('parses durations and rates', () => {
     expect(parseDuration('250ms')).toBe(250);
     expect(parseDuration('5m')).toBe(300_000);
-    expect(parseDuration('15')).toBe(15_000);
+    expect(parseDuration('15')).toBeUndefined();
     expect(parseDuration('later')).toBeUndefined();
+    expect(parseRate('10/60')).toBeUndefined();
     expect(parseRate('20/1s')).toEqual({ max: 20, windowMs: 1_000 });
     expect(parseRate('100/m')).toEqual({ max: 100, windowMs: 60_000 });
     expect(parseRate('0/1s')).toBeUndefined();
