@@ -57,13 +57,13 @@ async function runHomeBench(samples: number, seconds: number): Promise<HomeFigur
     PORT: '0',
     REDIS_URL: redisInfo.url,
     REDIS_PREFIX: prefix,
-    ROLE: 'web',
     GATEWAY_BASE_URL: 'sandbox',
     GATEWAY_ADMINS: ADMIN,
     GATEWAY_APPROVERS: APPROVERS.join(','),
     LOG_LEVEL: 'error',
   });
-  const runtime = await startRuntime(config, silentLogger());
+  // The web role alone, as before: the in-process sandbox is for one process, so the role is chosen here.
+  const runtime = await startRuntime(config, silentLogger(), { roles: ['web'] });
   const { services } = runtime;
   const driver = new SlackDriver({
     eventsUrl: `http://127.0.0.1:${runtime.port}/slack/events`,

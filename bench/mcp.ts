@@ -44,12 +44,11 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     REDIS_PREFIX: prefix,
     GATEWAY_BASE_URL: 'sandbox',
     GATEWAY_ADMINS: ADMIN,
-    // Web only: the backlog stays queued while the action tool is timed.
-    ROLE: 'web',
     MCP_RATE: '1000000/60s',
     LOG_LEVEL: 'error',
   });
-  const runtime = await startRuntime(config, silentLogger());
+  // Web only: the backlog stays queued while the action tool is timed.
+  const runtime = await startRuntime(config, silentLogger(), { roles: ['web'] });
   const client = new Client({ name: 'bench', version: '1.0.0' });
   try {
     const driver = new SlackDriver({

@@ -423,6 +423,20 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * GATEWAY_BASE_URL=sandbox starts a sandbox inside the process, with sample data of its own: roles run as
+ * separate processes (compose's web, workers, scheduler) would each talk to another one, and a job would not
+ * find the post the web role showed. So it is for one process running every role.
+ */
+function sandboxApart(role: string): string {
+  return (
+    `GATEWAY_BASE_URL=sandbox runs a sandbox gateway inside this one process, and ROLE=${role} means the other ` +
+    'roles run in processes of their own, each with a sandbox and sample data of its own. Try the sandbox with ' +
+    'ROLE=all (`npm run demo`, or one `npm start`; with compose: `docker compose run --rm -e ROLE=all -p ' +
+    '127.0.0.1:3000:3000 web`), or set GATEWAY_BASE_URL and GATEWAY_API_KEY to your gateway'
+  );
+}
+
 /** Parses an environment (process.env by default) into a frozen Config, or throws ConfigError. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // GATEWAY_BASE_URL=sandbox is the explicit choice of the built-in sandbox gateway (its sample clients).
@@ -437,6 +451,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const e = parsed.data;
+  if (sandbox && e.ROLE !== 'all') throw new ConfigError([sandboxApart(e.ROLE)]);
   return deepFreeze<Config>({
     slack: {
       botToken: e.SLACK_BOT_TOKEN,

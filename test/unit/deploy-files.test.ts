@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { ConfigError, loadConfig } from '../../src/config.js';
 
 /** Docker may not run where the tests do: these check the deployment files say what docs/deploy.md promises. */
 
@@ -58,6 +59,21 @@ describe('compose.yaml', () => {
       expect(bot?.security_opt).toContain('no-new-privileges:true');
       expect(bot?.tmpfs?.some((t) => t.startsWith('/tmp'))).toBe(true);
     }
+  });
+
+  // Each container would start a sandbox of its own, with its own sample data: the web role would show a post
+  // the worker's sandbox has never heard of.
+  it('refuses GATEWAY_BASE_URL=sandbox in every role container, saying how to try the sandbox instead', () => {
+    const env = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'secret', GATEWAY_BASE_URL: 'sandbox' };
+    const roles = Object.values(compose.services).filter((s) => s.environment?.ROLE);
+    expect(roles.length).toBeGreaterThanOrEqual(3);
+    for (const bot of roles) {
+      const start = () => loadConfig({ ...env, ...bot.environment });
+      expect(start).toThrow(ConfigError);
+      expect(start).toThrow(`GATEWAY_BASE_URL=sandbox runs a sandbox gateway inside this one process`);
+      expect(start).toThrow('docker compose run --rm -e ROLE=all');
+    }
+    expect(loadConfig({ ...env, ...web?.environment, ROLE: 'all' }).gateway.sandbox).toBe(true);
   });
 
   it('names only roles the config accepts', () => {
