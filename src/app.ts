@@ -13,6 +13,7 @@ import { register as registerInteractions } from './interactions/index.js';
 import { atLeastInfo } from './logger.js';
 import { mcpRoutes } from './mcp/index.js';
 import type { BotServices } from './services.js';
+import { slackFetch } from './slack/slack-fetch.js';
 import { SocketConnection } from './socket-connection.js';
 
 /** The web role's Slack client options: Bolt's own client and the request layer's reporter share them. */
@@ -21,6 +22,7 @@ export function webSlackClientOptions(config: Config) {
     slackApiUrl: config.slack.apiUrl,
     // A 429 from chat.postMessage waits for Retry-After inside the client instead of failing the request.
     retryConfig: { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 10_000 },
+    fetch: slackFetch,
   };
 }
 
@@ -44,12 +46,15 @@ export interface Bot {
  */
 export function createBot(services: BotServices): Bot {
   const { config, logger } = services;
+  // Not Bolt's own auth.test at construction: a Slack outage at start must not crash or disable the app.
+  const identity = new BotIdentity(config.slack.botToken ?? '', config.slack.apiUrl, logger);
   const routes = [
     ...healthRoutes({
       redis: services.redis,
       probeKey: healthProbeKey(config.redis.prefix),
       metrics: services.metrics,
       gatewayReady: () => services.gateway.discover({ force: true }),
+      slackReady: () => identity.readiness(),
       metricsToken: config.metricsToken,
     }),
     // The assistant-tool server (`POST /mcp`) on the same port, in HTTP and Socket Mode alike.
@@ -58,8 +63,6 @@ export function createBot(services: BotServices): Bot {
   const clientOptions = webSlackClientOptions(config);
   // Bolt resets an injected logger's level to its own default unless told the configured one.
   const logLevel = config.logLevel as LogLevel;
-  // Not Bolt's own auth.test at construction: a Slack outage at start must not crash or disable the app.
-  const identity = new BotIdentity(config.slack.botToken ?? '', config.slack.apiUrl, logger);
   const authorize = identity.authorize;
   let healthServer: HealthServer | undefined;
   let app: App;

@@ -1,6 +1,7 @@
 import type { AuthorizeResult } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { AppLogger } from './logger.js';
+import { SlackUnreachableError, slackFetch } from './slack/slack-fetch.js';
 
 interface Identity {
   botId?: string;
@@ -27,6 +28,8 @@ export class BotIdentity {
   #pending: Promise<Identity> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
+  /** Why the last ask failed, until Slack answers once. */
+  #failure = 'not asked yet';
 
   constructor(token: string, apiUrl: string | undefined, logger: AppLogger) {
     this.#token = token;
@@ -36,6 +39,7 @@ export class BotIdentity {
       logger,
       timeout: 2_000,
       retryConfig: { retries: 0 },
+      fetch: slackFetch,
     });
   }
 
@@ -47,6 +51,11 @@ export class BotIdentity {
 
   get known(): boolean {
     return this.#known !== undefined;
+  }
+
+  /** For /readyz: `ok` once Slack has answered auth.test, else why not yet. */
+  readiness(): string {
+    return this.#known ? 'ok' : `not reached (auth.test has not answered: ${this.#failure})`;
   }
 
   identify(): Promise<Identity> {
@@ -73,6 +82,7 @@ export class BotIdentity {
         },
         (error: unknown) => {
           if (this.#stopped) return;
+          this.#failure = failureReason(error);
           const what = describeFailure(error);
           this.#logger.error(
             `${what}; the bot keeps running and asks again in ${Math.round(waitMs / 1_000)} s. Requests that ` +
@@ -92,9 +102,27 @@ export class BotIdentity {
   }
 }
 
+/** The network's own account of a request that got no answer (slack-fetch.ts), when that is what failed. */
+function unreachable(error: unknown): SlackUnreachableError | undefined {
+  const original = (error as { original?: unknown }).original;
+  return original instanceof SlackUnreachableError ? original : undefined;
+}
+
+/** Short, for /readyz: a Slack error code, an HTTP status, or the host and network code. */
+function failureReason(error: unknown): string {
+  const e = error as { data?: { error?: string }; statusCode?: number };
+  if (e.data?.error) return e.data.error;
+  if (e.statusCode) return `HTTP ${e.statusCode}`;
+  const network = unreachable(error);
+  return network ? `${network.host} ${network.reason}` : 'no answer';
+}
+
 function describeFailure(error: unknown): string {
   const e = error as { data?: { error?: string }; statusCode?: number };
   if (e.data?.error) return `Slack refused auth.test (${e.data.error}): check SLACK_BOT_TOKEN`;
   if (e.statusCode) return `Slack answered auth.test with HTTP ${e.statusCode}`;
+  const network = unreachable(error);
+  if (network)
+    return `Slack did not answer auth.test: ${network.host} not reached (${network.reason}); check SLACK_API_URL, DNS and the way out to it (proxy, firewall)`;
   return 'Slack did not answer auth.test';
 }

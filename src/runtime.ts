@@ -32,6 +32,7 @@ import { recentAnchor, startSandbox } from './sandbox/index.js';
 import type { BotServices, CoreServices } from './services.js';
 import { shutdownDeadline } from './shutdown.js';
 import { AnswerLanes } from './slack/answer-lanes.js';
+import { slackFetch } from './slack/slack-fetch.js';
 import { createSlackPoster, createWorkerSlackClient } from './slack/slack-poster.js';
 import { AssistantTokenStore } from './store/assistant-token-store.js';
 import { BindingStore } from './store/bindings.js';
@@ -114,7 +115,9 @@ export async function startRuntime(
     // Its sample data ends the day before today: a person reading it sees recent dates.
     sandbox = await startSandbox({ port: 0, seed, knobs, anchorDate: recentAnchor() });
     gatewayUrl = sandbox.url;
-    apiKey = SANDBOX_KEYS.full;
+    // The key is honoured as the standalone sandbox honours it (sandbox-readonly reads only, sandbox-revoked is
+    // refused); unset, the sample key that reaches everything.
+    apiKey ??= SANDBOX_KEYS.full;
     logger.info(`GATEWAY_BASE_URL=sandbox: using the built-in sandbox gateway at ${sandbox.url}`);
   }
   if (!apiKey)
@@ -169,6 +172,7 @@ export async function startRuntime(
     timeout: 5_000,
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000 },
+    fetch: slackFetch,
   });
   const directory = new UserDirectory(people, options.userCacheMs ? { ttlMs: options.userCacheMs } : {});
   const access = new AccessPolicy(

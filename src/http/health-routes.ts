@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
-import { publicErrorLine } from '../gateway/errors.js';
+import { GatewayErrorCode, isGatewayError, publicErrorLine } from '../gateway/errors.js';
 import type { Metrics } from '../metrics.js';
 import { type Redis, redisErrorKind } from '../redis.js';
 
@@ -15,6 +15,8 @@ export interface HealthChecks {
   metrics: Metrics;
   /** Resolves when the gateway's discovery call answers. */
   gatewayReady(): Promise<unknown>;
+  /** The web role's: `ok` once Slack has answered auth.test, else why not (readiness only, never /healthz). */
+  slackReady?: () => string;
   /** How long one answer about the gateway stands (default 3 s). */
   gatewayCacheMs?: number;
   /** When set, /metrics answers only `Authorization: Bearer <token>` (METRICS_TOKEN). */
@@ -42,7 +44,10 @@ function cachedReadiness(check: () => Promise<unknown>, ttlMs: number): () => Pr
     const answer = within(check(), 5_000).then(
       () => 'ok',
       // Code and time only: a gateway error's message names the gateway's address.
-      (error: unknown) => `not answering (${publicErrorLine(error)})`,
+      (error: unknown) =>
+        isGatewayError(error) && error.code === GatewayErrorCode.Unauthorized
+          ? `refusing the API key (${publicErrorLine(error)}): check GATEWAY_API_KEY`
+          : `not answering (${publicErrorLine(error)})`,
     );
     last = { at: Date.now(), answer };
     return answer;
@@ -95,7 +100,8 @@ export function healthRoutes(checks: HealthChecks): CustomRoute[] {
     const result: Record<string, string> = {};
     result.redis = await redisState();
     result.gateway = await gatewayState();
-    const ok = result.redis === 'ok' && result.gateway === 'ok';
+    if (checks.slackReady) result.slack = checks.slackReady();
+    const ok = Object.values(result).every((state) => state === 'ok');
     send(res, ok ? 200 : 503, { ok, ...result });
   };
   const metrics = async (req: IncomingMessage, res: ServerResponse) => {

@@ -3,6 +3,7 @@ import { type Logger, type MessageMetadata, WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../views/blocks.js';
 import { fitHome, fitMessage, fitModal } from '../views/limits.js';
 import type { ReplyTarget, Reporter } from './reply-target.js';
+import { slackFetch } from './slack-fetch.js';
 
 /**
  * slack/ owns the way out to Slack (messages, reply targets, response URLs, forms) and how its errors read.
@@ -167,5 +168,6 @@ export function createWorkerSlackClient(
     ...(logger ? { logger } : {}),
     retryConfig: WORKER_SLACK_RETRY,
     timeout: WORKER_SLACK_TIMEOUT_MS,
+    fetch: slackFetch,
   });
 }
