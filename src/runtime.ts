@@ -200,6 +200,7 @@ export async function startRuntime(
     config,
     logger,
     redis,
+    redisOutage,
     gateway,
     catalogue: catalogue.get,
     bindings,

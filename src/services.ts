@@ -11,6 +11,7 @@ import type { ActionQueue } from './jobs/queue.js';
 import type { AppLogger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { Redis } from './redis.js';
+import type { RedisOutageLog } from './redis-outage.js';
 import type { ActionRequests } from './requests/action-requests.js';
 import type { AnswerLanes } from './slack/answer-lanes.js';
 import type { SlackOutbound } from './slack/slack-poster.js';
@@ -26,6 +27,8 @@ export interface CoreServices {
   config: Config;
   logger: AppLogger;
   redis: Redis;
+  /** The process's one account of a Redis outage: background loops report a lost connection here, not alone. */
+  redisOutage: RedisOutageLog;
   gateway: GatewayClient;
   /** The action catalogue (actions/catalogue-source.ts), rebuilt from discovery so new actions need no code. */
   catalogue(): Promise<Catalogue>;

@@ -35,6 +35,8 @@ export function homePublisher(
   options: { pollMs?: number } = {},
 ): HomePublisher {
   const log = services.logger.child({ part: 'home' });
+  // A Redis outage is the one outage line's to report (every poll would otherwise log it, every 250 ms).
+  const orOutage = (message: string) => services.redisOutage.otherwise((error) => log.warn(message, error));
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
@@ -58,9 +60,8 @@ export function homePublisher(
       await publishOnce(user, options.opened ?? false, options.hash);
     } catch (error) {
       const wait = slackRetryAfterMs(error);
-      log.warn(
-        `could not publish the Home tab of ${user}${wait ? `; Slack asked to wait ${wait} ms` : ''}`,
-        error,
+      orOutage(`could not publish the Home tab of ${user}${wait ? `; Slack asked to wait ${wait} ms` : ''}`)(
+        error as Error,
       );
       await marks.later(user, wait ?? FAILED_RETRY_MS).catch(() => {});
     }
@@ -77,7 +78,7 @@ export function homePublisher(
       timer = setInterval(() => {
         if (running) return;
         running = tick()
-          .catch((error: unknown) => log.warn('could not read the Home tabs to publish', error))
+          .catch(orOutage('could not read the Home tabs to publish'))
           .finally(() => {
             running = undefined;
           });

@@ -84,6 +84,17 @@ describe('Redis going away after the bot has served', () => {
     await new Promise((r) => setTimeout(r, 8_000));
     const during = bot.output().slice(before);
     expect(during.match(/is not answering/g)).toHaveLength(1);
+    // Every part reports through the one outage line (the Home publisher's poll included): nothing else is
+    // logged at warn or above, and no MaxRetriesPerRequestError.
+    const loud = during
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { level: number | string; msg: string })
+      .filter((line) => (typeof line.level === 'number' ? line.level >= 40 : /warn|error/.test(line.level)))
+      .map((line) => line.msg)
+      .filter((msg) => !/is not answering/.test(msg));
+    expect(loud).toEqual([]);
+    expect(during).not.toContain('MaxRetriesPerRequest');
     expect(during).not.toContain('ECONNREFUSED 127.0.0.1');
     expect(during).not.toMatch(/^\s+at /m);
     for (const line of during.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
