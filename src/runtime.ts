@@ -141,7 +141,12 @@ export async function startRuntime(
   const catalogue = new CatalogueSource(() => gateway.discover(), config.guardedActions, logger);
   // Whose Home tab is out of date: any process marks it, the web role re-publishes it.
   const homeMarks = new HomeMarks(redis, config.redis.prefix);
-  const jobChanged = (data: { requestedBy: string }) => homeMarks.mark([data.requestedBy]);
+  // A job's end changes its requester's tab and every admin's (the queue's counts there): those are published
+  // at once, not after the debounce, so a tab published a moment before never goes on showing it running.
+  const jobChanged = (data: { requestedBy: string }, change: { ended: boolean }) =>
+    change.ended
+      ? homeMarks.jobEnded([data.requestedBy, ...config.admins])
+      : homeMarks.mark([data.requestedBy]);
   const queue = new ActionQueue({
     connection: redis,
     prefix: config.redis.prefix,

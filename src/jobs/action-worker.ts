@@ -75,8 +75,8 @@ export interface ActionWorkerOptions {
   approvals?: ApprovalHooks;
   /** How long the "posting" checkpoint waits for a replica before the POST (0: not at all). */
   replicaWaitMs?: number;
-  /** Told when a job starts, ends or fails an attempt (its requester's Home tab is re-published). */
-  jobChanged?: (data: ActionJobData) => Promise<void>;
+  /** Told when a job starts, ends or fails an attempt (`ended`: it will not run again); Home tabs follow. */
+  jobChanged?: (data: ActionJobData, change: { ended: boolean }) => Promise<void>;
 }
 
 export interface ActionWorkers {
@@ -186,13 +186,15 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
         .catch((e: unknown) => logger.warn('could not show an approved job’s outcome on its card', e)),
     );
   };
-  const changed = (data: ActionJobData | undefined) => {
+  const changed = (data: ActionJobData | undefined, ended: boolean) => {
     if (data && options.jobChanged)
-      void options.jobChanged(data).catch((e: unknown) => logger.warn('could not report a job change', e));
+      void options
+        .jobChanged(data, { ended })
+        .catch((e: unknown) => logger.warn('could not report a job change', e));
   };
-  worker.on('active', (job) => changed(job.data));
+  worker.on('active', (job) => changed(job.data, false));
   worker.on('completed', (job, result) => {
-    changed(job.data);
+    changed(job.data, true);
     void release(job.data);
     options.metrics?.jobEnded(ACTION_QUEUE, result?.outcome ?? 'done', ranFor(job));
     approvalEnded(job.data, { outcome: result });
@@ -201,7 +203,7 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     if (job) job.data = upgradeJobData(job.data);
     const log = logger.child({ job: job?.id });
     log.warn(`job failed: ${error.message}`);
-    changed(job?.data);
+    changed(job?.data, Boolean(job?.finishedOn));
     if (job?.finishedOn) {
       void release(job.data);
       options.metrics?.jobEnded(ACTION_QUEUE, 'failed', ranFor(job));

@@ -115,8 +115,8 @@ export interface ActionQueueOptions {
   rate?: Rate;
   /** How long an added job waits for a replica to hold it before the person is told (0: not at all). */
   replicaWaitMs?: number;
-  /** Told when a job is queued or cancelled here (the requester's Home tab is re-published). */
-  changed?: (data: ActionJobData) => Promise<void>;
+  /** Told when a job is queued or cancelled here (`ended`: cancelled); Home tabs follow. */
+  changed?: (data: ActionJobData, change: { ended: boolean }) => Promise<void>;
 }
 
 /** Each requester's index keeps their newest this many jobs, across channels. */
@@ -268,7 +268,7 @@ export class ActionQueue {
     await releaseJobClaim(this.#redis, this.prefix, job.data).catch((e: unknown) =>
       this.#logger.warn('could not release an in-flight claim', e),
     );
-    await this.#tell(job.data);
+    await this.#tell(job.data, true);
     return { kind: 'cancelled', data: job.data };
   }
 
@@ -282,11 +282,13 @@ export class ActionQueue {
       .expire(key, 7 * DAY_SEC)
       .exec()
       .catch((e: unknown) => this.#logger.warn('could not index a job under its requester', e));
-    await this.#tell(data);
+    await this.#tell(data, false);
   }
 
-  async #tell(data: ActionJobData): Promise<void> {
-    await this.#changed?.(data).catch((e: unknown) => this.#logger.warn('could not report a job change', e));
+  async #tell(data: ActionJobData, ended: boolean): Promise<void> {
+    await this.#changed?.(data, { ended }).catch((e: unknown) =>
+      this.#logger.warn('could not report a job change', e),
+    );
   }
 
   #summaryOf(data: ActionJobData, state: JobState): JobSummary {

@@ -71,13 +71,27 @@ export class HomeMarks {
 
   /** Marks those of `users` who opened Home lately; an earlier mark not yet due stands (the debounce). */
   async mark(users: readonly string[], now = Date.now()): Promise<void> {
+    await this.#markSeen(users, now, now + (this.options.debounceMs ?? HOME_DEBOUNCE_MS), 'NX');
+  }
+
+  /**
+   * A job ended: the tabs that show it (its requester's jobs, the admins' queue) are due at once, a mark still
+   * waiting out its debounce included, so a tab published a moment before (an approval from Home) does not go on
+   * showing the job running while its card says it is done.
+   */
+  async jobEnded(users: readonly string[], now = Date.now()): Promise<void> {
+    await this.#markSeen(users, now, now, 'LT');
+  }
+
+  async #markSeen(users: readonly string[], now: number, due: number, mode: 'NX' | 'LT'): Promise<void> {
     const unique = [...new Set(users.filter(Boolean))];
     if (!unique.length) return;
     const scores = await this.redis.zmscore(this.#key('seen'), ...unique);
     const seen = unique.filter((_, i) => Number(scores[i] ?? 0) > now - HOME_SEEN_MS);
     if (!seen.length) return;
-    const due = now + (this.options.debounceMs ?? HOME_DEBOUNCE_MS);
-    await this.redis.zadd(this.#key('due'), 'NX', ...seen.flatMap((u) => [due, u]));
+    const members = seen.flatMap((u) => [due, u]);
+    if (mode === 'NX') await this.redis.zadd(this.#key('due'), 'NX', ...members);
+    else await this.redis.zadd(this.#key('due'), 'LT', ...members);
   }
 
   /** An approval changed: its requester's Home, and every approver's who opened Home lately. */

@@ -438,3 +438,56 @@ describe('the Home tab with a queued job', () => {
     expect(h.posts('seo_audit').filter((p) => JSON.stringify(p.fields).includes('second'))).toHaveLength(0);
   });
 });
+
+describe('the Home tab when a job ends', () => {
+  let h: Harness;
+  const idle = /\*Queue:\* 0 waiting, 0 running/;
+  beforeAll(async () => {
+    // The deploy below outlasts the tab's debounce on purpose: its POST may take that long.
+    h = await startHarness('e2e-home-ends', { GATEWAY_ACTION_TIMEOUT: '10s' });
+    await bind(h, 'harbor-law');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('publishes an admin’s tab again at once when a job they did not ask for ends: it never stays "running"', async () => {
+    await h.driver.homeOpened({ user: ADMIN });
+    await homeSays(h, ADMIN, idle);
+    h.sandbox.setKnobs({ latencyMs: 1_500 });
+    try {
+      await h.gateway('audit https://example.com/ends', { user: MEMBER });
+      // The admin looks while it runs (each open publishes the tab as it is then).
+      let running = false;
+      for (let i = 0; i < 40 && !running; i++) {
+        await h.driver.homeOpened({ user: ADMIN });
+        await new Promise((r) => setTimeout(r, 100));
+        running = /\*Queue:\* 0 waiting, 1 running/.test(homeText(h.slack.home(ADMIN)));
+      }
+      expect(running).toBe(true);
+      await h.message((m) => textOf(m).includes('example.com/ends') && /— done/.test(m.text));
+      // Nobody opens anything again: the job's end re-publishes the tab that showed it running.
+      await homeSays(h, ADMIN, idle, 5_000);
+    } finally {
+      h.sandbox.setKnobs({ latencyMs: 0 });
+    }
+  });
+
+  it('shows the job of an approval given from the tab as ended right after its card says done', async () => {
+    const card = await askDeploy(h, String(h.sandbox.records('harbor-law', 'blogs')[0]?.id));
+    await h.driver.homeOpened({ user: ADMIN });
+    const home = await homeSays(h, ADMIN, /home_approve/);
+    // The deploy's POST outlasts the tab's 2 s debounce: the tab published after the click shows it running.
+    h.sandbox.setKnobs({ latencyMs: 2_500 });
+    try {
+      await h.driver.click(home, { actionId: 'home_approve' }, { user: ADMIN });
+      await h.slack.waitFor(() => /Approved by <@UADMIN>.*done/.test(textOf(cardNow(h, card))), {
+        what: 'the card to say done',
+        timeoutMs: 15_000,
+      });
+    } finally {
+      h.sandbox.setKnobs({ latencyMs: 0 });
+    }
+    await homeSays(h, ADMIN, idle, 1_500);
+  });
+});

@@ -34,6 +34,17 @@ describe('Home marks in Redis', () => {
     expect((await marks.takeDue(10, now + 5_000)).sort()).toEqual(['UAPPROVER', 'UASKER', 'UBYSTANDER']);
   });
 
+  it('makes the tabs that show a job due at once when it ends, a debounced mark included', async () => {
+    const marks = new HomeMarks(redis, `${prefix}:f`);
+    const now = 1_000_000_000_000;
+    await marks.opened('UASKER', false, now);
+    await marks.opened('UADMIN', true, now);
+    await marks.mark(['UADMIN'], now);
+    await marks.jobEnded(['UASKER', 'UADMIN', 'UNEVER'], now + 500);
+    expect((await marks.takeDue(10, now + 500)).sort()).toEqual(['UADMIN', 'UASKER']);
+    expect(await marks.takeDue(10, now + 5_000)).toEqual([]);
+  });
+
   it('gives each due person to exactly one of many concurrent takers', async () => {
     const marks = new HomeMarks(redis, `${prefix}:c`);
     const now = 1_000_000_000_000;
