@@ -115,8 +115,7 @@ export async function startRuntime(
     // Its sample data ends the day before today: a person reading it sees recent dates.
     sandbox = await startSandbox({ port: 0, seed, knobs, anchorDate: recentAnchor() });
     gatewayUrl = sandbox.url;
-    // The key is honoured as the standalone sandbox honours it (sandbox-readonly reads only, sandbox-revoked is
-    // refused); unset, the sample key that reaches everything.
+    // Honoured as the standalone sandbox honours it (sandbox-revoked: 401); unset, the key that reaches all.
     apiKey ??= SANDBOX_KEYS.full;
     logger.info(`GATEWAY_BASE_URL=sandbox: using the built-in sandbox gateway at ${sandbox.url}`);
   }
@@ -140,13 +139,8 @@ export async function startRuntime(
   });
   const catalogue = new CatalogueSource(() => gateway.discover(), config.guardedActions, logger);
   // Whose Home tab is out of date: any process marks it, the web role re-publishes it.
-  const homeMarks = new HomeMarks(redis, config.redis.prefix);
-  // A job's end changes its requester's tab and every admin's (the queue's counts there): those are published
-  // at once, not after the debounce, so a tab published a moment before never goes on showing it running.
-  const jobChanged = (data: { requestedBy: string }, change: { ended: boolean }) =>
-    change.ended
-      ? homeMarks.jobEnded([data.requestedBy, ...config.admins])
-      : homeMarks.mark([data.requestedBy]);
+  const homeMarks = new HomeMarks(redis, config.redis.prefix, { admins: config.admins });
+  const jobChanged = homeMarks.jobChanged;
   const queue = new ActionQueue({
     connection: redis,
     prefix: config.redis.prefix,

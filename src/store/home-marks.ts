@@ -50,7 +50,8 @@ export class HomeMarks {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-    private readonly options: { debounceMs?: number } = {},
+    /** `admins`: whose tabs show the queue's counts, so every job's end is theirs too. */
+    private readonly options: { debounceMs?: number; admins?: readonly string[] } = {},
   ) {}
 
   #key(name: string): string {
@@ -75,13 +76,18 @@ export class HomeMarks {
   }
 
   /**
-   * A job ended: the tabs that show it (its requester's jobs, the admins' queue) are due at once, a mark still
-   * waiting out its debounce included, so a tab published a moment before (an approval from Home) does not go on
-   * showing the job running while its card says it is done.
+   * A job changed: its requester's tab, debounced. A job ended: the tabs that show it (its requester's jobs, the
+   * admins' queue counts) are due at once, a mark still waiting out its debounce included, so a tab published a
+   * moment before (an approval from Home) does not go on showing the job running while its card says it is done.
    */
-  async jobEnded(users: readonly string[], now = Date.now()): Promise<void> {
-    await this.#markSeen(users, now, now, 'LT');
-  }
+  readonly jobChanged = async (
+    job: { requestedBy: string },
+    change: { ended: boolean },
+    now = Date.now(),
+  ): Promise<void> => {
+    if (!change.ended) return this.mark([job.requestedBy], now);
+    await this.#markSeen([job.requestedBy, ...(this.options.admins ?? [])], now, now, 'LT');
+  };
 
   async #markSeen(users: readonly string[], now: number, due: number, mode: 'NX' | 'LT'): Promise<void> {
     const unique = [...new Set(users.filter(Boolean))];

@@ -35,12 +35,14 @@ describe('Home marks in Redis', () => {
   });
 
   it('makes the tabs that show a job due at once when it ends, a debounced mark included', async () => {
-    const marks = new HomeMarks(redis, `${prefix}:f`);
+    const marks = new HomeMarks(redis, `${prefix}:f`, { admins: ['UADMIN', 'UNEVER'] });
     const now = 1_000_000_000_000;
     await marks.opened('UASKER', false, now);
     await marks.opened('UADMIN', true, now);
     await marks.mark(['UADMIN'], now);
-    await marks.jobEnded(['UASKER', 'UADMIN', 'UNEVER'], now + 500);
+    await marks.jobChanged({ requestedBy: 'UASKER' }, { ended: false }, now);
+    expect(await marks.takeDue(10, now + 500)).toEqual([]);
+    await marks.jobChanged({ requestedBy: 'UASKER' }, { ended: true }, now + 500);
     expect((await marks.takeDue(10, now + 500)).sort()).toEqual(['UADMIN', 'UASKER']);
     expect(await marks.takeDue(10, now + 5_000)).toEqual([]);
   });
