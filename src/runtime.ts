@@ -37,6 +37,7 @@ import { AssistantTokenStore } from './store/assistant-token-store.js';
 import { BindingStore } from './store/bindings.js';
 import { HomeMarks } from './store/home-marks.js';
 import { ActionLedger } from './store/ledger.js';
+import { createTokenFeature } from './tokens/index.js';
 
 export interface Runtime {
   services: BotServices;
@@ -61,6 +62,8 @@ export interface RuntimeOptions {
   worker?: Partial<Parameters<typeof startActionWorkers>[0]>;
   /** The gateway client's GET retry policy (tests shorten the backoff). */
   gatewayRetry?: Partial<RetryPolicy>;
+  /** Certificate authorities the sign-in trusts for OAUTH_METADATA_ALLOWED_HOSTS (tests serve documents on TLS). */
+  metadataCa?: string;
   /** Digest tuning for tests: job options (short backoffs), the scheduler's poll interval, the run lease. */
   digests?: {
     jobOptions?: ConstructorParameters<typeof DigestQueue>[0]['jobOptions'];
@@ -192,6 +195,10 @@ export async function startRuntime(
     metrics,
     changed: (record) => homeMarks.approvalChanged(record.requestedBy),
   });
+  const assistantTokens = new AssistantTokenStore(redis, config.redis.prefix, {
+    changed: (user) => homeMarks.mark([user]),
+  });
+  const reach = new ClientReach(access, directory, bindings, logger.child({ part: 'access' }));
   const parts = {
     config,
     logger,
@@ -208,10 +215,18 @@ export async function startRuntime(
     approvals,
     approvalExpiry,
     slack,
-    assistantTokens: new AssistantTokenStore(redis, config.redis.prefix, {
+    assistantTokens,
+    tokens: createTokenFeature({
+      config,
+      redis,
+      tokens: assistantTokens,
+      access,
+      reach,
+      logger,
       changed: (user) => homeMarks.mark([user]),
+      metadataCa: options.metadataCa,
     }),
-    reach: new ClientReach(access, directory, bindings, logger.child({ part: 'access' })),
+    reach,
   };
   const core: CoreServices = {
     ...parts,
