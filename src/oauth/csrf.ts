@@ -40,7 +40,12 @@ export function issueCsrf(
 }
 
 /** Whether a POST's token is the one this browser's session was given for `uid`. */
-export function csrfMatches(req: IncomingMessage, key: Buffer, uid: string, token: string | undefined): boolean {
+export function csrfMatches(
+  req: IncomingMessage,
+  key: Buffer,
+  uid: string,
+  token: string | undefined,
+): boolean {
   const session = cookieValue(req, COOKIE);
   if (!session || !token) return false;
   const expected = Buffer.from(tokenOf(key, session, uid));

@@ -80,7 +80,12 @@ export function redirect(res: ServerResponse, location: string): void {
   res.end();
 }
 
-export function json(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+export function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extra: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...extra });
   res.end(JSON.stringify(body));
 }

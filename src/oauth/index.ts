@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import type { CoreServices } from '../services.js';
 import { OAUTH_PATHS } from '../tokens/index.js';
-import { asPublic, BodyTooLarge, issuerOf, json, readBody, replay } from './http.js';
-import { errorPage, errorPageHeaders } from './pages.js';
+import { asPublic, BodyTooLarge, issuerOf, json, readBody, replay, sendPage } from './http.js';
+import { errorPage } from './pages.js';
 import { registrationWait } from './registration-limit.js';
 import { consentAnswer, type SignInContext, signInPage, slackCallback } from './sign-in-routes.js';
 
@@ -18,33 +18,37 @@ import { consentAnswer, type SignInContext, signInPage, slackCallback } from './
 const AS_METADATA = '/.well-known/oauth-authorization-server';
 const OIDC_METADATA = '/.well-known/openid-configuration';
 
-
 export function oauthRoutes(services: CoreServices): CustomRoute[] {
   const signIn = services.tokens.signIn;
   if (!signIn) return [];
   const { config, logger } = services;
   const log = logger.child({ part: 'oauth' });
-  const context = (req: IncomingMessage): SignInContext | undefined => {
+  const context = async (req: IncomingMessage): Promise<SignInContext | undefined> => {
     const issuer = issuerOf(req, config);
     if (!issuer) return undefined;
-    const provider = signIn.serverFor(issuer, errorPage);
+    const provider = await signIn.serverFor(issuer, errorPage);
     asPublic(req, issuer);
     return { signIn, provider, issuer };
   };
   const guarded =
     (work: (ctx: SignInContext, req: IncomingMessage, res: ServerResponse) => Promise<void>) =>
     (req: IncomingMessage, res: ServerResponse) => {
-      const ctx = context(req);
-      if (!ctx) return json(res, 403, { error: 'forbidden', error_description: 'Host not allowed' });
-      work(ctx, req, res).catch((error: unknown) => {
+      const served = async () => {
+        const ctx = await context(req);
+        if (!ctx) return json(res, 403, { error: 'forbidden', error_description: 'Host not allowed' });
+        await work(ctx, req, res);
+      };
+      served().catch((error: unknown) => {
         log.error('assistant sign-in failed', error);
-        if (!res.headersSent) {
-          res.writeHead(500, errorPageHeaders());
-          res.end(errorPage({ error: 'server_error', error_description: 'The bot failed; try again in a minute.' }));
-        } else res.end();
+        const page = errorPage({ error: 'server_error', error_description: 'The bot failed; try again in a minute.' });
+        if (!res.headersSent) sendPage(res, { ...page, status: 500 });
+        else res.end();
       });
     };
-  const handlers = new WeakMap<SignInContext['provider'], ReturnType<SignInContext['provider']['callback']>>();
+  const handlers = new WeakMap<
+    SignInContext['provider'],
+    ReturnType<SignInContext['provider']['callback']>
+  >();
   const protocol = (ctx: SignInContext, req: IncomingMessage, res: ServerResponse) => {
     let handler = handlers.get(ctx.provider);
     if (!handler) {
@@ -69,7 +73,8 @@ export function oauthRoutes(services: CoreServices): CustomRoute[] {
     route(`${OAUTH_PATHS.authorize}/:uid`, ['GET', 'POST'], protocol),
     route(OAUTH_PATHS.token, ['POST', 'OPTIONS'], (ctx, req, res) => tokenRequest(ctx, req, res, protocol)),
     route(OAUTH_PATHS.register, ['POST', 'OPTIONS'], async (ctx, req, res) => {
-      const wait = req.method === 'POST' ? await registrationWait(services.redis, config.redis.prefix, req) : 0;
+      const wait =
+        req.method === 'POST' ? await registrationWait(services.redis, config.redis.prefix, req) : 0;
       if (wait > 0)
         return json(
           res,

@@ -27,8 +27,7 @@ export interface Page {
   headers: Record<string, string>;
 }
 
-export const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The headers every sign-in page carries; `formTo`: origins a form on it may end up at (after redirects). */
 function headers(formTo: readonly string[] = []): Record<string, string> {
@@ -67,7 +66,9 @@ export function consentPage(c: ConsentRequest, csrfToken: string, redirectOrigin
   const loopback = c.client.loopback
     ? '<p class="note">It returns to a program on your own computer. Allow only if you just started connecting an assistant there.</p>'
     : '';
-  const person = c.person.name ? `${escapeHtml(c.person.name)} (${escapeHtml(c.person.user)})` : escapeHtml(c.person.user);
+  const person = c.person.name
+    ? `${escapeHtml(c.person.name)} (${escapeHtml(c.person.user)})`
+    : escapeHtml(c.person.user);
   const body = `<h1>Allow ${who} to use the gateway bot as you?</h1>
 <p>Signed in with Slack as ${person}.</p>
 <dl>
@@ -93,12 +94,9 @@ export function refusalPage(r: Refusal, status = 403): Page {
 }
 
 /** oidc-provider's errors that have nowhere to redirect to (an unknown client, a redirect URI it did not register). */
-export function errorPage(out: { error: string; error_description?: string | undefined }): string {
+export function errorPage(out: { error: string; error_description?: string | undefined }): Page {
   const body = `<h1>The assistant’s sign-in request was refused</h1>
 <p>${escapeHtml(out.error_description ?? out.error)}</p>
 <p>Error code: <code>${escapeHtml(out.error)}</code>. Tell whoever set the assistant up; nothing was signed in.</p>`;
-  return layout('Sign-in refused', body);
+  return { status: 400, html: layout('Sign-in refused', body), headers: headers() };
 }
-
-/** The headers of the error pages oidc-provider renders (the same policy as ours). */
-export const errorPageHeaders = () => headers();

@@ -23,19 +23,33 @@ const FORGED = {
 };
 
 function render(ctx: SignInContext, req: IncomingMessage, res: ServerResponse, step: SignInStep): void {
-  if (step.kind === 'redirect') return redirect(res, step.location);
-  if (step.kind === 'refused') return sendPage(res, refusalPage(step.refusal));
+  if (step.kind === 'redirect') {
+    redirect(res, step.location);
+    return;
+  }
+  if (step.kind === 'refused') {
+    sendPage(res, refusalPage(step.refusal));
+    return;
+  }
   const secure = ctx.issuer.startsWith('https:');
   const token = issueCsrf(req, res, ctx.signIn.csrfKey, step.consent.uid, secure);
   // The form's answer redirects to the client: its origin must be allowed as a form target (CSP form-action).
   sendPage(res, consentPage(step.consent, token, step.consent.client.redirectOrigin));
 }
 
-export async function signInPage(ctx: SignInContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function signInPage(
+  ctx: SignInContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   render(ctx, req, res, await ctx.signIn.flow.start(ctx.provider, ctx.issuer, req, res));
 }
 
-export async function slackCallback(ctx: SignInContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function slackCallback(
+  ctx: SignInContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const query = new URL(req.url ?? '/', ctx.issuer).searchParams;
   const step = await ctx.signIn.flow.slackCallback(ctx.provider, ctx.issuer, req, res, {
     code: query.get('code') ?? undefined,
@@ -45,10 +59,15 @@ export async function slackCallback(ctx: SignInContext, req: IncomingMessage, re
   render(ctx, req, res, step);
 }
 
-export async function consentAnswer(ctx: SignInContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function consentAnswer(
+  ctx: SignInContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   // A browser sends Origin with a form POST: one from another site is refused before anything else.
   const origin = req.headers.origin;
-  if (origin !== undefined && origin !== new URL(ctx.issuer).origin) return sendPage(res, refusalPage(FORGED));
+  if (origin !== undefined && origin !== new URL(ctx.issuer).origin)
+    return sendPage(res, refusalPage(FORGED));
   let form: URLSearchParams;
   try {
     form = new URLSearchParams((await readBody(req)).toString('utf8'));

@@ -88,7 +88,8 @@ export class SignInWithSlack {
       throw new SignInFailed('exchange_failed', `openid.connect.token failed: ${slackCode ?? 'no answer'}`);
     }
     if (answer.id_token) return this.#fromIdToken(answer.id_token, nonce);
-    if (!answer.access_token) throw new SignInFailed('no_identity', 'Slack returned neither id_token nor token');
+    if (!answer.access_token)
+      throw new SignInFailed('no_identity', 'Slack returned neither id_token nor token');
     const info = await new WebClient(answer.access_token, {
       slackApiUrl: this.options.apiUrl,
       timeout: 5_000,

@@ -3,6 +3,7 @@ import Provider, { type Configuration, errors } from 'oidc-provider';
 import type { AppLogger } from '../logger.js';
 import { metadataFetch } from './metadata-fetch.js';
 import type { OAuthStore } from './oauth-store.js';
+import { OAUTH_PATHS } from './paths.js';
 import { cookieKeys, signingKey } from './server-keys.js';
 import { OAUTH_SCOPES, sameResource } from './verify-bearer.js';
 
@@ -13,16 +14,6 @@ import { OAUTH_SCOPES, sameResource } from './verify-bearer.js';
  * and `gateway:act`, revocation, dynamic registration and client ID metadata documents. Who signs in and what
  * they allow happens on the sign-in pages (oauth/), which finish oidc-provider's interactions.
  */
-
-export const OAUTH_PATHS = {
-  authorize: '/oauth/authorize',
-  token: '/oauth/token',
-  register: '/oauth/register',
-  revoke: '/oauth/revoke',
-  jwks: '/oauth/jwks',
-  /** The sign-in pages: where oidc-provider sends the browser to sign in and consent. */
-  signIn: '/oauth/sign-in',
-} as const;
 
 const ACCESS_TOKEN_TTL_S = 3_600;
 const CODE_TTL_S = 60;
@@ -43,8 +34,11 @@ export interface AuthorizationServerOptions {
   metadataCa?: string | undefined;
   /** Whether an account (`TEAM:USER`) may still hold tokens; throws when that cannot be checked now. */
   personStands(team: string, user: string): Promise<boolean>;
-  /** The HTML page of an error the browser lands on (a bad client or redirect URI: nothing to redirect to). */
-  errorPage(out: { error: string; error_description?: string | undefined }): string;
+  /** The page of an error the browser lands on (a bad client or redirect URI: nothing to redirect to). */
+  errorPage(out: { error: string; error_description?: string | undefined }): {
+    html: string;
+    headers: Record<string, string>;
+  };
   logger: AppLogger;
 }
 
@@ -67,7 +61,9 @@ function clientPolicy(_ctx: unknown, key: string, _value: unknown, metadata: Rec
   const uris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris : [];
   const bad = uris.find((uri) => !redirectUriAllowed(uri));
   if (bad !== undefined)
-    throw new errors.InvalidRedirectUri(`redirect_uris must be https, or http on a loopback host: ${String(bad)}`);
+    throw new errors.InvalidRedirectUri(
+      `redirect_uris must be https, or http on a loopback host: ${String(bad)}`,
+    );
   // A "native" client's loopback redirect would match on any port (RFC 8252); here a redirect URI is compared
   // exactly, whatever the client calls itself.
   metadata.application_type = 'web';
@@ -135,7 +131,10 @@ function configuration(issuer: string, o: AuthorizationServerOptions): Configura
         },
       },
     },
-    fetch: metadataFetch({ allowedHosts: o.metadataAllowedHosts, ca: o.metadataCa }) as Configuration['fetch'],
+    fetch: metadataFetch({
+      allowedHosts: o.metadataAllowedHosts,
+      ca: o.metadataCa,
+    }) as Configuration['fetch'],
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     expiresWithSession: async () => false,
@@ -147,8 +146,9 @@ function configuration(issuer: string, o: AuthorizationServerOptions): Configura
     interactions: { url: async () => OAUTH_PATHS.signIn },
     clientBasedCORS: () => true,
     async renderError(ctx, out) {
-      ctx.type = 'html';
-      ctx.body = o.errorPage(out);
+      const page = o.errorPage(out);
+      for (const [name, value] of Object.entries(page.headers)) ctx.set(name, value);
+      ctx.body = page.html;
     },
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_S,

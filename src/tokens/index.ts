@@ -1,13 +1,13 @@
 import type Provider from 'oidc-provider';
+import { AccessError, AccessErrorCode } from '../access/access-error.js';
 import type { ClientReach } from '../access/client-reach.js';
 import type { AccessPolicy } from '../access/policy.js';
-import { AccessError, AccessErrorCode } from '../access/access-error.js';
 import type { Config } from '../config.js';
 import type { AppLogger } from '../logger.js';
 import type { Redis } from '../redis.js';
 import { SignInWithSlack } from '../slack/sign-in-with-slack.js';
 import type { AssistantTokenStore, TokenScope } from '../store/assistant-token-store.js';
-import { type AuthorizationServerOptions, createAuthorizationServer } from './authorization-server.js';
+import type { AuthorizationServerOptions } from './authorization-server.js';
 import { GrantIndex } from './grants.js';
 import { OAuthStore } from './oauth-store.js';
 import { csrfKey } from './server-keys.js';
@@ -21,10 +21,10 @@ import { type BearerIdentity, BearerVerifier } from './verify-bearer.js';
  * the sign-in itself.
  */
 
-export { OAUTH_PATHS } from './authorization-server.js';
+export { OAUTH_PATHS } from './paths.js';
+export type { ConsentRequest, Refusal, SignInStep } from './sign-in.js';
 export type { BearerIdentity } from './verify-bearer.js';
 export { OAUTH_SCOPES } from './verify-bearer.js';
-export type { ConsentRequest, Refusal, SignInStep } from './sign-in.js';
 
 /** A static token or a grant, as `mcp tokens` and Home list them. */
 export interface AssistantCredential {
@@ -59,7 +59,7 @@ export interface SignInFeature {
   /** The key the consent form's CSRF tokens are made with. */
   csrfKey: Buffer;
   /** The authorization server of an issuer (the bot's public address), made once per process. */
-  serverFor(issuer: string, errorPage: AuthorizationServerOptions['errorPage']): Provider;
+  serverFor(issuer: string, errorPage: AuthorizationServerOptions['errorPage']): Promise<Provider>;
 }
 
 export interface TokenFeature {
@@ -93,7 +93,10 @@ export function createTokenFeature(deps: TokenFeatureDeps): TokenFeature {
     verifyBearer: (secret, resource) => verifier.verify(secret, resource),
     async list(user) {
       const [tokens, given] = await Promise.all([deps.tokens.list(user), grants.list(user)]);
-      const all = [...tokens.map((t): AssistantCredential => ({ kind: 'token', ...t })), ...given.map(asGrant)];
+      const all = [
+        ...tokens.map((t): AssistantCredential => ({ kind: 'token', ...t })),
+        ...given.map(asGrant),
+      ];
       return all.sort((a, b) => b.createdAt - a.createdAt);
     },
     async revokeAs(id, by, everyone) {
@@ -118,7 +121,7 @@ function signInFeature(
   const signIn = deps.config.signIn;
   if (!signIn) return undefined;
   const slack = new SignInWithSlack({ ...signIn, apiUrl: deps.config.slack.apiUrl });
-  const servers = new Map<string, Provider>();
+  const servers = new Map<string, Promise<Provider>>();
   // The same rules as for a token minted in Slack, at sign-in and at every token request.
   const personStands = async (team: string, user: string) => {
     try {
@@ -145,16 +148,19 @@ function signInFeature(
     serverFor(issuer, errorPage) {
       let server = servers.get(issuer);
       if (server) return server;
-      server = createAuthorizationServer(issuer, {
-        store,
-        secret: signIn.clientSecret,
-        grantTtlS,
-        metadataAllowedHosts: signIn.metadataAllowedHosts,
-        metadataCa: deps.metadataCa,
-        personStands,
-        errorPage,
-        logger: deps.logger,
-      });
+      // Loaded on first use: processes without sign-in never load oidc-provider.
+      server = import('./authorization-server.js').then(({ createAuthorizationServer }) =>
+        createAuthorizationServer(issuer, {
+          store,
+          secret: signIn.clientSecret,
+          grantTtlS,
+          metadataAllowedHosts: signIn.metadataAllowedHosts,
+          metadataCa: deps.metadataCa,
+          personStands,
+          errorPage,
+          logger: deps.logger,
+        }),
+      );
       if (servers.size >= MAX_ISSUERS) servers.delete(servers.keys().next().value as string);
       servers.set(issuer, server);
       return server;

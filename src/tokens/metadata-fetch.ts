@@ -30,6 +30,9 @@ export function metadataFetch(options: MetadataFetchOptions): Fetch {
       bodyTimeout: 5_000,
     });
     const { dispatcher: _ssrfChecked, ...rest } = init;
-    return undiciFetch(target, { ...(rest as Parameters<typeof undiciFetch>[1]), dispatcher: agent }) as unknown as Promise<Response>;
+    return undiciFetch(target, {
+      ...(rest as Parameters<typeof undiciFetch>[1]),
+      dispatcher: agent,
+    }) as unknown as Promise<Response>;
   };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Redis } from '../redis.js';
 import { defineScript, runScript } from '../redis-scripts.js';
 
@@ -108,7 +108,11 @@ export class OAuthStore {
     // Two requests presented the same code or refresh token at once: one of them is not its owner.
     const grantId = (await this.#readKey(key))?.grantId;
     if (grantId) await this.revokeGrant(grantId);
-    throw new errors.InvalidGrant(`${model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
+    // oidc-provider is loaded only where sign-in is on (it warns at load on a Node.js it does not support).
+    const { errors } = await import('oidc-provider');
+    throw new errors.InvalidGrant(
+      `${model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`,
+    );
   }
 
   /** Removes a grant and every code and token issued under it (from every process's point of view at once). */

@@ -7,9 +7,9 @@ import type { AccessPolicy } from '../access/policy.js';
 import type { Redis } from '../redis.js';
 import { SignInFailed, type SignInWithSlack } from '../slack/sign-in-with-slack.js';
 import type { TokenScope } from '../store/assistant-token-store.js';
-import { OAUTH_PATHS } from './authorization-server.js';
 import type { GrantIndex } from './grants.js';
 import type { OAuthStore } from './oauth-store.js';
+import { OAUTH_PATHS } from './paths.js';
 import { toolScope } from './verify-bearer.js';
 
 /**
@@ -86,10 +86,16 @@ export class AssistantSignIn {
   }
 
   /** `GET /oauth/sign-in`: off to Slack to sign in, or the consent page once signed in. */
-  async start(provider: Provider, issuer: string, req: IncomingMessage, res: ServerResponse): Promise<SignInStep> {
+  async start(
+    provider: Provider,
+    issuer: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<SignInStep> {
     const details = await this.#details(provider, req, res);
     if (!details) return { kind: 'refused', refusal: STALE };
-    if (details.prompt.name === 'consent') return { kind: 'consent', consent: await this.#consent(provider, details) };
+    if (details.prompt.name === 'consent')
+      return { kind: 'consent', consent: await this.#consent(provider, details) };
     const state = randomBytes(24).toString('base64url');
     const nonce = randomBytes(24).toString('base64url');
     await this.deps.redis.set(
@@ -117,7 +123,9 @@ export class AssistantSignIn {
   ): Promise<SignInStep> {
     const details = await this.#details(provider, req, res);
     const saved = query.state ? await this.deps.redis.getdel(this.#stateKey(query.state)) : null;
-    const { uid, nonce } = saved ? (JSON.parse(saved) as { uid: string; nonce: string }) : { uid: '', nonce: '' };
+    const { uid, nonce } = saved
+      ? (JSON.parse(saved) as { uid: string; nonce: string })
+      : { uid: '', nonce: '' };
     if (!details || uid !== details.uid) return { kind: 'refused', refusal: STALE };
     const deny = (title: string, hint: string) => this.#refuse(provider, req, res, title, hint);
     if (query.error || !query.code)
@@ -127,7 +135,10 @@ export class AssistantSignIn {
       identity = await this.deps.slack.identify(query.code, `${issuer}${OAUTH_PATHS.signIn}/slack`, nonce);
     } catch (error) {
       if (!(error instanceof SignInFailed)) throw error;
-      return deny('Slack did not confirm who you are.', 'Start again from your assistant; if it keeps happening, tell the people who run the bot.');
+      return deny(
+        'Slack did not confirm who you are.',
+        'Start again from your assistant; if it keeps happening, tell the people who run the bot.',
+      );
     }
     const refused = await this.#personRefusal(identity.team, identity.user);
     if (refused) return deny(refused.title, refused.options.hint);
@@ -181,7 +192,10 @@ export class AssistantSignIn {
   }
 
   async #refuse(provider: Provider, req: IncomingMessage, res: ServerResponse, title: string, hint: string) {
-    const returnTo = await provider.interactionResult(req, res, { error: 'access_denied', error_description: title });
+    const returnTo = await provider.interactionResult(req, res, {
+      error: 'access_denied',
+      error_description: title,
+    });
     return { kind: 'refused' as const, refusal: { title, hint, returnTo } };
   }
 
@@ -205,7 +219,11 @@ export class AssistantSignIn {
         loopback: isLoopbackHost(redirect.hostname),
       },
       scope: toolScope(String(details.params.scope ?? '')) ?? 'read',
-      reach: { all: reach.all, clients: labels.slice(0, CLIENTS_SHOWN), more: Math.max(0, labels.length - CLIENTS_SHOWN) },
+      reach: {
+        all: reach.all,
+        clients: labels.slice(0, CLIENTS_SHOWN),
+        more: Math.max(0, labels.length - CLIENTS_SHOWN),
+      },
       accessTokenMinutes: 60,
       grantDays: Math.round(this.deps.grantTtlS / 86_400),
     };

@@ -30,14 +30,18 @@ export class CookieJar {
   header(url: URL): string {
     const jar = this.#byHost.get(url.host) ?? new Map<string, Cookie>();
     return [...jar.entries()]
-      .filter(([, c]) => url.pathname === c.path || url.pathname.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`))
+      .filter(
+        ([, c]) =>
+          url.pathname === c.path || url.pathname.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`),
+      )
       .map(([key, c]) => `${key.split(';')[0]}=${c.value}`)
       .join('; ');
   }
 
   /** Drops one cookie everywhere (a test of a form posted without it). */
   forget(name: string): void {
-    for (const jar of this.#byHost.values()) for (const key of [...jar.keys()]) if (key.startsWith(`${name};`)) jar.delete(key);
+    for (const jar of this.#byHost.values())
+      for (const key of [...jar.keys()]) if (key.startsWith(`${name};`)) jar.delete(key);
   }
 }
 
@@ -50,7 +54,9 @@ export interface Landing {
 
 /** The value of a form input by name in an HTML page. */
 export const inputValue = (html: string, name: string) =>
-  new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
+  new RegExp(`name="${name}" value="([^"]*)"`)
+    .exec(html)?.[1]
+    ?.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
 
 export class OAuthBrowser {
   readonly jar = new CookieJar();
@@ -58,16 +64,25 @@ export class OAuthBrowser {
   constructor(private readonly stopAt: string) {}
 
   /** Requests `url` and follows redirects until a page, or the assistant's redirect URI (not requested). */
-  async go(url: string | URL, init: { method?: string; form?: Record<string, string>; origin?: string } = {}): Promise<Landing> {
+  async go(
+    url: string | URL,
+    init: { method?: string; form?: Record<string, string>; origin?: string } = {},
+  ): Promise<Landing> {
     let target = new URL(url);
     let method = init.method ?? 'GET';
     let body: string | undefined = init.form ? new URLSearchParams(init.form).toString() : undefined;
     for (let hop = 0; hop < 20; hop += 1) {
-      if (target.href.startsWith(this.stopAt)) return { url: target, status: 0, html: '', headers: new Headers() };
+      if (target.href.startsWith(this.stopAt))
+        return { url: target, status: 0, html: '', headers: new Headers() };
       const headers: Record<string, string> = { cookie: this.jar.header(target) };
       if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
       if (init.origin && method === 'POST') headers.origin = init.origin;
-      const res = await fetch(target, { method, headers, redirect: 'manual', ...(body === undefined ? {} : { body }) });
+      const res = await fetch(target, {
+        method,
+        headers,
+        redirect: 'manual',
+        ...(body === undefined ? {} : { body }),
+      });
       this.jar.store(target, res.headers);
       const location = res.headers.get('location');
       if (res.status >= 300 && res.status < 400 && location) {
@@ -90,13 +105,21 @@ export class OAuthBrowser {
   }
 
   /** Presses Allow or Deny on the consent page. */
-  async decide(page: Landing, decision: 'allow' | 'deny', override: { csrf?: string } = {}): Promise<Landing> {
+  async decide(
+    page: Landing,
+    decision: 'allow' | 'deny',
+    override: { csrf?: string } = {},
+  ): Promise<Landing> {
     const form = {
       uid: inputValue(page.html, 'uid') ?? '',
       csrf: override.csrf ?? inputValue(page.html, 'csrf') ?? '',
       decision,
     };
-    return this.go(new URL('/oauth/sign-in/consent', page.url), { method: 'POST', form, origin: page.url.origin });
+    return this.go(new URL('/oauth/sign-in/consent', page.url), {
+      method: 'POST',
+      form,
+      origin: page.url.origin,
+    });
   }
 
   /** The whole sign-in: authorize URL → Slack → consent page (returned, not yet answered). */
@@ -109,7 +132,8 @@ export class OAuthBrowser {
   /** Signs in and allows: the assistant's redirect URL with its code. */
   async allow(authorizationUrl: string | URL): Promise<URL> {
     const consent = await this.toConsent(authorizationUrl);
-    if (consent.status !== 200 || !consent.html.includes('Allow')) throw new Error(`no consent page: ${consent.status} ${consent.html.slice(0, 300)}`);
+    if (consent.status !== 200 || !consent.html.includes('Allow'))
+      throw new Error(`no consent page: ${consent.status} ${consent.html.slice(0, 300)}`);
     return (await this.decide(consent, 'allow')).url;
   }
 }

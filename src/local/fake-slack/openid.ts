@@ -38,12 +38,13 @@ export interface OpenId {
   userInfo(bearer: string | undefined): MethodResult;
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(res: ServerResponse, status: number, html: string): void {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Slack (local stand-in)</title></head><body>${html}</body></html>`);
+  res.end(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Slack (local stand-in)</title></head><body>${html}</body></html>`,
+  );
 }
 
 export async function createOpenId(ctx: MethodContext, options: OpenIdOptions): Promise<OpenId> {
