@@ -40,7 +40,10 @@ export function oauthRoutes(services: CoreServices): CustomRoute[] {
       };
       served().catch((error: unknown) => {
         log.error('assistant sign-in failed', error);
-        const page = errorPage({ error: 'server_error', error_description: 'The bot failed; try again in a minute.' });
+        const page = errorPage({
+          error: 'server_error',
+          error_description: 'The bot failed; try again in a minute.',
+        });
         if (!res.headersSent) sendPage(res, { ...page, status: 500 });
         else res.end();
       });

@@ -68,18 +68,36 @@ describe('assistant sign-in refusals', () => {
     const code = await authorizedCode(base, clientId);
     const first = await exchange(base, code);
     expect(first.status).toBe(200);
-    expect((await callTool(base, first.body.access_token as string, 'list_keywords', { client_id: CLIENT, limit: 1 })).status).toBe(200);
+    expect(
+      (
+        await callTool(base, first.body.access_token as string, 'list_keywords', {
+          client_id: CLIENT,
+          limit: 1,
+        })
+      ).status,
+    ).toBe(200);
     const again = await exchange(base, code);
     expect(again).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    expect((await callTool(base, first.body.access_token as string, 'list_keywords', { client_id: CLIENT })).status).toBe(401);
-    expect((await refresh(base, clientId, first.body.refresh_token as string)).body.error).toBe('invalid_grant');
+    expect(
+      (await callTool(base, first.body.access_token as string, 'list_keywords', { client_id: CLIENT }))
+        .status,
+    ).toBe(401);
+    expect((await refresh(base, clientId, first.body.refresh_token as string)).body.error).toBe(
+      'invalid_grant',
+    );
   });
 
   it('refuses a code presented by another client or with another redirect URI', async () => {
     const code = await authorizedCode(base, clientId);
-    expect(await exchange(base, code, { client_id: otherClient })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await exchange(base, code, { client_id: otherClient })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     const code2 = await authorizedCode(base, otherClient);
-    const otherRedirect = await exchange(base, code2, { client_id: otherClient, redirect_uri: 'http://127.0.0.1:33418/other' });
+    const otherRedirect = await exchange(base, code2, {
+      client_id: otherClient,
+      redirect_uri: 'http://127.0.0.1:33418/other',
+    });
     expect(otherRedirect.body.access_token).toBeUndefined();
     expect(otherRedirect.status).toBe(400);
   });
@@ -90,7 +108,9 @@ describe('assistant sign-in refusals', () => {
       authorizeUrl(base, { clientId, challenge, resource: 'https://other.example/mcp' }),
     );
     expect(elsewhere.url.searchParams.get('error')).toBe('invalid_target');
-    const none = await new OAuthBrowser(REDIRECT).go(authorizeUrl(base, { clientId, challenge, resource: null }));
+    const none = await new OAuthBrowser(REDIRECT).go(
+      authorizeUrl(base, { clientId, challenge, resource: null }),
+    );
     expect(none.url.searchParams.get('error')).toBe('invalid_target');
     const code = await authorizedCode(base, clientId);
     const noResource = await exchange(base, code, { resource: '' });
@@ -99,7 +119,9 @@ describe('assistant sign-in refusals', () => {
     const { access_token } = await tokensFor();
     const other = baseOf(h, 'localhost');
     expect((await callTool(other, access_token, 'list_keywords', { client_id: CLIENT })).status).toBe(401);
-    expect((await callTool(base, access_token, 'list_keywords', { client_id: CLIENT, limit: 1 })).status).toBe(200);
+    expect(
+      (await callTool(base, access_token, 'list_keywords', { client_id: CLIENT, limit: 1 })).status,
+    ).toBe(200);
   });
 
   it('rotates refresh tokens, and a refresh token used twice revokes the whole grant', async () => {
@@ -110,7 +132,9 @@ describe('assistant sign-in refusals', () => {
     const replayed = await refresh(base, clientId, first.refresh_token);
     expect(replayed).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     // The grant is gone: the newest refresh token and every access token with it.
-    expect((await refresh(base, clientId, rotated.body.refresh_token as string)).body.error).toBe('invalid_grant');
+    expect((await refresh(base, clientId, rotated.body.refresh_token as string)).body.error).toBe(
+      'invalid_grant',
+    );
     for (const token of [first.access_token, rotated.body.access_token as string])
       expect((await callTool(base, token, 'list_keywords', { client_id: CLIENT })).status).toBe(401);
   });
@@ -154,7 +178,9 @@ describe('assistant sign-in refusals', () => {
     const consent = await browser.toConsent(authorizeUrl(base, { clientId, challenge }));
     expect(consent.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(consent.headers.get('x-frame-options')).toBe('DENY');
-    expect(consent.headers.get('set-cookie')).toMatch(/gw_consent=[^;]+; Path=\/oauth\/sign-in; Max-Age=600; HttpOnly; SameSite=Lax/);
+    expect(consent.headers.get('set-cookie')).toMatch(
+      /gw_consent=[^;]+; Path=\/oauth\/sign-in; Max-Age=600; HttpOnly; SameSite=Lax/,
+    );
     const empty = await browser.decide(consent, 'allow', { csrf: '' });
     expect(empty.status).toBe(403);
     // Another browser's valid token, with this browser's cookie.
@@ -168,7 +194,11 @@ describe('assistant sign-in refusals', () => {
     // From another site (Origin), even with the right token.
     const honest = await other.go(new URL('/oauth/sign-in/consent', base), {
       method: 'POST',
-      form: { uid: /name="uid" value="([^"]+)"/.exec(otherConsent.html)?.[1] ?? '', csrf: stolen, decision: 'allow' },
+      form: {
+        uid: /name="uid" value="([^"]+)"/.exec(otherConsent.html)?.[1] ?? '',
+        csrf: stolen,
+        decision: 'allow',
+      },
       origin: 'https://evil.example',
     });
     expect(honest.status).toBe(403);
@@ -179,13 +209,18 @@ describe('assistant sign-in refusals', () => {
   it('a read-only grant is refused by action tools; a person made a guest loses the grant’s power', async () => {
     const read = await tokensFor('gateway:read');
     expect(read.scope).toBe('gateway:read');
-    const act = await callTool(base, read.access_token, 'run_seo_audit', { client_id: CLIENT, url: 'https://acmeplumbing.example/' });
+    const act = await callTool(base, read.access_token, 'run_seo_audit', {
+      client_id: CLIENT,
+      url: 'https://acmeplumbing.example/',
+    });
     expect(act.body.result?.isError).toBe(true);
     expect(act.body.result?.content?.[0]?.text).toMatch(/read-only/);
     expect(h.sandbox.requests().filter((r) => r.method === 'POST')).toHaveLength(0);
     h.slack.simulate.addUser({ id: MEMBER, name: 'bob', real_name: 'Bob Member', is_restricted: true });
     await new Promise((r) => setTimeout(r, 80)); // the user cache (userCacheMs: 50) must expire first
-    expect((await callTool(base, read.access_token, 'list_keywords', { client_id: CLIENT })).status).toBe(403);
+    expect((await callTool(base, read.access_token, 'list_keywords', { client_id: CLIENT })).status).toBe(
+      403,
+    );
     expect((await refresh(base, clientId, read.refresh_token)).body.error).toBe('invalid_grant');
     h.slack.simulate.addUser({ id: MEMBER, name: 'bob', real_name: 'Bob Member' });
   });

@@ -31,7 +31,10 @@ export async function register(base: string, metadata: Record<string, unknown> =
   });
 }
 
-export async function registeredClient(base: string, metadata: Record<string, unknown> = {}): Promise<string> {
+export async function registeredClient(
+  base: string,
+  metadata: Record<string, unknown> = {},
+): Promise<string> {
   const res = await register(base, metadata);
   const body = (await res.json()) as { client_id?: string };
   if (!body.client_id) throw new Error(`registration failed: ${res.status} ${JSON.stringify(body)}`);
@@ -40,7 +43,14 @@ export async function registeredClient(base: string, metadata: Record<string, un
 
 export function authorizeUrl(
   base: string,
-  p: { clientId: string; challenge?: string | undefined; redirectUri?: string; scope?: string; resource?: string | null; method?: string },
+  p: {
+    clientId: string;
+    challenge?: string | undefined;
+    redirectUri?: string;
+    scope?: string;
+    resource?: string | null;
+    method?: string;
+  },
 ): URL {
   const url = new URL(`${base}/oauth/authorize`);
   const params: Record<string, string> = {
@@ -59,7 +69,10 @@ export function authorizeUrl(
   return url;
 }
 
-export async function tokenRequest(base: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, string> }> {
+export async function tokenRequest(
+  base: string,
+  form: Record<string, string>,
+): Promise<{ status: number; body: Record<string, string> }> {
   const res = await fetch(`${base}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -75,7 +88,9 @@ export async function authorizedCode(
   options: { scope?: string } = {},
 ): Promise<{ code: string; verifier: string; clientId: string }> {
   const { verifier, challenge } = pkce();
-  const back = await new OAuthBrowser(REDIRECT).allow(authorizeUrl(base, { clientId, challenge, ...options }));
+  const back = await new OAuthBrowser(REDIRECT).allow(
+    authorizeUrl(base, { clientId, challenge, ...options }),
+  );
   const code = back.searchParams.get('code');
   if (!code) throw new Error(`no code: ${back.href}`);
   return { code, verifier, clientId };
@@ -112,7 +127,10 @@ export async function callTool(
   token: string,
   name: string,
   args: Record<string, unknown>,
-): Promise<{ status: number; body: { result?: { isError?: boolean; content?: { text: string }[] }; error?: unknown } }> {
+): Promise<{
+  status: number;
+  body: { result?: { isError?: boolean; content?: { text: string }[] }; error?: unknown };
+}> {
   const res = await fetch(`${base}/mcp`, {
     method: 'POST',
     headers: {
