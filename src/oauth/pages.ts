@@ -38,7 +38,8 @@ function headers(formTo: readonly string[] = []): Record<string, string> {
     'content-security-policy': `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; img-src 'none'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+    // Not no-referrer: with it a browser sends `Origin: null` with the consent form, which is refused.
+    'referrer-policy': 'same-origin',
   };
 }
 

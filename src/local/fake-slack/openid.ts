@@ -79,7 +79,8 @@ export async function createOpenId(ctx: MethodContext, options: OpenIdOptions): 
       return page(res, 400, '<p>response_type=code and the openid scope are required.</p>');
     const user = req.method === 'POST' ? (params.get('user') ?? signInUser) : signInUser;
     if (req.method === 'GET') {
-      const name = ctx.state.user(user)?.name ?? user;
+      const person = ctx.state.user(user);
+      const name = person?.real_name ?? person?.name ?? user;
       const hidden = ['client_id', 'redirect_uri', 'scope', 'response_type', 'state', 'nonce', 'team']
         .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(params.get(k) ?? '')}">`)
         .join('');
