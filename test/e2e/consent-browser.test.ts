@@ -93,7 +93,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the consent page in Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'consent-page.png'), fullPage: true });
     // Focus order: the first stop is Allow, then Deny.
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow');
+    expect(await page.locator(':focus').textContent()).toBe('Allow');
     await Promise.all([page.waitForURL(`${redirect}**`), page.keyboard.press('Enter')]);
     const landed = new URL(page.url());
     expect(landed.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{20,}$/);
