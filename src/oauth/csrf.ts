@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 const COOKIE = 'gw_consent';
 const MAX_AGE_S = 10 * 60;
 
-export function cookieValue(req: IncomingMessage, name: string): string | undefined {
+function cookieValue(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [key, ...rest] = part.trim().split('=');
     if (key === name) return rest.join('=');

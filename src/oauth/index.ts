@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import type { CoreServices } from '../services.js';
 import { OAUTH_PATHS } from '../tokens/index.js';
-import { asPublic, BodyTooLarge, issuerOf, json, readBody, replay, sendPage } from './http.js';
-import { errorPage } from './pages.js';
+import { asPublic, BodyTooLarge, issuerOf, json, readBody, replay, sendPage } from './oauth-http.js';
 import { registrationWait } from './registration-limit.js';
+import { errorPage } from './sign-in-pages.js';
 import { consentAnswer, type SignInContext, signInPage, slackCallback } from './sign-in-routes.js';
 
 /**

@@ -9,7 +9,7 @@ import type { Redis } from '../redis.js';
  */
 
 const WINDOW_MS = 60_000;
-export const REGISTRATIONS = { perAddress: 10, total: 60 } as const;
+const REGISTRATIONS = { perAddress: 10, total: 60 } as const;
 
 async function take(redis: Redis, key: string, max: number): Promise<boolean> {
   const [[, used]] = (await redis.multi().incr(key).pexpire(key, WINDOW_MS).exec()) as [[unknown, number]];

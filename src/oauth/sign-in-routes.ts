@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { SignInFeature, SignInStep } from '../tokens/index.js';
 import { csrfMatches, issueCsrf } from './csrf.js';
-import { BodyTooLarge, readBody, redirect, sendPage } from './http.js';
-import { consentPage, refusalPage } from './pages.js';
+import { BodyTooLarge, readBody, redirect, sendPage } from './oauth-http.js';
+import { consentPage, refusalPage } from './sign-in-pages.js';
 
 /**
  * The sign-in pages: `GET /oauth/sign-in` (off to Slack, or the consent page), `GET /oauth/sign-in/slack`

@@ -23,8 +23,6 @@ import { type BearerIdentity, BearerVerifier } from './verify-bearer.js';
 
 export { OAUTH_PATHS } from './paths.js';
 export type { ConsentRequest, Refusal, SignInStep } from './sign-in.js';
-export type { BearerIdentity } from './verify-bearer.js';
-export { OAUTH_SCOPES } from './verify-bearer.js';
 
 /** A static token or a grant, as `mcp tokens` and Home list them. */
 export interface AssistantCredential {

@@ -12,7 +12,7 @@ import { defineScript, runScript } from '../redis-scripts.js';
  */
 
 /** A registered client with no grant is forgotten after this long. */
-export const UNUSED_CLIENT_TTL_S = 7 * 86_400;
+const UNUSED_CLIENT_TTL_S = 7 * 86_400;
 
 const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
 

@@ -9,7 +9,7 @@ interface Cookie {
   path: string;
 }
 
-export class CookieJar {
+class CookieJar {
   readonly #byHost = new Map<string, Map<string, Cookie>>();
 
   store(url: URL, headers: Headers): void {
@@ -53,7 +53,7 @@ export interface Landing {
 }
 
 /** The value of a form input by name in an HTML page. */
-export const inputValue = (html: string, name: string) =>
+const inputValue = (html: string, name: string) =>
   new RegExp(`name="${name}" value="([^"]*)"`)
     .exec(html)?.[1]
     ?.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));

@@ -10,7 +10,7 @@ import { join } from 'node:path';
  * for 127.0.0.1 made here with openssl, which the bot under test trusts for the operator-allowed host alone.
  */
 
-export function selfSignedCert(): { key: string; cert: string } {
+function selfSignedCert(): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-bot-cimd-'));
   try {
     execFileSync(

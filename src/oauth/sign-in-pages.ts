@@ -27,7 +27,7 @@ export interface Page {
   headers: Record<string, string>;
 }
 
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The headers every sign-in page carries; `formTo`: origins a form on it may end up at (after redirects). */
 function headers(formTo: readonly string[] = []): Record<string, string> {

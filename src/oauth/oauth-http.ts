@@ -1,6 +1,6 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
-import type { Page } from './pages.js';
+import type { Page } from './sign-in-pages.js';
 
 /** The HTTP pieces of the sign-in surface: who the server is for this request, bodies, answers. */
 
