@@ -206,22 +206,51 @@ describe('assistant sign-in with the SDK’s OAuth client', () => {
     expect(docs.hits.get('/private.json')).toBeUndefined();
   });
 
-  it('lists the grants in /gateway mcp tokens, and Revoke there kills a grant on every process', async () => {
-    const oauth = new MemoryOAuthClient(REDIRECT, undefined, 'Listed Assistant');
-    const transport = new StreamableHTTPClientTransport(url(), {
-      authProvider: oauth as never,
-    });
-    await expect(new Client({ name: 'l', version: '1' }).connect(transport)).rejects.toThrow();
-    await transport.finishAuth(await personAllows(oauth));
-    const token = oauth.saved?.access_token as string;
+  it('lists the grants in /gateway mcp tokens and on Home; Revoke in either kills a grant on every process', async () => {
+    const signIn = async (name: string) => {
+      const oauth = new MemoryOAuthClient(REDIRECT, undefined, name);
+      const transport = new StreamableHTTPClientTransport(url(), { authProvider: oauth as never });
+      await expect(new Client({ name: 'l', version: '1' }).connect(transport)).rejects.toThrow();
+      await transport.finishAuth(await personAllows(oauth));
+      return oauth.saved?.access_token as string;
+    };
+    const refused = async (token: string) => {
+      for (const base of [publicUrl, secondBase()])
+        expect((await callTool(base, token, 'list_keywords', { client_id: CLIENT })).status).toBe(401);
+    };
+    const [byCommand, byHome] = [await signIn('Listed A'), await signIn('Listed B')];
+    expect(
+      (await callTool(publicUrl, byCommand, 'list_keywords', { client_id: CLIENT, limit: 1 })).status,
+    ).toBe(200);
     await h.gateway('mcp tokens', { user: MEMBER });
-    const list = await h.ephemeral((m) => textOf(m).includes('Listed Assistant'), { user: MEMBER });
-    const id = /`([0-9a-f]{10})` Listed Assistant/.exec(textOf(list))?.[1];
-    expect(id).toBeDefined();
-    await h.gateway(`mcp revoke ${id}`, { user: MEMBER });
-    await h.ephemeral((m) => textOf(m).includes('revoked'), { user: MEMBER });
-    for (const base of [publicUrl, secondBase()])
-      expect((await callTool(base, token, 'list_keywords', { client_id: CLIENT })).status).toBe(401);
+    const list = await h.ephemeral((m) => textOf(m).includes('Listed B'), { user: MEMBER });
+    const idOf = (name: string, text: string) => new RegExp(`\`([0-9a-f]{10})\`[ ·]+${name}`).exec(text)?.[1];
+    const idA = idOf('Listed A', textOf(list));
+    expect(textOf(list)).toMatch(/Listed A \(signed in\) read and act, since \d{4}-\d\d-\d\d, last used/);
+    await h.gateway(`mcp revoke ${idA}`, { user: MEMBER });
+    await h.ephemeral((m) => textOf(m).includes('sign-in of Listed A') && textOf(m).includes('revoked'), {
+      user: MEMBER,
+    });
+    await refused(byCommand);
+    // Home lists the other one, with its Revoke.
+    await h.driver.homeOpened({ user: MEMBER });
+    const home = await h.slack.waitFor(
+      () => {
+        const view = h.slack.home(MEMBER);
+        return view && JSON.stringify(view.view.blocks).includes('Listed B (signed in)') ? view : undefined;
+      },
+      { what: 'the grant on Home' },
+    );
+    const idB = idOf('Listed B', JSON.stringify(home.view.blocks));
+    expect(idB).toBeDefined();
+    await h.driver.click(home, { actionId: 'home_token_revoke', value: idB as string }, { user: MEMBER });
+    await h.slack.waitFor(
+      () => !JSON.stringify(h.slack.home(MEMBER)?.view.blocks ?? []).includes('Listed B'),
+      {
+        what: 'the revoked grant gone from Home',
+      },
+    );
+    await refused(byHome);
   });
 });
 
