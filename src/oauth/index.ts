@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import type { CoreServices } from '../services.js';
-import { OAUTH_PATHS } from '../tokens/index.js';
+import { OAUTH_PATHS, type SignInFeature } from '../tokens/index.js';
 import { asPublic, BodyTooLarge, issuerOf, json, readBody, replay, sendPage } from './oauth-http.js';
 import { registrationWait } from './registration-limit.js';
 import { errorPage } from './sign-in-pages.js';
@@ -18,53 +18,13 @@ import { consentAnswer, type SignInContext, signInPage, slackCallback } from './
 const AS_METADATA = '/.well-known/oauth-authorization-server';
 const OIDC_METADATA = '/.well-known/openid-configuration';
 
+type Work = (ctx: SignInContext, req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
 export function oauthRoutes(services: CoreServices): CustomRoute[] {
   const signIn = services.tokens.signIn;
   if (!signIn) return [];
-  const { config, logger } = services;
-  const log = logger.child({ part: 'oauth' });
-  const context = async (req: IncomingMessage): Promise<SignInContext | undefined> => {
-    const issuer = issuerOf(req, config);
-    if (!issuer) return undefined;
-    const provider = await signIn.serverFor(issuer, errorPage);
-    asPublic(req, issuer);
-    return { signIn, provider, issuer };
-  };
-  const guarded =
-    (work: (ctx: SignInContext, req: IncomingMessage, res: ServerResponse) => Promise<void>) =>
-    (req: IncomingMessage, res: ServerResponse) => {
-      const served = async () => {
-        const ctx = await context(req);
-        if (!ctx) return json(res, 403, { error: 'forbidden', error_description: 'Host not allowed' });
-        await work(ctx, req, res);
-      };
-      served().catch((error: unknown) => {
-        log.error('assistant sign-in failed', error);
-        const page = errorPage({
-          error: 'server_error',
-          error_description: 'The bot failed; try again in a minute.',
-        });
-        if (!res.headersSent) sendPage(res, { ...page, status: 500 });
-        else res.end();
-      });
-    };
-  const handlers = new WeakMap<
-    SignInContext['provider'],
-    ReturnType<SignInContext['provider']['callback']>
-  >();
-  const protocol = (ctx: SignInContext, req: IncomingMessage, res: ServerResponse) => {
-    let handler = handlers.get(ctx.provider);
-    if (!handler) {
-      handler = ctx.provider.callback();
-      handlers.set(ctx.provider, handler);
-    }
-    return handler(req, res) as unknown as Promise<void>;
-  };
-  const route = (path: string, method: string[], work: Parameters<typeof guarded>[0]): CustomRoute => ({
-    path,
-    method,
-    handler: guarded(work),
-  });
+  const route = routeMaker(services, signIn);
+  const protocol = protocolHandler();
   return [
     route(AS_METADATA, ['GET', 'OPTIONS'], (ctx, req, res) => {
       // RFC 8414 metadata is oidc-provider's discovery document (client_id_metadata_document_supported included).
@@ -76,8 +36,8 @@ export function oauthRoutes(services: CoreServices): CustomRoute[] {
     route(`${OAUTH_PATHS.authorize}/:uid`, ['GET', 'POST'], protocol),
     route(OAUTH_PATHS.token, ['POST', 'OPTIONS'], (ctx, req, res) => tokenRequest(ctx, req, res, protocol)),
     route(OAUTH_PATHS.register, ['POST', 'OPTIONS'], async (ctx, req, res) => {
-      const wait =
-        req.method === 'POST' ? await registrationWait(services.redis, config.redis.prefix, req) : 0;
+      const { redis, config } = services;
+      const wait = req.method === 'POST' ? await registrationWait(redis, config.redis.prefix, req) : 0;
       if (wait > 0)
         return json(
           res,
@@ -96,6 +56,56 @@ export function oauthRoutes(services: CoreServices): CustomRoute[] {
 }
 
 /**
+ * A route of the sign-in surface: the request's issuer (its Host must be one the bot answers to), that issuer's
+ * authorization server, then the work; a failure is logged and answered with an error page, never a stack.
+ */
+function routeMaker(services: CoreServices, signIn: SignInFeature) {
+  const log = services.logger.child({ part: 'oauth' });
+  const context = async (req: IncomingMessage): Promise<SignInContext | undefined> => {
+    const issuer = issuerOf(req, services.config);
+    if (!issuer) return undefined;
+    const provider = await signIn.serverFor(issuer, errorPage);
+    asPublic(req, issuer);
+    return { signIn, provider, issuer };
+  };
+  const serve = async (work: Work, req: IncomingMessage, res: ServerResponse) => {
+    const ctx = await context(req);
+    if (!ctx) return json(res, 403, { error: 'forbidden', error_description: 'Host not allowed' });
+    await work(ctx, req, res);
+  };
+  return (path: string, method: string[], work: Work): CustomRoute => ({
+    path,
+    method,
+    handler: (req, res) =>
+      void serve(work, req, res).catch((error: unknown) => {
+        log.error('assistant sign-in failed', error);
+        const page = errorPage({
+          error: 'server_error',
+          error_description: 'The bot failed; try again in a minute.',
+        });
+        if (!res.headersSent) sendPage(res, { ...page, status: 500 });
+        else res.end();
+      }),
+  });
+}
+
+/** oidc-provider's own request handler, one per authorization server. */
+function protocolHandler(): Work {
+  const handlers = new WeakMap<
+    SignInContext['provider'],
+    ReturnType<SignInContext['provider']['callback']>
+  >();
+  return (ctx, req, res) => {
+    let handler = handlers.get(ctx.provider);
+    if (!handler) {
+      handler = ctx.provider.callback();
+      handlers.set(ctx.provider, handler);
+    }
+    return handler(req, res) as unknown as Promise<void>;
+  };
+}
+
+/**
  * The token endpoint, after one check of ours: a code or refresh token is exchanged only with the `resource`
  * parameter (RFC 8707), as the MCP clients send it; oidc-provider binds the token to the granted one either way.
  */
@@ -103,7 +113,7 @@ async function tokenRequest(
   ctx: SignInContext,
   req: IncomingMessage,
   res: ServerResponse,
-  protocol: (ctx: SignInContext, req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  protocol: Work,
 ): Promise<void> {
   if (req.method !== 'POST') return protocol(ctx, req, res);
   let body: Buffer;

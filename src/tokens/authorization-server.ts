@@ -70,6 +70,73 @@ function clientPolicy(_ctx: unknown, key: string, _value: unknown, metadata: Rec
   delete metadata.gateway_client_policy;
 }
 
+/** A client that says nothing else: a public client (PKCE, no secret) of the code flow, with refresh tokens. */
+const CLIENT_DEFAULTS: Configuration['clientDefaults'] = {
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+  token_endpoint_auth_method: 'none',
+  id_token_signed_response_alg: 'Ed25519',
+};
+
+const ROUTES: Configuration['routes'] = {
+  authorization: OAUTH_PATHS.authorize,
+  token: OAUTH_PATHS.token,
+  registration: OAUTH_PATHS.register,
+  revocation: OAUTH_PATHS.revoke,
+  jwks: OAUTH_PATHS.jwks,
+};
+
+/** The protocol features on and off: resource indicators for this server's `/mcp` alone. */
+function features(resource: string): Configuration['features'] {
+  return {
+    devInteractions: { enabled: false },
+    userinfo: { enabled: false },
+    rpInitiatedLogout: { enabled: false },
+    revocation: {
+      enabled: true,
+      // A token of another client is not revoked, and the answer does not say so (RFC 7009 §2.2).
+      allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+    },
+    registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+    clientIdMetadataDocument: { enabled: true, ack: 'draft-02', cacheDuration: { min: 30, max: 86_400 } },
+    resourceIndicators: {
+      enabled: true,
+      async defaultResource() {
+        throw new errors.InvalidTarget(`the resource parameter is required: ${resource}`);
+      },
+      useGrantedResource: async () => true,
+      async getResourceServerInfo(_ctx, indicator) {
+        if (!sameResource(indicator, resource))
+          throw new errors.InvalidTarget(`this server issues tokens for ${resource} only`);
+        return {
+          scope: `${OAUTH_SCOPES.read} ${OAUTH_SCOPES.act}`,
+          audience: resource,
+          accessTokenTTL: ACCESS_TOKEN_TTL_S,
+          accessTokenFormat: 'opaque',
+        };
+      },
+    },
+  };
+}
+
+/** How long each record lives: access tokens an hour, codes a minute, a grant MCP_TOKEN_TTL at most. */
+function lifetimes(grantTtlS: number): Configuration['ttl'] {
+  return {
+    AccessToken: ACCESS_TOKEN_TTL_S,
+    AuthorizationCode: CODE_TTL_S,
+    ClientCredentials: ACCESS_TOKEN_TTL_S,
+    IdToken: ACCESS_TOKEN_TTL_S,
+    Interaction: INTERACTION_TTL_S,
+    Session: SESSION_TTL_S,
+    Grant: grantTtlS,
+    RefreshToken(ctx) {
+      const grantExp = ctx?.oidc?.entities.Grant?.exp;
+      const left = grantExp ? grantExp - Math.floor(Date.now() / 1000) : REFRESH_IDLE_TTL_S;
+      return Math.max(1, Math.min(REFRESH_IDLE_TTL_S, left));
+    },
+  };
+}
+
 function configuration(issuer: string, o: AuthorizationServerOptions): Configuration {
   const resource = `${issuer}/mcp`;
   return {
@@ -84,12 +151,7 @@ function configuration(issuer: string, o: AuthorizationServerOptions): Configura
     scopes: ['offline_access', OAUTH_SCOPES.read, OAUTH_SCOPES.act],
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
-    clientDefaults: {
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-      id_token_signed_response_alg: 'Ed25519',
-    },
+    clientDefaults: CLIENT_DEFAULTS,
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
     enabledJWA: { idTokenSigningAlgValues: ['Ed25519'] },
     jwks: { keys: [signingKey(o.secret)] },
@@ -102,35 +164,7 @@ function configuration(issuer: string, o: AuthorizationServerOptions): Configura
       long: { httpOnly: true, sameSite: 'lax', signed: true },
       short: { httpOnly: true, sameSite: 'lax', signed: true },
     },
-    features: {
-      devInteractions: { enabled: false },
-      userinfo: { enabled: false },
-      rpInitiatedLogout: { enabled: false },
-      revocation: {
-        enabled: true,
-        // A token of another client is not revoked, and the answer does not say so (RFC 7009 §2.2).
-        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
-      },
-      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
-      clientIdMetadataDocument: { enabled: true, ack: 'draft-02', cacheDuration: { min: 30, max: 86_400 } },
-      resourceIndicators: {
-        enabled: true,
-        async defaultResource() {
-          throw new errors.InvalidTarget(`the resource parameter is required: ${resource}`);
-        },
-        useGrantedResource: async () => true,
-        async getResourceServerInfo(_ctx, indicator) {
-          if (!sameResource(indicator, resource))
-            throw new errors.InvalidTarget(`this server issues tokens for ${resource} only`);
-          return {
-            scope: `${OAUTH_SCOPES.read} ${OAUTH_SCOPES.act}`,
-            audience: resource,
-            accessTokenTTL: ACCESS_TOKEN_TTL_S,
-            accessTokenFormat: 'opaque',
-          };
-        },
-      },
-    },
+    features: features(resource),
     fetch: metadataFetch({
       allowedHosts: o.metadataAllowedHosts,
       ca: o.metadataCa,
@@ -150,27 +184,8 @@ function configuration(issuer: string, o: AuthorizationServerOptions): Configura
       for (const [name, value] of Object.entries(page.headers)) ctx.set(name, value);
       ctx.body = page.html;
     },
-    ttl: {
-      AccessToken: ACCESS_TOKEN_TTL_S,
-      AuthorizationCode: CODE_TTL_S,
-      ClientCredentials: ACCESS_TOKEN_TTL_S,
-      IdToken: ACCESS_TOKEN_TTL_S,
-      Interaction: INTERACTION_TTL_S,
-      Session: SESSION_TTL_S,
-      Grant: o.grantTtlS,
-      RefreshToken(ctx) {
-        const grantExp = ctx?.oidc?.entities.Grant?.exp;
-        const left = grantExp ? grantExp - Math.floor(Date.now() / 1000) : REFRESH_IDLE_TTL_S;
-        return Math.max(1, Math.min(REFRESH_IDLE_TTL_S, left));
-      },
-    },
-    routes: {
-      authorization: OAUTH_PATHS.authorize,
-      token: OAUTH_PATHS.token,
-      registration: OAUTH_PATHS.register,
-      revocation: OAUTH_PATHS.revoke,
-      jwks: OAUTH_PATHS.jwks,
-    },
+    ttl: lifetimes(o.grantTtlS),
+    routes: ROUTES,
   };
 }
 
