@@ -25,6 +25,22 @@ const CONSUME = defineScript(
    return 1`,
 );
 
+/**
+ * Records whose id is a secret (a token, a code, a sign-in cookie's value): oidc-provider also puts the id in
+ * the payload (`jti`), which is left out here and given back from the id a lookup is made with.
+ */
+const SECRET_IDS = new Set([
+  'AccessToken',
+  'RefreshToken',
+  'AuthorizationCode',
+  'ClientCredentials',
+  'RegistrationAccessToken',
+  'InitialAccessToken',
+  'PushedAuthorizationRequest',
+  'BackchannelAuthenticationRequest',
+  'Interaction',
+]);
+
 /** Records whose reuse means someone else holds them: the grant goes. */
 const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken']);
 
@@ -70,7 +86,8 @@ export class OAuthStore {
 
   /** A record as oidc-provider stored it, with `consumed` when it was. */
   async read(model: string, id: string): Promise<AdapterPayload | undefined> {
-    return this.#readKey(this.key(model, id));
+    const payload = await this.#readKey(this.key(model, id));
+    return payload && SECRET_IDS.has(model) ? { ...payload, jti: id } : payload;
   }
 
   async #readKey(key: string): Promise<AdapterPayload | undefined> {
@@ -83,7 +100,9 @@ export class OAuthStore {
   async #upsert(model: string, id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     const key = this.key(model, id);
     const ttlMs = (expiresIn ?? (model === 'Client' ? UNUSED_CLIENT_TTL_S : 0)) * 1_000;
-    const tx = this.redis.multi().del(key).hset(key, 'p', JSON.stringify(payload));
+    const { jti, ...rest } = payload;
+    const stored = SECRET_IDS.has(model) ? rest : payload;
+    const tx = this.redis.multi().del(key).hset(key, 'p', JSON.stringify(stored));
     if (ttlMs > 0) tx.pexpire(key, ttlMs);
     const { grantId, uid, userCode } = payload;
     if (grantId) {

@@ -18,6 +18,7 @@ import {
   register,
   registeredClient,
 } from '../helpers/oauth-flow.js';
+import { testRedis } from '../helpers/redis.js';
 
 const CLIENT = 'acme-plumbing';
 
@@ -137,6 +138,30 @@ describe('assistant sign-in refusals', () => {
     );
     for (const token of [first.access_token, rotated.body.access_token as string])
       expect((await callTool(base, token, 'list_keywords', { client_id: CLIENT })).status).toBe(401);
+  });
+
+  it('keeps no token or code in Redis, only their hashes', async () => {
+    const code = await authorizedCode(base, clientId);
+    const { body } = await exchange(base, code);
+    const secrets = [code.code, body.access_token as string, body.refresh_token as string];
+    const { redis } = testRedis(h.prefix);
+    const keys = await redis.keys(`${h.prefix}:oauth:*`);
+    expect(keys.length).toBeGreaterThan(5);
+    let dump = keys.join('\n');
+    for (const key of keys) {
+      const type = await redis.type(key);
+      if (type === 'hash') dump += JSON.stringify(await redis.hgetall(key));
+      else if (type === 'string') dump += await redis.get(key);
+      else if (type === 'set') dump += (await redis.smembers(key)).join(',');
+      else if (type === 'zset') dump += (await redis.zrange(key, 0, -1)).join(',');
+    }
+    await redis.quit();
+    for (const secret of secrets) expect(dump).not.toContain(secret);
+    // The token still works: it is found by its hash.
+    expect(
+      (await callTool(base, body.access_token as string, 'list_keywords', { client_id: CLIENT, limit: 1 }))
+        .status,
+    ).toBe(200);
   });
 
   it('refuses a redirect URI that is neither https nor loopback http, and compares redirect URIs exactly', async () => {
