@@ -10,7 +10,7 @@
  * The surfaces people reach the bot through: each reads its payload, calls a core use case and answers. A new
  * surface gets the same rules by adding its folder's name here.
  */
-const SURFACES = ['commands', 'interactions', 'mcp', 'home'];
+const SURFACES = ['commands', 'interactions', 'mcp', 'oauth', 'home'];
 const SURFACE = `^src/(${SURFACES.join('|')})/`;
 
 module.exports = {

@@ -12,6 +12,7 @@ import { SlackRoutes } from './http/slack-routes.js';
 import { register as registerInteractions } from './interactions/index.js';
 import { atLeastInfo } from './logger.js';
 import { mcpRoutes } from './mcp/index.js';
+import { oauthRoutes } from './oauth/index.js';
 import type { BotServices } from './services.js';
 import { slackFetch } from './slack/slack-fetch.js';
 import { SocketConnection } from './socket-connection.js';
@@ -59,6 +60,8 @@ export function createBot(services: BotServices): Bot {
     }),
     // The assistant-tool server (`POST /mcp`) on the same port, in HTTP and Socket Mode alike.
     ...mcpRoutes(services),
+    // Its authorization server and sign-in pages, when the app's OAuth client is configured.
+    ...oauthRoutes(services),
   ];
   const clientOptions = webSlackClientOptions(config);
   // Bolt resets an injected logger's level to its own default unless told the configured one.

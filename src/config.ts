@@ -309,6 +309,23 @@ const envSchema = z
         return rate;
       }),
     MCP_TOKEN_TTL: duration('MCP_TOKEN_TTL', '90d'),
+    SLACK_CLIENT_ID: optionalText,
+    SLACK_CLIENT_SECRET: optionalText,
+    SLACK_WEB_URL: z
+      .string()
+      .default('https://slack.com')
+      .pipe(
+        z
+          .url({ message: 'SLACK_WEB_URL must be a URL such as https://slack.com' })
+          .refine((v) => isSafeGatewayUrl(v), {
+            message:
+              'SLACK_WEB_URL must start with https:// (sign-in codes travel to it); plain http:// only on this machine',
+          }),
+      ),
+    OAUTH_METADATA_ALLOWED_HOSTS: lowerCaseList(
+      /^(\[[0-9a-f:]+\]|[a-z0-9.-]+)(:\d{1,5})?$/,
+      'OAUTH_METADATA_ALLOWED_HOSTS: host names or host:port, such as mcp-client.intranet.example:8443',
+    ),
     LOG_LEVEL: z
       .enum(['debug', 'info', 'warn', 'error'], { message: 'LOG_LEVEL must be debug, info, warn or error' })
       .default('info'),
@@ -327,6 +344,14 @@ const envSchema = z
         code: 'custom',
         path: ['REDIS_PREFIX'],
         message: `REDIS_PREFIX "${env.REDIS_PREFIX}" has no {hash tag}: on a Redis Cluster every key of the bot and its queues must share one slot, so wrap the prefix in braces (REDIS_PREFIX={${env.REDIS_PREFIX.replace(/[{}]/g, '')}})`,
+      });
+    }
+    if (Boolean(env.SLACK_CLIENT_ID) !== Boolean(env.SLACK_CLIENT_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.SLACK_CLIENT_ID ? 'SLACK_CLIENT_SECRET' : 'SLACK_CLIENT_ID'],
+        message:
+          'SLACK_CLIENT_ID and SLACK_CLIENT_SECRET go together (Basic Information → App Credentials): set both for assistant sign-in, or neither',
       });
     }
     if (env.SLACK_BOT_TOKEN && !env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
@@ -403,6 +428,17 @@ export interface Config {
     rate: Rate;
     tokenTtlMs: number;
   };
+  /** Assistant sign-in (oauth/): Sign in with Slack for the person; undefined without the app's OAuth client. */
+  signIn:
+    | {
+        clientId: string;
+        clientSecret: string;
+        /** Slack's web host (SLACK_WEB_URL), without a trailing slash: the authorize page, its keys, the issuer. */
+        webUrl: string;
+        /** Hosts (host or host:port) whose client metadata documents may be fetched from a private address. */
+        metadataAllowedHosts: readonly string[];
+      }
+    | undefined;
 }
 
 export class ConfigError extends Error {
@@ -512,5 +548,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rate: e.MCP_RATE,
       tokenTtlMs: e.MCP_TOKEN_TTL,
     },
+    signIn:
+      e.SLACK_CLIENT_ID && e.SLACK_CLIENT_SECRET
+        ? {
+            clientId: e.SLACK_CLIENT_ID,
+            clientSecret: e.SLACK_CLIENT_SECRET,
+            webUrl: e.SLACK_WEB_URL.replace(/\/+$/, ''),
+            metadataAllowedHosts: e.OAUTH_METADATA_ALLOWED_HOSTS,
+          }
+        : undefined,
   });
 }

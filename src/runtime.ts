@@ -38,6 +38,7 @@ import { AssistantTokenStore } from './store/assistant-token-store.js';
 import { BindingStore } from './store/bindings.js';
 import { HomeMarks } from './store/home-marks.js';
 import { ActionLedger } from './store/ledger.js';
+import { createTokenFeature } from './tokens/index.js';
 
 export interface Runtime {
   services: BotServices;
@@ -62,6 +63,8 @@ export interface RuntimeOptions {
   worker?: Partial<Parameters<typeof startActionWorkers>[0]>;
   /** The gateway client's GET retry policy (tests shorten the backoff). */
   gatewayRetry?: Partial<RetryPolicy>;
+  /** Certificate authorities the sign-in trusts for OAUTH_METADATA_ALLOWED_HOSTS (tests serve documents on TLS). */
+  metadataCa?: string;
   /** Digest tuning for tests: job options (short backoffs), the scheduler's poll interval, the run lease. */
   digests?: {
     jobOptions?: ConstructorParameters<typeof DigestQueue>[0]['jobOptions'];
@@ -195,6 +198,10 @@ export async function startRuntime(
     metrics,
     changed: (record) => homeMarks.approvalChanged(record.requestedBy),
   });
+  const assistantTokens = new AssistantTokenStore(redis, config.redis.prefix, {
+    changed: (user) => homeMarks.mark([user]),
+  });
+  const reach = new ClientReach(access, directory, bindings, logger.child({ part: 'access' }));
   const parts = {
     config,
     logger,
@@ -212,10 +219,18 @@ export async function startRuntime(
     approvals,
     approvalExpiry,
     slack,
-    assistantTokens: new AssistantTokenStore(redis, config.redis.prefix, {
+    assistantTokens,
+    tokens: createTokenFeature({
+      config,
+      redis,
+      tokens: assistantTokens,
+      access,
+      reach,
+      logger,
       changed: (user) => homeMarks.mark([user]),
+      metadataCa: options.metadataCa,
     }),
-    reach: new ClientReach(access, directory, bindings, logger.child({ part: 'access' })),
+    reach,
   };
   const core: CoreServices = {
     ...parts,

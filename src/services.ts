@@ -18,6 +18,7 @@ import type { SlackOutbound } from './slack/slack-poster.js';
 import type { AssistantTokenStore } from './store/assistant-token-store.js';
 import type { BindingStore } from './store/bindings.js';
 import type { ActionLedger } from './store/ledger.js';
+import type { TokenFeature } from './tokens/index.js';
 
 /**
  * The core, built once by the composition root (runtime.ts): what every surface that asks for work (Slack
@@ -50,6 +51,8 @@ export interface CoreServices {
   slack: SlackOutbound;
   /** Assistant-tool tokens (minted in Slack, checked by the MCP server). */
   assistantTokens: AssistantTokenStore;
+  /** Assistant access as a whole: static tokens and sign-in grants, who a bearer is, the sign-in itself. */
+  tokens: TokenFeature;
   /** Which clients a person reaches outside a channel (assistant tools). */
   reach: ClientReach;
 }

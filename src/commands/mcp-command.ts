@@ -19,7 +19,8 @@ const words = (ctx: CommandContext) => ctx.args.map((t) => (t.kind === 'word' ? 
 export const assistantTokensCommand: CommandSpec = {
   name: 'mcp',
   usage: USAGE,
-  summary: 'Assistant-tool tokens: mint one (shown once; `read` for read-only), list yours, revoke one',
+  summary:
+    'Assistant-tool tokens: mint one (shown once; `read` for read-only), list yours (and assistants you signed in to), revoke one',
   example: '/gateway mcp token',
   group: 'Setup',
   local: true,
@@ -39,17 +40,19 @@ export const assistantTokensCommand: CommandSpec = {
     }
     if (sub === 'tokens' && rest.length === 0) {
       const everyone = ctx.isAdmin();
-      await ctx.reply(buildTokenList(await assistantTokens.list(everyone ? undefined : ctx.user), everyone));
+      // Tokens minted here and grants given by signing in from an assistant, in one list.
+      const listed = await ctx.services.tokens.list(everyone ? undefined : ctx.user);
+      await ctx.reply(buildTokenList(listed, everyone));
       return;
     }
     const id = rest[0];
     if (sub === 'revoke' && id && rest.length === 1) {
-      const token = await assistantTokens.revokeAs(id, ctx.user, ctx.isAdmin());
+      const token = await ctx.services.tokens.revokeAs(id, ctx.user, ctx.isAdmin());
       if (!token)
         throw new UserError(UserErrorCode.BadArguments, `You have no active token \`${id}\`.`, {
           hint: '`/gateway mcp tokens` lists them with their ids.',
         });
-      ctx.logger.info(`assistant token ${token.id} revoked by ${ctx.user}`);
+      ctx.logger.info(`assistant ${token.kind} ${token.id} revoked by ${ctx.user}`);
       await ctx.reply(buildTokenRevoked(token, ctx.user));
       return;
     }

@@ -62,13 +62,14 @@ const BUTTONS: Record<string, HomeButton> = {
     if (result.kind === 'refused') return describeError(result.error, log);
     return { text: ':repeat: Retried: the new job reports in the same thread.' };
   },
-  // A person's own token, or anyone's for an admin, as `/gateway mcp revoke` (the store's one rule).
+  // A person's own token or sign-in grant, or anyone's for an admin, as `/gateway mcp revoke` (one rule).
   [HOME_REVOKE_TOKEN_ID]: async (services, { user, value, log }) => {
-    const token = await services.assistantTokens.revokeAs(value, user, services.access.isAdmin(user));
+    const token = await services.tokens.revokeAs(value, user, services.access.isAdmin(user));
     if (!token) return { text: ':information_source: That token was already revoked or has expired.' };
-    log.info(`assistant token ${token.id} revoked by ${user} from the Home tab`);
+    log.info(`assistant ${token.kind} ${token.id} revoked by ${user} from the Home tab`);
+    const what = token.kind === 'grant' ? 'Sign-in' : 'Token';
     return {
-      text: `:no_entry_sign: Token \`${token.id}\` is revoked: assistants using it are refused from now on.`,
+      text: `:no_entry_sign: ${what} \`${token.id}\` is revoked: assistants using it are refused from now on.`,
     };
   },
   // Admins only, as binding and digests are: the settings of one bound channel, from Redis alone.

@@ -117,7 +117,7 @@ export function homeReader(services: BotServices, marks: HomeMarks) {
     const [channelRows, adminPart, tokens] = await Promise.all([
       channels(user, admin, used),
       admin ? forAdmins() : undefined,
-      services.assistantTokens.list(user),
+      services.tokens.list(user),
     ]);
     return {
       user,
@@ -128,7 +128,15 @@ export function homeReader(services: BotServices, marks: HomeMarks) {
       requestCount: { total: Math.max(requests.length, asked.count), atLeast: asked.atLeast },
       jobs: { rows, total: jobs.total },
       channels: channelRows,
-      tokens: tokens.map(({ id, scope, createdAt, expiresAt }) => ({ id, scope, createdAt, expiresAt })),
+      tokens: tokens.map(({ id, kind, scope, createdAt, expiresAt, clientName, lastUsedAt }) => ({
+        id,
+        kind,
+        scope,
+        createdAt,
+        expiresAt,
+        ...(clientName ? { clientName } : {}),
+        ...(lastUsedAt ? { lastUsedAt } : {}),
+      })),
       ...(adminPart ? { admin: adminPart } : {}),
     };
   }

@@ -13,9 +13,14 @@ export interface HealthServer {
  */
 export async function startHealthServer(routes: CustomRoute[], port: number): Promise<HealthServer> {
   const table = buildReceiverRoutes(routes);
+  // Routes with a `:param` segment (the sign-in's `/oauth/authorize/:uid`), matched as Bolt's receiver does.
+  const patterns = Object.keys(table)
+    .filter((path) => path.includes('/:'))
+    .map((path) => ({ path, re: new RegExp(`^${path.replace(/\/:[A-Za-z]+/g, '/[^/]+')}$`) }));
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const handler = table[path]?.[req.method ?? 'GET'];
+    const route = table[path] ? path : patterns.find((p) => p.re.test(path))?.path;
+    const handler = route ? table[route]?.[req.method ?? 'GET'] : undefined;
     if (handler) return handler(req, res);
     res.writeHead(404).end();
   });

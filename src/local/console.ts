@@ -97,6 +97,7 @@ export class DemoConsole {
 
   constructor(private readonly opts: ConsoleOptions) {
     this.user = opts.user ?? 'UADMIN';
+    opts.slack.simulate.signInAs(this.user);
     this.channel = opts.channel ?? 'CSEO';
     this.feed = new ConsoleFeed(opts.slack, this.names);
     this.feed.watch(this.channel);
@@ -379,6 +380,8 @@ export class DemoConsole {
     }
     this.flush();
     this.user = user.id;
+    // An assistant signing in now (Sign in with Slack on the stand-in) signs in as this person too.
+    this.opts.slack.simulate.signInAs(user.id);
     this.homeOpen = false;
     // Buttons on channel messages are everyone's (an approver presses the card another person asked for); an
     // ephemeral's were the other user's alone.

@@ -57,6 +57,10 @@ function demoConfig(
     SLACK_SIGNING_SECRET: parts.signingSecret,
     SLACK_APP_TOKEN: '',
     SLACK_API_URL: parts.slack.apiUrl,
+    // Assistant sign-in through the stand-in's Sign in with Slack, as the console's current person.
+    SLACK_CLIENT_ID: parts.slack.clientId,
+    SLACK_CLIENT_SECRET: parts.slack.clientSecret,
+    SLACK_WEB_URL: parts.slack.origin,
     PORT: '0',
     GATEWAY_BASE_URL: 'sandbox',
     GATEWAY_API_KEY: '',
@@ -202,6 +206,9 @@ async function main(): Promise<number> {
     print(
       `demo:   claude mcp add --transport http gateway ${mcpUrl} --header "Authorization: Bearer ${mcpToken}"` +
         ' · or in this console: mcp tools, mcp list_keywords client_id=acme-plumbing limit=5',
+    );
+    print(
+      `demo:   or sign in (no header): claude mcp add --transport http gateway ${mcpUrl} — the stand-in's Slack signs in the console's current person`,
     );
     print(
       'You are alice (an admin) in #seo. Type /gateway help to start, help for the console, quit to leave.',

@@ -94,7 +94,8 @@ export function mcpRoutes(services: CoreServices): CustomRoute[] {
         allow: 'POST',
       });
     const secret = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    const token = secret ? await services.assistantTokens.verify(secret) : undefined;
+    // A static `gwb_` token or an OAuth access token for this very resource (tokens/verify-bearer.ts).
+    const token = secret ? await services.tokens.verifyBearer(secret, `${base(req)}${MCP_PATH}`) : undefined;
     if (!token) return unauthorized(req, res, Boolean(secret));
     try {
       // The person, as now: a guest, someone deactivated or another workspace's person is refused.
@@ -114,7 +115,7 @@ export function mcpRoutes(services: CoreServices): CustomRoute[] {
     const taken = await takeCalls(
       services.redis,
       config.redis.prefix,
-      token.id,
+      token.tokenId,
       toolCalls(body),
       config.mcp.rate,
     );
@@ -122,9 +123,9 @@ export function mcpRoutes(services: CoreServices): CustomRoute[] {
       return json(res, 429, rpcError(-32000, 'Too many tool calls for this token; wait and retry.'), {
         'retry-after': String(taken.retryAfterSec),
       });
-    const caller: Caller = { user: token.user, scope: token.scope, tokenId: token.id };
+    const caller: Caller = { user: token.user, scope: token.scope, tokenId: token.tokenId };
     const authed = Object.assign(req, {
-      auth: { token: token.id, clientId: token.id, scopes: [token.scope], extra: { caller } },
+      auth: { token: token.tokenId, clientId: token.tokenId, scopes: [token.scope], extra: { caller } },
     });
     await node(authed, res, body);
   }
@@ -135,9 +136,9 @@ export function mcpRoutes(services: CoreServices): CustomRoute[] {
       resource: `${base(req)}${MCP_PATH}`,
       bearer_methods_supported: ['header'],
       resource_name: 'gateway-bot assistant tools',
-      // Tokens are minted in Slack, not by an authorization server.
-      authorization_servers: [],
-      scopes_supported: ['read', 'write'],
+      // The bot's own authorization server (oauth/) when sign-in is configured; else tokens minted in Slack only.
+      authorization_servers: services.tokens.signIn ? [base(req)] : [],
+      scopes_supported: services.tokens.signIn ? ['gateway:read', 'gateway:act'] : ['read', 'write'],
     });
   };
   const safe = (req: IncomingMessage, res: ServerResponse) =>

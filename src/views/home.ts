@@ -27,12 +27,16 @@ export const HOME_REVOKE_TOKEN_ID = 'home_token_revoke';
 /** How many rows each section shows; the rest are counted ("and N more"). */
 export const HOME_SHOWN = { waiting: 10, requests: 5, jobs: 10, channels: 15, tokens: 5 } as const;
 
-/** An assistant-tool token as the tab lists it (never its secret, which nobody can see again). */
+/** An assistant-tool token, or an assistant signed in to, as the tab lists it (never a secret). */
 interface HomeToken {
   id: string;
+  kind?: 'token' | 'grant';
   scope: 'read' | 'write';
   createdAt: number;
   expiresAt: number;
+  /** A sign-in's client, by its self-declared name. */
+  clientName?: string;
+  lastUsedAt?: number;
 }
 
 export interface HomeJobRow {
@@ -231,12 +235,12 @@ function tokenBlocks(tokens: readonly HomeToken[]): KnownBlock[] {
         deny: plain('Keep it'),
       },
     };
-    blocks.push(
-      section(
-        `${code(t.id)} · ${t.scope === 'read' ? 'read-only' : 'read and act'} · made ${cardTime(t.createdAt)} · expires ${cardTime(t.expiresAt)}`,
-        revoke,
-      ),
-    );
+    const scope = t.scope === 'read' ? 'read-only' : 'read and act';
+    const line =
+      t.kind === 'grant'
+        ? `${code(t.id)} · ${escapeMrkdwn(t.clientName ?? 'an assistant')} (signed in) · ${scope} · since ${cardTime(t.createdAt)} · ${t.lastUsedAt ? `last used ${cardTime(t.lastUsedAt)}` : 'not used yet'}`
+        : `${code(t.id)} · ${scope} · made ${cardTime(t.createdAt)} · expires ${cardTime(t.expiresAt)}`;
+    blocks.push(section(line, revoke));
   }
   blocks.push(...more(HOME_SHOWN.tokens, tokens.length, '`/gateway mcp tokens`'));
   return blocks;

@@ -1,6 +1,7 @@
 import type { AssistantToken } from '../store/assistant-token-store.js';
+import type { AssistantCredential } from '../tokens/index.js';
 import { type KnownBlock, type SlackMessage, section } from './blocks.js';
-import { code } from './escape.js';
+import { code, escapeMrkdwn } from './escape.js';
 
 /** The ephemeral answers of `/gateway mcp …`: a new token (shown once), the list, a revocation. */
 
@@ -34,7 +35,17 @@ export function buildTokenMinted(input: {
   return { text: `Your assistant-tool token (id ${token.id}) and its endpoint ${url}`, blocks };
 }
 
-export function buildTokenList(tokens: readonly AssistantToken[], everyone: boolean): SlackMessage {
+/** A token, or an assistant signed in to: who it is for, what it may do, since when, until when, last used. */
+function credentialLine(t: AssistantCredential, everyone: boolean): string {
+  const scope = t.scope === 'read' ? 'read-only' : 'read and act';
+  const who = everyone ? `<@${t.user}> ` : '';
+  if (t.kind === 'token')
+    return `${code(t.id)} ${who}${scope}, made ${day(t.createdAt)}, expires ${day(t.expiresAt)}`;
+  const used = t.lastUsedAt ? `, last used ${day(t.lastUsedAt)}` : ', not used yet';
+  return `${code(t.id)} ${escapeMrkdwn(t.clientName ?? 'an assistant')} (signed in) ${who}${scope}, since ${day(t.createdAt)}${used}, until ${day(t.expiresAt)}`;
+}
+
+export function buildTokenList(tokens: readonly AssistantCredential[], everyone: boolean): SlackMessage {
   if (tokens.length === 0) {
     const text = everyone
       ? 'No assistant-tool tokens are active.'
@@ -42,10 +53,7 @@ export function buildTokenList(tokens: readonly AssistantToken[], everyone: bool
     return { text, blocks: [section(`${text} \`/gateway mcp token\` mints one.`)] };
   }
   const shown = tokens.slice(0, 40);
-  const lines = shown.map(
-    (t) =>
-      `${code(t.id)} ${everyone ? `<@${t.user}> ` : ''}${t.scope === 'read' ? 'read-only' : 'read and act'}, made ${day(t.createdAt)}, expires ${day(t.expiresAt)}`,
-  );
+  const lines = shown.map((t) => credentialLine(t, everyone));
   const more = tokens.length - shown.length;
   const head = everyone
     ? '*Active assistant-tool tokens (everyone’s)*'
@@ -55,8 +63,10 @@ export function buildTokenList(tokens: readonly AssistantToken[], everyone: bool
   return { text: `${tokens.length} active assistant-tool token${tokens.length === 1 ? '' : 's'}`, blocks };
 }
 
-export function buildTokenRevoked(token: AssistantToken, by: string): SlackMessage {
-  const whose = token.user === by ? 'Your token' : `<@${token.user}>’s token`;
+export function buildTokenRevoked(token: AssistantCredential, by: string): SlackMessage {
+  const what =
+    token.kind === 'grant' ? `sign-in of ${escapeMrkdwn(token.clientName ?? 'an assistant')}` : 'token';
+  const whose = token.user === by ? `Your ${what}` : `<@${token.user}>’s ${what}`;
   const text = `${whose} ${code(token.id)} is revoked: assistants using it are refused from now on.`;
   return { text, blocks: [section(`:no_entry_sign: ${text}`)] };
 }

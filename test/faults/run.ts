@@ -8,7 +8,7 @@
  *   npm run faults -- --full    the full size: 1,000 jobs, 20 kills, 10,000 fuzz cases, the 1,000-command
  *                               multi-process run
  *   npm run faults -- --only=fuzz,redis   some rows only (gateway, kill, redis, slack, fuzz, approvals,
- *                                        digests, hostile, mcp, cluster, sentinel, multi)
+ *                                        digests, hostile, mcp, signin, cluster, sentinel, multi)
  *
  * Exits 1 when a goal column is not 0, and prints what the audit found under the table.
  */
@@ -22,6 +22,7 @@ import { hostileGateway } from './hostile.js';
 import { toolCallsWithCommands } from './mcp.js';
 import { type FaultRow, notYetBuilt } from './row.js';
 import { gatewayFaults, killWorkers, restartRedis, slackFaults } from './scenarios.js';
+import { signInAbuse } from './sign-in.js';
 
 const full = process.argv.includes('--full');
 const only = process.argv
@@ -42,6 +43,7 @@ const SIZES = full
       multi: 1_000,
       hostile: 1_000,
       mcp: 1_000,
+      signIn: { registrations: 1_000, badCodes: 500, grants: 40, commands: 200 },
     }
   : {
       jobs: 100,
@@ -56,6 +58,7 @@ const SIZES = full
       multi: 200,
       hostile: 200,
       mcp: 200,
+      signIn: { registrations: 1_000, badCodes: 200, grants: 20, commands: 200 },
     };
 const SEED = Number(process.env.FAULTS_SEED ?? 20_261_123);
 
@@ -94,6 +97,7 @@ async function main(): Promise<void> {
     await run('digests', () => doubledDigests(redis, SIZES.digestPeriods));
     await run('hostile', () => hostileGateway(redis, SIZES.hostile));
     await run('mcp', () => toolCallsWithCommands(redis, SIZES.mcp));
+    await run('signin', () => signInAbuse(redis, SIZES.signIn));
     await run('cluster', () => clusterMasterKilled(SIZES.failoverJobs));
     await run('sentinel', () => sentinelPrimaryKilled(SIZES.failoverJobs));
     if (SIZES.multi > 0 && wanted('multi')) {

@@ -42,6 +42,8 @@ export interface FleetOptions {
   tuning?: WorkerTuning;
   /** More environment for every role (GATEWAY_ACTION_TIMEOUT, …). */
   env?: Record<string, string>;
+  /** Assistant sign-in on: the app's OAuth client and Slack's web host are the stand-in's. */
+  signIn?: boolean;
 }
 
 export interface RoleProcess {
@@ -169,6 +171,13 @@ export class Fleet {
         LOG_LEVEL: 'info',
         ...redisTargetEnv(this.options.redisTarget),
         ...(tuning ? { FLEET_TUNING: JSON.stringify(tuning) } : {}),
+        ...(this.options.signIn
+          ? {
+              SLACK_CLIENT_ID: this.slack.clientId,
+              SLACK_CLIENT_SECRET: this.slack.clientSecret,
+              SLACK_WEB_URL: this.slack.origin,
+            }
+          : {}),
         ...this.options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

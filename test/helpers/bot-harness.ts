@@ -66,18 +66,25 @@ export function testConfig(slack: FakeSlack, prefix: string, env: Record<string,
   });
 }
 
+/** Assistant sign-in on: the app's OAuth client and Slack's web host are the stand-in's. */
+export const signInEnv = (slack: FakeSlack): Record<string, string> => ({
+  SLACK_CLIENT_ID: slack.clientId,
+  SLACK_CLIENT_SECRET: slack.clientSecret,
+  SLACK_WEB_URL: slack.origin,
+});
+
 /**
  * The whole bot as it runs for real: the runtime from src/runtime.ts (Bolt over HTTP, Redis, the BullMQ
  * workers, the in-process sandbox gateway) against the local Slack stand-in, with its own Redis prefix.
  */
 export async function startHarness(
   name: string,
-  env: Record<string, string> = {},
+  env: Record<string, string> | ((slack: FakeSlack) => Record<string, string>) = {},
   options: RuntimeOptions = {},
 ): Promise<Harness> {
   const prefix = uniquePrefix(name);
   const slack = await startFakeSlack();
-  const config = testConfig(slack, prefix, env);
+  const config = testConfig(slack, prefix, typeof env === 'function' ? env(slack) : env);
   const logger = process.env.E2E_LOGS ? createLogger({ level: 'debug' }) : silentLogger();
   const runtime = await startRuntime(config, logger, {
     ...options,

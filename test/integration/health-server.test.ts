@@ -22,4 +22,28 @@ describe('health server (Socket Mode, worker and scheduler roles)', () => {
       await server.close();
     }
   });
+
+  it('matches a route with a :param segment, as Bolt’s receiver does (the sign-in’s /oauth/authorize/:uid)', async () => {
+    const server = await startHealthServer(
+      [
+        {
+          path: '/oauth/authorize/:uid',
+          method: ['GET'],
+          handler: (req, res) => res.writeHead(200).end(req.url),
+        },
+      ],
+      0,
+    );
+    try {
+      const ok = await request(`http://127.0.0.1:${server.port}/oauth/authorize/abc-123?x=1`);
+      expect(await ok.body.text()).toBe('/oauth/authorize/abc-123?x=1');
+      for (const path of ['/oauth/authorize', '/oauth/authorize/a/b']) {
+        const missing = await request(`http://127.0.0.1:${server.port}${path}`);
+        expect(missing.statusCode).toBe(404);
+        await missing.body.dump();
+      }
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -165,6 +165,32 @@ describe('config', () => {
     expect(() => loadConfig({ [name]: '1s' })).not.toThrow();
   });
 
+  it('turns assistant sign-in on with the app’s OAuth client only, both halves, on a safe Slack web host', () => {
+    expect(loadConfig({}).signIn).toBeUndefined();
+    const on = loadConfig({
+      SLACK_CLIENT_ID: '123.456',
+      SLACK_CLIENT_SECRET: 's3cret',
+      OAUTH_METADATA_ALLOWED_HOSTS: 'Agent.Intranet.example:8443, 10.0.0.5',
+    }).signIn;
+    expect(on).toEqual({
+      clientId: '123.456',
+      clientSecret: 's3cret',
+      webUrl: 'https://slack.com',
+      metadataAllowedHosts: ['agent.intranet.example:8443', '10.0.0.5'],
+    });
+    expect(() => loadConfig({ SLACK_CLIENT_ID: '123.456' })).toThrow(/SLACK_CLIENT_SECRET.*go together/);
+    expect(() => loadConfig({ SLACK_WEB_URL: 'http://slack.example' })).toThrow(
+      /SLACK_WEB_URL must start with https/,
+    );
+    expect(
+      loadConfig({ SLACK_CLIENT_ID: 'a', SLACK_CLIENT_SECRET: 'b', SLACK_WEB_URL: 'http://127.0.0.1:9/' })
+        .signIn?.webUrl,
+    ).toBe('http://127.0.0.1:9');
+    expect(() => loadConfig({ OAUTH_METADATA_ALLOWED_HOSTS: 'https://x.example/' })).toThrow(
+      /OAUTH_METADATA_ALLOWED_HOSTS/,
+    );
+  });
+
   it('parses durations and rates', () => {
     expect(parseDuration('250ms')).toBe(250);
     expect(parseDuration('5m')).toBe(300_000);

@@ -46,6 +46,9 @@ export interface FakeSlackOptions {
   triggerTtlMs?: number;
   /** Response URLs die after this long (Slack: 30 min). */
   responseUrlTtlMs?: number;
+  /** The app's OAuth client for Sign in with Slack (`openid.connect.token`); defaults given. */
+  clientId?: string;
+  clientSecret?: string;
 }
 
 export interface FakeMessage {
@@ -130,8 +133,12 @@ export interface WaitForOptions {
 export interface FakeSlack {
   /** 'http://127.0.0.1:PORT/api/': give this to Bolt as clientOptions.slackApiUrl. */
   apiUrl: string;
+  /** 'http://127.0.0.1:PORT': the web host too (SLACK_WEB_URL): Sign in with Slack's pages and keys. */
   origin: string;
   botToken: string;
+  /** The app's OAuth client id and secret (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET). */
+  clientId: string;
+  clientSecret: string;
   teamId: string;
   teamDomain: string;
   botUserId: string;
@@ -183,6 +190,8 @@ export interface FakeSlack {
     /** Makes a person a member of a channel, or no longer one (what users.conversations answers). */
     joinChannel(channel: string, user: string): void;
     leaveChannel(channel: string, user: string): void;
+    /** The person Sign in with Slack's authorize page signs in from now on (default alice, UADMIN). */
+    signInAs(user: string): void;
   };
   /** The team a user belongs to (the stand-in's own unless the user was added with another). */
   userTeam(user: string): string;

@@ -4,6 +4,7 @@ import type { ResponsePayload } from './fake-types.js';
 import { infoMethods } from './info-methods.js';
 import type { MethodContext, MethodHandler } from './method-context.js';
 import { decodeArgs } from './normalize.js';
+import type { OpenId } from './openid.js';
 import { recordResponse } from './slack-responses.js';
 import type { SocketModeHub } from './socket-mode.js';
 import { viewMethods } from './view-methods.js';
@@ -52,6 +53,7 @@ async function handleApi(
   ctx: MethodContext,
   botToken: string,
   socketMode: SocketModeHub,
+  openId: OpenId,
   method: string,
   req: IncomingMessage,
   res: ServerResponse,
@@ -71,6 +73,13 @@ async function handleApi(
     const opened = socketMode.openConnection(token);
     record(opened.ok, opened.ok ? undefined : opened.error);
     return sendJson(res, 200, opened);
+  }
+  // Sign in with Slack: the app's client id and secret, or the person's own token, not the bot token.
+  if (method === 'openid.connect.token' || method === 'openid.connect.userInfo') {
+    const result =
+      method === 'openid.connect.token' ? await openId.token(args) : openId.userInfo(bearer(req));
+    record(result.ok, result.ok ? undefined : result.error);
+    return sendJson(res, 200, result);
   }
   const handler = METHODS[method];
   if (!handler) {
@@ -145,13 +154,20 @@ export function createFakeSlackServer(
   ctx: MethodContext,
   botToken: string,
   socketMode: SocketModeHub,
+  openId: OpenId,
 ): Server {
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const api = /^\/api\/([A-Za-z0-9_.]+)$/.exec(path);
     const responseUrl = /^\/response\/([A-Za-z0-9_-]+)$/.exec(path);
     let work: Promise<void> | undefined;
-    if (api?.[1]) work = handleApi(ctx, botToken, socketMode, api[1], req, res);
+    if (path.startsWith('/openid/connect/'))
+      work = readBody(req)
+        .then((body) => openId.route(req, res, body))
+        .then((served) => {
+          if (!served) sendJson(res, 404, { ok: false, error: 'not_found' });
+        });
+    else if (api?.[1]) work = handleApi(ctx, botToken, socketMode, openId, api[1], req, res);
     else if (responseUrl?.[1] && req.method === 'POST')
       work = handleResponseUrl(ctx, responseUrl[1], req, res);
     if (!work) return sendJson(res, 404, { ok: false, error: 'not_found' });

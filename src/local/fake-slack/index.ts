@@ -3,6 +3,7 @@ import type { FakeCall, FakeMessage, FakeSlack, FakeSlackOptions, WaitForOptions
 import { createFakeSlackServer } from './http-server.js';
 import { newTriggerValue, randomId } from './ids.js';
 import type { MethodContext } from './method-context.js';
+import { createOpenId } from './openid.js';
 import { applyViewResponse, recordResponse } from './slack-responses.js';
 import { createSocketModeHub } from './socket-mode.js';
 import { FakeState } from './state.js';
@@ -38,7 +39,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     appToken: options.appToken,
   };
   const socketMode = createSocketModeHub(ctx);
-  const server = createFakeSlackServer(ctx, botToken, socketMode);
+  const openId = await createOpenId(ctx, {
+    clientId: options.clientId ?? 'standin.client',
+    clientSecret: options.clientSecret ?? 'standin-client-secret',
+  });
+  const server = createFakeSlackServer(ctx, botToken, socketMode, openId);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -50,6 +55,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const slack: FakeSlack = {
     apiUrl: `${ctx.origin}/api/`,
     origin: ctx.origin,
+    clientId: openId.clientId,
+    clientSecret: openId.clientSecret,
     botToken,
     teamId: ctx.teamId,
     teamDomain: ctx.teamDomain,
@@ -144,6 +151,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         state.channelMembers.get(channel)?.delete(user);
         state.changed();
       },
+      signInAs: (user) => openId.signInAs(user),
     },
     userTeam: (user) => state.users.get(user)?.team_id ?? ctx.teamId,
     socket: {
