@@ -36,9 +36,13 @@ export function parseChartArgs(args: readonly Token[]): {
   const keywords: string[] = [];
   const dates: { from?: string; to?: string } = {};
   for (const token of rest) {
-    if (token.kind === 'pair' && (token.name === 'from' || token.name === 'to')) dates[token.name] = token.value;
+    if (token.kind === 'pair' && (token.name === 'from' || token.name === 'to'))
+      dates[token.name] = token.value;
     else if (token.kind === 'pair')
-      throw bad(`\`${token.name}=\` is not a chart option.`, 'A chart takes `from=YYYY-MM-DD` and `to=YYYY-MM-DD`.');
+      throw bad(
+        `\`${token.name}=\` is not a chart option.`,
+        'A chart takes `from=YYYY-MM-DD` and `to=YYYY-MM-DD`.',
+      );
     else keywords.push(token.value);
   }
   if (kind === 'reviews' && keywords.length > 0)

@@ -1,5 +1,6 @@
 import { firstAndLast, rankingsAltText, reviewsAltText } from '../charts/alt-text.js';
-import { type KeywordSeries, MAX_CHART_KEYWORDS, rankingsChartSpec } from '../charts/rankings-chart.js';
+import type { ChartFacts } from '../charts/chart-facts.js';
+import { MAX_CHART_KEYWORDS, rankingsChartSpec } from '../charts/rankings-chart.js';
 import { renderChart } from '../charts/render.js';
 import { ReviewMonths } from '../charts/review-months.js';
 import { reviewsChartSpec } from '../charts/reviews-chart.js';
@@ -26,36 +27,6 @@ export interface ChartRequest {
   from?: string | undefined;
   to?: string | undefined;
 }
-
-/** What a chart shows, in figures: its summary line and the numbers an assistant gets beside it. */
-export type ChartFacts =
-  | {
-      kind: 'rankings';
-      clientLabel: string;
-      from: string;
-      to: string;
-      keywords: Array<{
-        keyword: string;
-        first: number | null;
-        last: number | null;
-        points: KeywordSeries['points'];
-      }>;
-      /** Asked-for keywords the client does not track. */
-      missing: string[];
-      /** Where the read stopped, when it did not reach `from` (its oldest tracking date). */
-      readFrom?: string;
-    }
-  | {
-      kind: 'reviews';
-      clientLabel: string;
-      from: string;
-      to: string;
-      months: Array<{ month: string; counts: number[]; average: number | null }>;
-      total: number;
-      average: number | null;
-      /** Where the read stopped, when the period held more reviews than one chart reads. */
-      readFrom?: string;
-    };
 
 export interface ChartMeta {
   facts: ChartFacts;

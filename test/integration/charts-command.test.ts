@@ -112,6 +112,17 @@ describe('/gateway chart', () => {
     expect(posted.files?.[0]?.alt_txt).toContain('best <dentist> & co: #');
   });
 
+  it('waits out a 429 from Slack on the upload URL and on the bytes, as every Slack call does', async () => {
+    h.slack.simulate.ratelimit('files.getUploadURLExternal', 1, 1);
+    h.slack.simulate.ratelimit('upload', 1, 1);
+    const before = h.slack.messages(CHANNEL).length;
+    await h.command('chart reviews from=2026-01-01');
+    const posted = await fileMessage(CHANNEL, before);
+    const limited = h.slack.calls.filter((c) => c.error === 'ratelimited').map((c) => c.method);
+    expect(limited).toEqual(expect.arrayContaining(['files.getUploadURLExternal', 'upload']));
+    expect(h.slack.file(posted.files?.[0]?.id ?? '')?.bytes?.length).toBeGreaterThan(10_000);
+  });
+
   it('says, to the person alone, when the period asked for holds no positions', async () => {
     const uploads = calls('files.getUploadURLExternal').length;
     const posted = h.slack.messages(CHANNEL).length;
