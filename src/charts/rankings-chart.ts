@@ -17,7 +17,7 @@ import {
 /** At most this many keywords are drawn: more lines than that cannot be told apart. */
 export const MAX_CHART_KEYWORDS = 10;
 
-export interface RankingPoint {
+interface RankingPoint {
   /** YYYY-MM-DD. */
   date: string;
   /** Null: not ranked that day. */

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { crc32, deflate } from 'node:zlib';
 import { renderAsync } from '@resvg/resvg-js';
@@ -14,9 +14,9 @@ import { CHART_FONT } from './chart-style.js';
  */
 
 /** Pixels per CSS pixel: Slack shows the image sharp on high-density screens and still sharp when scaled down. */
-export const CHART_DENSITY = 2;
+const CHART_DENSITY = 2;
 
-const FONT_FILE = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+const FONT_FILE = fileURLToPath(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'));
 const RESVG_OPTIONS = {
   font: {
     fontFiles: [FONT_FILE],
@@ -31,7 +31,7 @@ const RESVG_OPTIONS = {
 const deflateAsync = promisify(deflate);
 
 /** The specification as SVG, at CHART_DENSITY. Vega reads no URL here: a chart's data is inline. */
-export async function chartSvg(spec: TopLevelSpec): Promise<string> {
+async function chartSvg(spec: TopLevelSpec): Promise<string> {
   const view = new View(parse(compile(spec).spec), { renderer: 'none', logLevel: None });
   try {
     return await view.toSVG(CHART_DENSITY);

@@ -28,7 +28,7 @@ export interface ChartRequest {
   to?: string | undefined;
 }
 
-export interface ChartMeta {
+interface ChartMeta {
   facts: ChartFacts;
   altText: string;
   title: string;

@@ -11,7 +11,7 @@ import { latestRankings } from './keyword-rankings.js';
  */
 
 /** Rows read to rank keywords: two observations of 20,000 keywords, in about half a second from the sandbox. */
-export const RANKINGS_ROWS = 50_000;
+const RANKINGS_ROWS = 50_000;
 
 type Gateway = Pick<GatewayClient, 'read' | 'collect'>;
 type Filter = ReadParams['filter'];

@@ -35,7 +35,7 @@ const UPLOAD_MAX_WAITS = 5;
 let uploadAgent: Dispatcher | undefined;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export class UploadError extends Error {
+class UploadError extends Error {
   override readonly name = 'UploadError';
   readonly code = 'slack_upload_failed';
 }

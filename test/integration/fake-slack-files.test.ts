@@ -31,14 +31,21 @@ afterAll(() => slack.close());
 beforeEach(() => slack.reset());
 
 const slackError = (error: string) => ({ data: expect.objectContaining({ ok: false, error }) });
+/** What getUploadURLExternal answers: where to POST the bytes, and the file's id. */
+const address = (answer: object) => {
+  const { upload_url, file_id } = answer as { upload_url?: unknown; file_id?: unknown };
+  return { upload_url: String(upload_url), file_id: String(file_id) };
+};
 const BYTES = Buffer.from('\x89PNG fake image bytes');
 
 async function upload(bytes = BYTES): Promise<string> {
-  const asked = (await client.apiCall('files.getUploadURLExternal', {
-    filename: 'chart.png',
-    length: BYTES.length,
-    alt_txt: 'A chart: #3 to #1',
-  })) as { upload_url: string; file_id: string };
+  const asked = address(
+    await client.apiCall('files.getUploadURLExternal', {
+      filename: 'chart.png',
+      length: BYTES.length,
+      alt_txt: 'A chart: #3 to #1',
+    }),
+  );
   const res = await request(asked.upload_url, { method: 'POST', body: bytes });
   expect(res.statusCode).toBe(200);
   expect(await res.body.text()).toBe(`OK - ${bytes.length}`);
@@ -65,10 +72,9 @@ describe('the stand-in’s file upload', () => {
   });
 
   it('refuses a completion before the bytes arrived, or with fewer bytes than announced, or in a channel without the bot', async () => {
-    const asked = (await client.apiCall('files.getUploadURLExternal', { filename: 'a.png', length: 10 })) as {
-      file_id: string;
-      upload_url: string;
-    };
+    const asked = address(
+      await client.apiCall('files.getUploadURLExternal', { filename: 'a.png', length: 10 }),
+    );
     const complete = (channel = 'CGENERAL') =>
       client.files.completeUploadExternal({ files: [{ id: asked.file_id }], channel_id: channel });
     await expect(complete()).rejects.toMatchObject(slackError('file_upload_size_mismatch'));

@@ -91,7 +91,7 @@ describe('the rankings chart specification', () => {
     expect(labels[1]).toBe(`${labels[0]} (2)`);
     const dashes = many.layer[0].encoding.strokeDash.scale.range as number[][];
     expect(dashes.slice(0, 5).every((d) => d[1] === 0)).toBe(true);
-    expect(dashes.slice(5).every((d) => d[1] > 0)).toBe(true);
+    expect(dashes.slice(5).every((d) => (d[1] ?? 0) > 0)).toBe(true);
   });
 
   it('draws a hostile name as plain text: no bidirectional controls, no line breaks, cut to fit', () => {

@@ -69,7 +69,7 @@ export interface FakeMessage {
 }
 
 /** A file as a message lists it. */
-export interface FakeFileRef {
+interface FakeFileRef {
   id: string;
   name: string;
   title: string;
