@@ -36,6 +36,8 @@ export interface RankingsChartInput {
   from: string;
   to: string;
   series: readonly KeywordSeries[];
+  /** Said under the title (where the data read stopped, say). */
+  note?: string;
 }
 
 /** One row of the chart's data: a keyword on a tracking date, ranked or not. */
@@ -107,7 +109,8 @@ export function rankingsChartSpec(input: RankingsChartInput): TopLevelSpec {
     title: null,
     sort: labels,
     scale: { domain: labels, range: SERIES_COLOURS.slice(0, labels.length) },
-    legend: { symbolType: 'stroke', symbolSize: 900, symbolStrokeWidth: 5 },
+    // Right of the plot, with room for a long keyword (cut with an ellipsis past that).
+    legend: { symbolType: 'stroke', symbolSize: 900, symbolStrokeWidth: 5, labelLimit: 420, labelFontSize: 17 },
   };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -117,7 +120,7 @@ export function rankingsChartSpec(input: RankingsChartInput): TopLevelSpec {
     config: CHART_CONFIG,
     title: {
       text: chartLabel(`Rankings · ${input.clientLabel}`, 70),
-      subtitle: `${series.length} keyword${series.length === 1 ? '' : 's'}, ${input.from} to ${input.to}; a gap is a day it was not ranked`,
+      subtitle: `${series.length} keyword${series.length === 1 ? '' : 's'}, ${input.from} to ${input.to}; a gap is a day it was not ranked${input.note ? `; ${input.note}` : ''}`,
     },
     data: { values },
     layer: [

@@ -149,16 +149,24 @@ async function drawRankings(
         : 'Try another period.',
     );
   }
-  const input = { clientLabel: client.clientLabel, from: period.from, to: period.to, series };
-  const png = await renderChart(rankingsChartSpec(input));
+  // The read stopped short of `from` (the newest rows of a large client): the chart starts where the data does.
   const { oldest } = rankings.history.span;
+  const cut = rankings.truncated && oldest > period.from;
+  const input = {
+    clientLabel: client.clientLabel,
+    from: cut ? oldest : period.from,
+    to: period.to,
+    series,
+    ...(cut ? { note: `positions before ${oldest} were not read` } : {}),
+  };
+  const png = await renderChart(rankingsChartSpec(input));
   const facts: ChartFacts = {
     kind: 'rankings',
     clientLabel: client.clientLabel,
     ...period,
     keywords: series.map((s) => ({ keyword: s.keyword, ...firstAndLast(s.points), points: s.points })),
     missing,
-    ...(rankings.truncated && oldest > period.from ? { readFrom: oldest } : {}),
+    ...(cut ? { readFrom: oldest } : {}),
   };
   return {
     png,
