@@ -1,0 +1,190 @@
+/**
+ * Charts benchmark, one run, in this order (memory first, before any large read swells the heap):
+ *   (a) peak RSS added by rendering: from before the renderer is loaded to the highest RSS sampled while it draws
+ *       the 24 charts of (b); goal < 60 MB;
+ *   (b) rendering a rankings chart of 10 keywords × 90 days (specification, Vega → SVG, resvg → PNG): p50 of 21
+ *       after 3 warm-ups; goal < 150 ms;
+ *   (c) rendering the rankings digest's trend chart (12 weeks) from the aggregates of a 119,000-row client (the
+ *       aggregation is timed apart, as the digest's scan does it): p50 of 11; goal < 150 ms;
+ *   (d) render time against the rankings view's own read of the same data (the 50,000 newest of the large
+ *       sandbox client's 100,000 rows, read cold by the rankings read charts share), median ratio of 5 rounds;
+ *       goal ≤ 0.5×.
+ * The sandbox serves from a child process (bench-child.ts), so its work shows in neither time nor memory.
+ *
+ * Run: npx tsx bench/chart.ts   (--strict: exit 1 when a goal is missed)
+ */
+import {
+  findGc,
+  median,
+  reportFigures,
+  serveForParent,
+  startSandboxChild,
+  stopChild,
+} from './bench-child.js';
+import { runIfMain } from './run-if-main.js';
+
+const DAY_MS = 86_400_000;
+const MB = 1_048_576;
+
+/** A 10 × 90 series set, deterministic, with gaps (not ranked) as a real client has them. */
+function tenByNinety() {
+  const start = Date.UTC(2026, 0, 1);
+  return Array.from({ length: 10 }, (_, k) => ({
+    keyword: `emergency plumber round rock ${k}`,
+    points: Array.from({ length: 90 }, (_, d) => ({
+      date: new Date(start + d * DAY_MS).toISOString().slice(0, 10),
+      position:
+        (d * 7 + k * 13) % 29 === 0
+          ? null
+          : Math.max(1, Math.round(8 + k * 7 + 9 * Math.sin((d + k * 5) / 8))),
+    })),
+  }));
+}
+
+/** 119,000 keyword rows (9,917 keywords × 12 weekly checks) folded into the 12 weeks the trend chart draws. */
+function weeklyAggregates() {
+  const weeks = 12;
+  const keywords = Math.ceil(119_000 / weeks);
+  const monday = Date.UTC(2026, 8, 7);
+  const rows = Array.from({ length: keywords * weeks }, (_, i) => ({
+    keyword: `kw ${i % keywords}`,
+    position: ((i * 2_654_435_761) >>> 0) % 110 < 100 ? 1 + (((i * 40_503) >>> 0) % 100) : null,
+    tracked_at: new Date(monday + Math.floor(i / keywords) * 7 * DAY_MS).toISOString().slice(0, 10),
+  }));
+  const started = performance.now();
+  const byWeek = new Map<string, { sum: number; ranked: number; top3: number; top10: number }>();
+  for (const row of rows) {
+    const w = byWeek.get(row.tracked_at) ?? { sum: 0, ranked: 0, top3: 0, top10: 0 };
+    byWeek.set(row.tracked_at, w);
+    if (row.position === null) continue;
+    w.sum += row.position;
+    w.ranked++;
+    if (row.position <= 3) w.top3++;
+    if (row.position <= 10) w.top10++;
+  }
+  const aggregates = [...byWeek].map(([week, w]) => ({
+    week,
+    averagePosition: w.ranked ? w.sum / w.ranked : null,
+    top3: w.top3,
+    top10: w.top10,
+    ranked: w.ranked,
+  }));
+  return { rows: rows.length, aggregates, aggregateMs: performance.now() - started };
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await work();
+  return { ms: performance.now() - started, value };
+}
+
+export async function main(argv: readonly string[] = []) {
+  const gc = findGc();
+  const { url, child } = await startSandboxChild(import.meta.url);
+  try {
+    // (a) and (b): RSS sampled every 5 ms and after every chart (a chart is drawn synchronously, so the memory it
+    // leaves for the GC shows right after it).
+    const series = tenByNinety();
+    gc();
+    const baseline = process.memoryUsage.rss();
+    let peak = baseline;
+    const sample = () => {
+      peak = Math.max(peak, process.memoryUsage.rss());
+    };
+    const sampler = setInterval(sample, 5);
+    // Loaded here, after the baseline: what loading Vega and resvg costs counts as rendering's.
+    const { renderChart } = await import('../src/charts/render.js');
+    const { rankingsChartSpec } = await import('../src/charts/rankings-chart.js');
+    const { rankingsTrendSpec } = await import('../src/charts/rankings-trend-chart.js');
+    const loaded = process.memoryUsage.rss();
+    const rankings = () =>
+      renderChart(
+        rankingsChartSpec({
+          clientLabel: 'Acme Plumbing & Heating',
+          from: '2026-01-01',
+          to: '2026-03-31',
+          series,
+        }),
+      );
+    for (let i = 0; i < 3; i++) await rankings();
+    const tenTimes: number[] = [];
+    for (let i = 0; i < 21; i++) tenTimes.push((await timed(rankings)).ms);
+    clearInterval(sampler);
+    const added = (peak - baseline) / MB;
+
+    // (c)
+    const weekly = weeklyAggregates();
+    const trend = () =>
+      renderChart(
+        rankingsTrendSpec({
+          clientLabel: 'Acme Plumbing & Heating',
+          weeks: weekly.aggregates,
+          movers: ['plumber austin', 'drain cleaning austin'],
+        }),
+      );
+    await trend();
+    const trendTimes: number[] = [];
+    for (let i = 0; i < 11; i++) trendTimes.push((await timed(trend)).ms);
+
+    // (d) The rankings view's read, cold each round (a new client: nothing kept from the round before).
+    const { GatewayClient } = await import('../src/gateway/client.js');
+    const { rankingsOf } = await import('../src/reads/rankings-read.js');
+    const { silentLogger } = await import('../src/logger.js');
+    const ratios: number[] = [];
+    const reads: number[] = [];
+    const renders: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      const gateway = new GatewayClient({ baseUrl: url, apiKey: 'sandbox-key', logger: silentLogger() });
+      try {
+        const read = await timed(() => rankingsOf(gateway, 'acme-plumbing'));
+        const built = read.value;
+        const top = [...built.ranked]
+          .sort((a, b) => Number(b.search_volume ?? 0) - Number(a.search_volume ?? 0))
+          .slice(0, 10)
+          .map((r) => String(r.keyword));
+        const { oldest, newest } = built.history.span;
+        const render = await timed(() =>
+          renderChart(
+            rankingsChartSpec({
+              clientLabel: 'Acme Plumbing & Heating',
+              from: oldest,
+              to: newest,
+              series: top.map((k) => built.history.series(k, oldest, newest)),
+            }),
+          ),
+        );
+        reads.push(read.ms);
+        renders.push(render.ms);
+        ratios.push(render.ms / read.ms);
+      } finally {
+        await gateway.close();
+      }
+    }
+    const p50 = median(tenTimes);
+    const trendP50 = median(trendTimes);
+    const ratio = median(ratios);
+    const ok = p50 < 150 && trendP50 < 150 && ratio <= 0.5 && added < 60;
+    const fmt = (n: number) => n.toFixed(0);
+    return reportFigures(
+      {
+        p50,
+        trendP50,
+        ratio,
+        addedMb: added,
+        ok,
+        summary:
+          `charts: 10 keywords × 90 days p50 ${fmt(p50)} ms (p95 ${fmt([...tenTimes].sort((a, b) => a - b)[19] ?? 0)}; goal < 150) · ` +
+          `12-week trend of a ${weekly.rows.toLocaleString('en-US')}-row client p50 ${fmt(trendP50)} ms (its aggregation ${fmt(weekly.aggregateMs)} ms; goal < 150) · ` +
+          `render ÷ the rankings view's read of the same data ${ratio.toFixed(2)}× (render ${fmt(median(renders))} ms, read ${fmt(median(reads))} ms; goal ≤ 0.5×) · ` +
+          `peak RSS added by rendering ${added.toFixed(1)} MB (loading Vega and resvg ${((loaded - baseline) / MB).toFixed(1)} MB; goal < 60) · ${ok ? 'ok' : 'MISSED'}`,
+      },
+      argv,
+    );
+  } finally {
+    await stopChild(child);
+  }
+}
+
+runIfMain(import.meta.url, () =>
+  process.argv.includes('--serve') ? serveForParent() : main(process.argv.slice(2)),
+);
