@@ -98,7 +98,7 @@ export const CHART_CONFIG: Config = {
     titleFontWeight: 'normal',
     symbolSize: 260,
     symbolStrokeWidth: 4,
-    labelLimit: 330,
+    labelLimit: 540,
     rowPadding: 6,
   },
 };

@@ -110,7 +110,12 @@ export function rankingsChartSpec(input: RankingsChartInput): TopLevelSpec {
     sort: labels,
     scale: { domain: labels, range: SERIES_COLOURS.slice(0, labels.length) },
     // Right of the plot, with room for a long keyword (cut with an ellipsis past that).
-    legend: { symbolType: 'stroke', symbolSize: 900, symbolStrokeWidth: 5, labelLimit: 420, labelFontSize: 17 },
+    legend: {
+      symbolType: 'stroke',
+      symbolSize: 900,
+      symbolStrokeWidth: 5,
+      labelFontSize: 17,
+    },
   };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',

@@ -62,12 +62,14 @@ export async function drawChart(
   now = Date.now(),
 ): Promise<Chart> {
   services.access.requireRead(user, request.kind === 'rankings' ? 'keywords' : 'reviews');
-  const period = chartPeriod(request.kind, request, now, CHART_USAGE);
+  const asked = chartPeriod(request.kind, request, now, CHART_USAGE);
   const cache = new ChartCache(services.redis, services.config.redis.prefix);
   const version =
     request.kind === 'rankings'
       ? await probeRankings(services.gateway, client.clientId)
       : await probeReviews(services, client.clientId);
+  // Without `to=`, the period ends at the newest data when the gateway's clock runs ahead of ours.
+  const period = !request.to && version.newest > asked.to ? { ...asked, to: version.newest } : asked;
   if (version.total === 0) {
     throw nothingYet(
       `${client.clientLabel} has no ${request.kind === 'rankings' ? 'keyword rankings' : 'reviews'} at the gateway`,
@@ -149,12 +151,16 @@ async function drawRankings(
         : 'Try another period.',
     );
   }
-  // The read stopped short of `from` (the newest rows of a large client): the chart starts where the data does.
+  // The chart starts where the data does: the first position in the period, or where the read stopped short
+  // of `from` (the newest rows of a large client), which the chart then says.
   const { oldest } = rankings.history.span;
   const cut = rankings.truncated && oldest > period.from;
+  const first = series
+    .map((s) => s.points[0]?.date ?? period.to)
+    .reduce((a, b) => (a < b ? a : b), period.to);
   const input = {
     clientLabel: client.clientLabel,
-    from: cut ? oldest : period.from,
+    from: first > period.from ? first : period.from,
     to: period.to,
     series,
     ...(cut ? { note: `positions before ${oldest} were not read` } : {}),
@@ -183,7 +189,7 @@ async function drawRankings(
 async function probeReviews(
   services: Services,
   clientId: string,
-): Promise<{ version: string; total: number }> {
+): Promise<{ version: string; total: number; newest: string }> {
   const page = await services.gateway.read('reviews', {
     clientId,
     order: 'created_at',
@@ -194,6 +200,7 @@ async function probeReviews(
   return {
     version: JSON.stringify([page.pagination.total, newest?.id, newest?.created_at]),
     total: page.pagination.total,
+    newest: typeof newest?.created_at === 'string' ? newest.created_at.slice(0, 10) : '',
   };
 }
 

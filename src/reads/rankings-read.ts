@@ -45,6 +45,8 @@ export interface Rankings {
 export interface RankingsProbe {
   version: string;
   total: number;
+  /** The newest row's tracking date (YYYY-MM-DD), '' when there is none. */
+  newest: string;
 }
 
 export async function probeRankings(
@@ -61,7 +63,12 @@ export async function probeRankings(
   });
   const newest = probe.data[0];
   const version = JSON.stringify([probe.pagination.total, newest?.id, newest?.tracked_at]);
-  return { version, total: probe.pagination.total };
+  const when = newest?.tracked_at ?? newest?.created_at;
+  return {
+    version,
+    total: probe.pagination.total,
+    newest: typeof when === 'string' ? when.slice(0, 10) : '',
+  };
 }
 
 /**
