@@ -155,12 +155,12 @@ async function drawRankings(
   // of `from` (the newest rows of a large client), which the chart then says.
   const { oldest } = rankings.history.span;
   const cut = rankings.truncated && oldest > period.from;
-  const first = series
-    .map((s) => s.points[0]?.date ?? period.to)
-    .reduce((a, b) => (a < b ? a : b), period.to);
+  // Dates as YYYY-MM-DD strings: sorted as text, in date order.
+  const first = series.map((s) => s.points[0]?.date ?? period.to).sort()[0] ?? period.to;
+  const start = [first, period.from].sort()[1] ?? period.from;
   const input = {
     clientLabel: client.clientLabel,
-    from: first > period.from ? first : period.from,
+    from: start,
     to: period.to,
     series,
     ...(cut ? { note: `positions before ${oldest} were not read` } : {}),
