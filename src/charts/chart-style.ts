@@ -1,4 +1,4 @@
-import type { Config } from 'vega-lite';
+import type { Config, TopLevelSpec } from 'vega-lite';
 import { stripBidi } from '../views/escape.js';
 
 /**
@@ -8,8 +8,8 @@ import { stripBidi } from '../views/escape.js';
  */
 
 /** A chart's size in CSS pixels; render.ts draws it at twice that density. */
-export const CHART_WIDTH = 1200;
-export const CHART_HEIGHT = 600;
+const CHART_WIDTH = 1200;
+const CHART_HEIGHT = 600;
 /** The one font a chart is drawn in (shipped in an npm package, so a chart looks the same everywhere). */
 export const CHART_FONT = 'DejaVu Sans';
 
@@ -69,7 +69,7 @@ export function positionTicks(worst: number): number[] {
 }
 
 /** The look every chart shares: large text, a white background, light grid lines. */
-export const CHART_CONFIG: Config = {
+const CHART_CONFIG: Config = {
   font: CHART_FONT,
   background: '#FFFFFF',
   padding: 16,
@@ -102,3 +102,15 @@ export const CHART_CONFIG: Config = {
     rowPadding: 6,
   },
 };
+
+/** What every chart's specification starts with: its size (the legend and axes fit inside), look and titles. */
+export function chartFrame(title: string, subtitle: string) {
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    width: CHART_WIDTH,
+    height: CHART_HEIGHT,
+    autosize: { type: 'fit', contains: 'padding' },
+    config: CHART_CONFIG,
+    title: { text: chartLabel(title, 70), subtitle },
+  } satisfies Partial<TopLevelSpec>;
+}

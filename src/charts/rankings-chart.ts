@@ -1,13 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite';
-import {
-  CHART_CONFIG,
-  CHART_HEIGHT,
-  CHART_WIDTH,
-  chartLabel,
-  positionTicks,
-  SERIES_COLOURS,
-  SERIES_DASHES,
-} from './chart-style.js';
+import { chartFrame, chartLabel, positionTicks, SERIES_COLOURS, SERIES_DASHES } from './chart-style.js';
 
 /**
  * Ranking positions over time: one line per keyword (ten at most, each named in the legend), the axis turned
@@ -83,17 +75,13 @@ function chartRows(
   return rows;
 }
 
-/** The Vega-Lite specification of a rankings chart; `series` beyond the tenth are left out. */
-export function rankingsChartSpec(input: RankingsChartInput): TopLevelSpec {
-  const series = input.series.slice(0, MAX_CHART_KEYWORDS);
-  const labels = seriesLabels(series);
-  const values = chartRows(series, labels, input.from, input.to);
-  const worst = Math.max(10, ...values.map((v) => v.position ?? 0));
+/** The chart's axes and colour: dates across, positions down from #1, a colour per keyword. */
+function encodings(labels: string[], from: string, to: string, worst: number) {
   const x = {
     field: 'date',
     type: 'temporal' as const,
     title: null,
-    scale: { type: 'utc' as const, domain: [input.from, input.to] },
+    scale: { type: 'utc' as const, domain: [from, to] },
     axis: { format: '%b %d', labelOverlap: true as const, grid: false },
   };
   const y = {
@@ -110,23 +98,24 @@ export function rankingsChartSpec(input: RankingsChartInput): TopLevelSpec {
     sort: labels,
     scale: { domain: labels, range: SERIES_COLOURS.slice(0, labels.length) },
     // Right of the plot, with room for a long keyword (cut with an ellipsis past that).
-    legend: {
-      symbolType: 'stroke',
-      symbolSize: 900,
-      symbolStrokeWidth: 5,
-      labelFontSize: 17,
-    },
+    legend: { symbolType: 'stroke' as const, symbolSize: 900, symbolStrokeWidth: 5, labelFontSize: 17 },
   };
+  return { x, y, colour };
+}
+
+/** The Vega-Lite specification of a rankings chart; `series` beyond the tenth are left out. */
+export function rankingsChartSpec(input: RankingsChartInput): TopLevelSpec {
+  const series = input.series.slice(0, MAX_CHART_KEYWORDS);
+  const labels = seriesLabels(series);
+  const values = chartRows(series, labels, input.from, input.to);
+  const worst = Math.max(10, ...values.map((v) => v.position ?? 0));
+  const { x, y, colour } = encodings(labels, input.from, input.to, worst);
+  const count = `${series.length} keyword${series.length === 1 ? '' : 's'}`;
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    width: CHART_WIDTH,
-    height: CHART_HEIGHT,
-    autosize: { type: 'fit', contains: 'padding' },
-    config: CHART_CONFIG,
-    title: {
-      text: chartLabel(`Rankings · ${input.clientLabel}`, 70),
-      subtitle: `${series.length} keyword${series.length === 1 ? '' : 's'}, ${input.from} to ${input.to}; a gap is a day it was not ranked${input.note ? `; ${input.note}` : ''}`,
-    },
+    ...chartFrame(
+      `Rankings · ${input.clientLabel}`,
+      `${count}, ${input.from} to ${input.to}; a gap is a day it was not ranked${input.note ? `; ${input.note}` : ''}`,
+    ),
     data: { values },
     layer: [
       {

@@ -1,5 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite';
-import { CHART_CONFIG, CHART_HEIGHT, CHART_WIDTH, chartLabel, positionTicks } from './chart-style.js';
+import { chartFrame, chartLabel, positionTicks } from './chart-style.js';
 
 /**
  * The rankings digest's chart: week by week, the average position of the tracked keywords (a line, #1 at the
@@ -59,15 +59,7 @@ export function rankingsTrendSpec(input: RankingsTrendInput): TopLevelSpec {
   };
   const colour = { scale: { domain: GROUPS, range: GROUP_COLOURS }, title: null };
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    width: CHART_WIDTH,
-    height: CHART_HEIGHT,
-    autosize: { type: 'fit', contains: 'padding' },
-    config: CHART_CONFIG,
-    title: {
-      text: chartLabel(`Rankings, week by week · ${input.clientLabel}`, 70),
-      subtitle: moversLine(input.movers),
-    },
+    ...chartFrame(`Rankings, week by week · ${input.clientLabel}`, moversLine(input.movers)),
     layer: [
       {
         data: { values: bars },

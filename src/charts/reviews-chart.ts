@@ -1,5 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite';
-import { CHART_CONFIG, CHART_HEIGHT, CHART_WIDTH, chartLabel, STAR_COLOURS } from './chart-style.js';
+import { chartFrame, STAR_COLOURS } from './chart-style.js';
 import type { ReviewMonth } from './review-months.js';
 
 /** Reviews per month, stacked by star rating, with the month's average rating as a line on its own axis. */
@@ -12,6 +12,21 @@ export interface ReviewsChartInput {
 
 const STARS = ['1★', '2★', '3★', '4★', '5★'];
 
+/** Months across, in order, named like `Mar '26`. */
+function monthAxis(months: readonly ReviewMonth[]) {
+  return {
+    field: 'month',
+    type: 'ordinal' as const,
+    title: null,
+    sort: months.map((m) => m.month),
+    axis: {
+      labelAngle: 0,
+      labelOverlap: true,
+      labelExpr: 'utcFormat(toDate(datum.value + "-01T00:00:00Z"), "%b \'%y")',
+    },
+  };
+}
+
 /** The Vega-Lite specification of a reviews chart. */
 export function reviewsChartSpec(input: ReviewsChartInput): TopLevelSpec {
   const bars = input.months.flatMap((m) =>
@@ -21,27 +36,12 @@ export function reviewsChartSpec(input: ReviewsChartInput): TopLevelSpec {
     .filter((m) => m.average !== null)
     .map((m) => ({ month: m.month, average: m.average }));
   const total = input.months.reduce((sum, m) => sum + m.counts.reduce((a, b) => a + b, 0), 0);
-  const x = {
-    field: 'month',
-    type: 'ordinal' as const,
-    title: null,
-    sort: input.months.map((m) => m.month),
-    axis: {
-      labelAngle: 0,
-      labelOverlap: true,
-      labelExpr: 'utcFormat(toDate(datum.value + "-01T00:00:00Z"), "%b \'%y")',
-    },
-  };
+  const x = monthAxis(input.months);
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    width: CHART_WIDTH,
-    height: CHART_HEIGHT,
-    autosize: { type: 'fit', contains: 'padding' },
-    config: CHART_CONFIG,
-    title: {
-      text: chartLabel(`Reviews · ${input.clientLabel}`, 70),
-      subtitle: `${total.toLocaleString('en-US')} review${total === 1 ? '' : 's'} by month and star rating; the line is the month's average rating`,
-    },
+    ...chartFrame(
+      `Reviews · ${input.clientLabel}`,
+      `${total.toLocaleString('en-US')} review${total === 1 ? '' : 's'} by month and star rating; the line is the month's average rating`,
+    ),
     layer: [
       {
         data: { values: bars },
