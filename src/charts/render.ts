@@ -1,7 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Resvg } from '@resvg/resvg-js';
-import { None, parse, View } from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
 import { CHART_FONT } from './chart-style.js';
 
 /**
@@ -13,6 +11,9 @@ import { CHART_FONT } from './chart-style.js';
  * per day). Its thread-pool form (`renderAsync`) kept the loop free but measured three to five times the memory
  * (a 12 MB pixmap per chart left in each pool thread's allocator until a GC), as did copying the pixels out to
  * deflate them here: bench/chart.ts.
+ *
+ * Vega, Vega-Lite and resvg are loaded with the first chart, not with the bot: every role starts without them
+ * (tens of megabytes and a second of loading), and a process that never draws a chart never pays for them.
  */
 
 /** Pixels per CSS pixel: Slack shows the image sharp on high-density screens and still sharp when scaled down. */
@@ -30,9 +31,30 @@ const RESVG_OPTIONS = {
   logLevel: 'off' as const,
 };
 
+async function load() {
+  const [vega, vegaLite, resvg] = await Promise.all([
+    import('vega'),
+    import('vega-lite'),
+    import('@resvg/resvg-js'),
+  ]);
+  return { vega, compile: vegaLite.compile, Resvg: resvg.Resvg };
+}
+
+let loading: ReturnType<typeof load> | undefined;
+
+/** The rendering packages, loaded once (a load that failed is tried again by the next chart). */
+function modules(): ReturnType<typeof load> {
+  loading ??= load().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+
 /** The specification as SVG, at CHART_DENSITY. Vega reads no URL here: a chart's data is inline. */
 async function chartSvg(spec: TopLevelSpec): Promise<string> {
-  const view = new View(parse(compile(spec).spec), { renderer: 'none', logLevel: None });
+  const { vega, compile } = await modules();
+  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none', logLevel: vega.None });
   try {
     return await view.toSVG(CHART_DENSITY);
   } finally {
@@ -43,5 +65,6 @@ async function chartSvg(spec: TopLevelSpec): Promise<string> {
 /** The specification as a PNG image. */
 export async function renderChart(spec: TopLevelSpec): Promise<Buffer> {
   const svg = await chartSvg(spec);
+  const { Resvg } = await modules();
   return new Resvg(svg, RESVG_OPTIONS).render().asPng();
 }
