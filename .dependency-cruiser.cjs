@@ -66,6 +66,38 @@ module.exports = {
       },
     },
     {
+      name: 'charts-are-pure',
+      severity: 'error',
+      comment:
+        'charts/ builds chart specifications from data, as views/ builds Block Kit: no runtime code from the rest ' +
+        'of src/ but the escaping of views/ (types are fine); what a chart shows comes in as data.',
+      from: { path: '^src/charts/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/charts/', '^src/views/escape\\.ts$'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'charts-render-in-one-place',
+      severity: 'error',
+      comment:
+        'Only charts/render.ts turns a specification into an image (Vega, resvg, the font file): the other ' +
+        'files of charts/ use no Node module and no rendering package, so they stay pure functions of their data.',
+      from: { path: '^src/charts/', pathNot: '^src/charts/render\\.ts$' },
+      to: {
+        path: ['node_modules/(vega|vega-lite|@resvg)/'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'charts-do-no-io',
+      severity: 'error',
+      comment: 'charts/ specifications use no Node module (files, network, processes); the renderer alone may.',
+      from: { path: '^src/charts/', pathNot: '^src/charts/render\\.ts$' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'advice-is-data',
       severity: 'error',
       comment: 'gateway/advice.ts is wording only: it imports nothing, so views may share it and stay pure.',

@@ -4,6 +4,7 @@
  */
 import { main as ackBench } from './ack.js';
 import { main as approvalBench } from './approval.js';
+import { main as chartBench } from './chart.js';
 import { main as digestBench } from './digest.js';
 import { main as faultStallBench } from './fault-stall.js';
 import { main as homeBench } from './home.js';
@@ -24,6 +25,7 @@ const benches: Array<[name: string, run: (argv: readonly string[]) => Promise<un
   ['one gateway 500 and the rest of the queue', faultStallBench],
   ['Home tab: open → publish, and publishes under 500 approval transitions a minute', homeBench],
   ['assistant tools (MCP): read overhead, action to job reference', mcpBench],
+  ['charts: render time, against the rankings read, and memory', chartBench],
 ];
 
 for (const [name, run] of benches) {

@@ -1,6 +1,7 @@
 import type { SlackRoutes } from '../http/slack-routes.js';
 import type { BotServices } from '../services.js';
 import { runActionCommand } from './action-command.js';
+import { chartCommand } from './chart.js';
 import type { CommandSpec } from './command-context.js';
 import { digestCommand } from './digest.js';
 import { gatewayCommand } from './gateway-command.js';
@@ -21,6 +22,7 @@ function commandSpecs(): CommandSpec[] {
   const specs: CommandSpec[] = [
     ...setupCommands,
     ...readCommands,
+    chartCommand,
     jobsCommand,
     historyCommand,
     digestCommand,

@@ -17,6 +17,7 @@ import {
 } from '../views/digest-common.js';
 import { buildRankingsDigest } from '../views/digest-rankings.js';
 import { buildReviewsDigest } from '../views/digest-reviews.js';
+import { postDigestChart, reviewsDigestChart } from './digest-chart.js';
 import type { DigestJobData, DigestJobOutcome } from './digest-queue.js';
 import { type DigestKind, describeFilters } from './filters.js';
 import { type Gathered, gatherDigest } from './gather.js';
@@ -153,7 +154,17 @@ export async function processDigestJob(
           tz,
           filters: describeFilters(sub?.filters ?? {}),
         });
-        pending = { run, summary: post.summary, details: post.details, repliesPosted: 0 };
+        const chart =
+          gathered.kind === 'reviews'
+            ? reviewsDigestChart(sub, binding, gathered.months, Date.now())
+            : undefined;
+        pending = {
+          run,
+          summary: post.summary,
+          details: post.details,
+          repliesPosted: 0,
+          ...(chart ? { chart } : {}),
+        };
       }
       await deps.store.advance(channel, kind, gathered.mark, meta, pending);
       // The scan is done: a new `digest now` is no longer a second one on its way (commands/digest.ts).
@@ -219,6 +230,16 @@ async function postPending(
     const detail = pending.details[pending.repliesPosted]!;
     await deps.slack.post(slackReplyTarget(channel, pending.summaryTs), detail);
     pending.repliesPosted++;
+    await store.savePending(channel, kind, pending);
+  }
+  if (pending.chart && !pending.chartPosted && pending.summaryTs) {
+    await postDigestChart(
+      { redis: deps.redis, prefix: store.prefix, slack: deps.slack, logger: deps.logger },
+      channel,
+      pending.summaryTs,
+      pending.chart,
+    );
+    pending.chartPosted = true;
     await store.savePending(channel, kind, pending);
   }
 }

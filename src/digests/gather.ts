@@ -1,3 +1,4 @@
+import { ReviewMonths } from '../charts/review-months.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { DigestFilters, DigestKind } from './filters.js';
 import { diffRankings, type KeywordNow, type RankingDiff, RankingScan } from './rankings.js';
@@ -18,6 +19,8 @@ export type Gathered =
       tracked: number;
       diff: ReviewDiff | undefined;
       mark: { ids: Iterable<string> };
+      /** Every review counted by month and rating on the way: the digest's chart, with no read of its own. */
+      months: ReviewMonths;
     }
   | {
       kind: 'rankings';
@@ -77,11 +80,13 @@ export async function gatherDigest(
   const seen = first ? undefined : await store.reviewMark(input.channel);
   const ids = new Set<string>();
   const fresh: NewReview[] = [];
+  const months = new ReviewMonths();
   for await (const row of gateway.rows('reviews', { clientId: input.clientId, order: 'created_at' })) {
     const id = row.id === undefined || row.id === null ? '' : String(row.id);
     // Offset paging while reviews arrive can hand one row over twice (it slides past a page boundary).
     if (!id || ids.has(id)) continue;
     ids.add(id);
+    months.add(row);
     // New is an id not seen before, whatever its date: a late arrival dated before the last digest counts.
     if (seen && !seen.has(id)) fresh.push(toNewReview(row));
   }
@@ -93,5 +98,6 @@ export async function gatherDigest(
     tracked: ids.size,
     diff: seen ? diffReviews(fresh, input.filters) : undefined,
     mark: { ids },
+    months,
   };
 }

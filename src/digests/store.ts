@@ -1,6 +1,7 @@
 import type { Redis } from '../redis.js';
 import { HomeMarks } from '../store/home-marks.js';
 import type { SlackMessage } from '../views/blocks.js';
+import type { DigestChart } from './digest-chart.js';
 import type { DigestFilters, DigestKind } from './filters.js';
 import type { Schedule } from './schedule.js';
 
@@ -45,6 +46,9 @@ export interface PendingDigest {
   details: SlackMessage[];
   summaryTs?: string;
   repliesPosted: number;
+  /** A chart for the thread, after the details (digest-chart.ts), and whether it went out (or was given up). */
+  chart?: DigestChart;
+  chartPosted?: boolean;
 }
 
 const WEEK_SEC = 7 * 86_400;

@@ -1,3 +1,4 @@
+import type { SaveImage } from './console-files.js';
 import { indentUnder, type RenderNames, renderMessageBody } from './console-render.js';
 import type { FakeMessage, FakeSlack, FakeView } from './fake-slack/index.js';
 
@@ -55,7 +56,18 @@ export class ConsoleFeed {
   constructor(
     private readonly slack: FakeSlack,
     private readonly names: RenderNames,
+    /** Where a file a message carries (a chart) is written; its path is printed under the message. */
+    private readonly saveImage?: SaveImage,
   ) {}
+
+  /** A line per file the message carries: its title and, once saved, the path to open it at. */
+  private fileLines(m: FakeMessage): string[] {
+    return (m.files ?? []).map((ref) => {
+      const bytes = this.slack.file(ref.id)?.bytes;
+      const where = bytes && this.saveImage ? ` → ${this.saveImage(`${ref.id}-${ref.name}`, bytes)}` : '';
+      return `🖼️ ${ref.title}${where}`;
+    });
+  }
 
   watch(channel: string): void {
     this.channels.add(channel);
@@ -119,7 +131,7 @@ export class ConsoleFeed {
       this.lastChannel = m.channel;
     }
     // Slack separates rows with blank lines; a terminal reads better without them.
-    const lines = body.lines.filter((l) => l.trim() !== '');
+    const lines = [...body.lines.filter((l) => l.trim() !== ''), ...this.fileLines(m)];
     const updated = item.kind === 'updated' ? ' (updated)' : '';
     if (item.where === 'thread') {
       const parentTs = m.thread_ts ?? '';

@@ -1,4 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { SaveImage } from './console-files.js';
 
 /**
  * The demo console's assistant: `mcp <tool> [name=value …]` calls a tool of the bot's MCP server with the demo's
@@ -10,6 +11,8 @@ export class ConsoleAssistant {
   constructor(
     private readonly url: string,
     private readonly token: string,
+    /** Where an image a tool returns (get_chart) is written; its path is printed with the answer. */
+    private readonly saveImage?: SaveImage,
   ) {}
 
   #connect(): Promise<Client> {
@@ -40,14 +43,31 @@ export class ConsoleAssistant {
     const result = (await client.callTool({ name: tool, arguments: args })) as {
       structuredContent?: Record<string, unknown>;
       isError?: boolean;
-      content?: { type: string; text?: string }[];
+      content?: { type: string; text?: string; data?: string; mimeType?: string }[];
     };
     if (result.isError || !result.structuredContent)
       return [`(mcp ${tool}: ${result.content?.map((c) => c.text ?? '').join(' ') ?? 'no answer'})`];
     const shown = { ...result.structuredContent };
     if (Array.isArray(shown.rows) && shown.rows.length > 5)
       shown.rows = [...shown.rows.slice(0, 5), `… ${shown.rows.length - 5} more rows`];
-    return JSON.stringify(shown, null, 2).split('\n');
+    // A chart's numbers: each keyword's first and last position, not every point.
+    if (Array.isArray(shown.keywords))
+      shown.keywords = shown.keywords.map((k: { points?: unknown[] }) => ({
+        ...k,
+        points: `${k.points?.length ?? 0} points`,
+      }));
+    if (Array.isArray(shown.months))
+      shown.months = shown.months.map(
+        (m: { month?: string; counts?: number[]; average?: number | null }) =>
+          `${m.month}: ${m.counts?.map((n, i) => `${i + 1}★ ${n}`).join(', ')} (average ${m.average ?? 'none'})`,
+      );
+    const images = (result.content ?? []).filter((c) => c.type === 'image' && c.data);
+    const saved = images.map((c, i) =>
+      this.saveImage
+        ? `(image saved to ${this.saveImage(`${tool}-${i + 1}.png`, Buffer.from(c.data ?? '', 'base64'))})`
+        : `(an image, ${c.mimeType})`,
+    );
+    return [...saved, ...JSON.stringify(shown, null, 2).split('\n')];
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import { type ButtonTarget, ConsoleFeed, messageKey } from './console-feed.js';
+import type { SaveImage } from './console-files.js';
 import { type IdleOptions, type LineSource, waitForIdle } from './console-input.js';
 import { toolArguments } from './console-mcp.js';
 import { answerFor, describeModal, modalFields, parseFill } from './console-modal.js';
@@ -50,6 +51,8 @@ export interface ConsoleOptions {
   advance?: () => string[];
   /** `mcp <tool> …`: calls an assistant tool (the demo's MCP client); answers lines to print. */
   mcp?: (tool: string, args: Record<string, unknown>) => Promise<string[]>;
+  /** Saves an image the bot posts (the console prints its path); unset, only its title shows. */
+  saveImage?: SaveImage;
   /** How long to wait after each line; scripts wait for jobs too. */
   idle?: Partial<IdleOptions>;
   user?: string;
@@ -99,7 +102,7 @@ export class DemoConsole {
     this.user = opts.user ?? 'UADMIN';
     opts.slack.simulate.signInAs(this.user);
     this.channel = opts.channel ?? 'CSEO';
-    this.feed = new ConsoleFeed(opts.slack, this.names);
+    this.feed = new ConsoleFeed(opts.slack, this.names, opts.saveImage);
     this.feed.watch(this.channel);
   }
 

@@ -9,6 +9,7 @@ import { createLogger } from '../logger.js';
 import { createRedis, deleteByPrefix } from '../redis.js';
 import { type Runtime, startRuntime } from '../runtime.js';
 import { DemoConsole } from './console.js';
+import { imageSaver } from './console-files.js';
 import { type LineSource, scriptSource, streamSource, terminalSource } from './console-input.js';
 import { ConsoleAssistant } from './console-mcp.js';
 import { SlackDriver } from './driver.js';
@@ -161,12 +162,15 @@ async function main(): Promise<number> {
       scope: 'write',
       ttlMs: config.mcp.tokenTtlMs,
     });
-    assistant = new ConsoleAssistant(mcpUrl, mcpToken);
+    // Charts (posted in Slack or returned to an assistant) are written here and the console prints each path.
+    const saveImage = imageSaver(join(tmpdir(), `gateway-bot-${prefix}-images`));
+    assistant = new ConsoleAssistant(mcpUrl, mcpToken, saveImage);
     const interactive = script === undefined && !piped;
     const demo = new DemoConsole({
       slack,
       driver,
       interactive,
+      saveImage,
       mcp: (tool, args) => (assistant as ConsoleAssistant).call(tool, args),
       busy: async (options) => {
         // Not the digests' delayed jobs: a schedule keeps one waiting for its next run, days away.

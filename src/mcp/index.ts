@@ -6,6 +6,7 @@ import { AccessError } from '../access/access-error.js';
 import type { Reach } from '../access/client-reach.js';
 import type { CoreServices } from '../services.js';
 import { registerActionTools } from './action-tools.js';
+import { registerChartTool } from './chart-tool.js';
 import type { Caller, ToolContext } from './context.js';
 import { CursorSigner } from './cursor.js';
 import { BodyTooLarge, readBody, rebindingRefusal, takeCalls, toolCalls } from './guards.js';
@@ -61,6 +62,7 @@ export function mcpRoutes(services: CoreServices): CustomRoute[] {
       };
       const server = new McpServer({ name: 'gateway-bot', version: '0.1.0' });
       registerReadTools(server, ctx);
+      registerChartTool(server, ctx);
       registerActionTools(server, ctx);
       return server;
     },

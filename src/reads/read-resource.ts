@@ -12,8 +12,8 @@ import {
   type ResourcePageInput,
 } from '../views/resource-page.js';
 import { closestName } from './closest-name.js';
-import { latestRankings } from './keyword-rankings.js';
 import { LOCAL_SORT_ROWS, type LocalSort, localSort, sortRows } from './local-sorts.js';
+import { newestRows, rankingsOf } from './rankings-read.js';
 import type { ReadQuery } from './read-query.js';
 import { referenceNames } from './reference-names.js';
 
@@ -22,8 +22,6 @@ import { referenceNames } from './reference-names.js';
  * keyword rankings, local sorts and paging.
  */
 
-/** Rows read to rank keywords: two observations of 20,000 keywords, in about half a second from the sandbox. */
-const RANKINGS_ROWS = 50_000;
 /** Rows looked at to say which values a filter field has, when a filter matched nothing. */
 const VALUES_SAMPLE_ROWS = 1_000;
 const MAX_VALUES_SHOWN = 12;
@@ -193,21 +191,13 @@ async function readPage({ services, resource, clientId, query, limit }: Read): P
   return { rows: page.data, pagination: page.pagination, note };
 }
 
-/** The newest rows the gateway gives, read up to `cap`: what a sort the gateway cannot do works on. */
-async function newestRows(read: Read, cap: number) {
-  const { services, resource, clientId, query } = read;
-  const params: ReadParams = { clientId, filter: query.filter, limit: 1_000 };
-  const order = defaultOrder(resource);
-  if (order) Object.assign(params, { order, direction: 'desc' });
-  return services.gateway.collect(resource, params, { cap });
-}
-
 /**
  * A sort the gateway cannot do (docs/gateway-api.md §4.2): over a bounded read of the newest rows, and the
  * page says so.
  */
 async function readSorted(read: Read, sort: LocalSort | undefined): Promise<ReadOutcome> {
-  const collected = await newestRows(read, LOCAL_SORT_ROWS);
+  const { services, resource, clientId, query } = read;
+  const collected = await newestRows(services.gateway, resource, clientId, query.filter, LOCAL_SORT_ROWS);
   const { match } = read.query;
   const rows = match ? matching(collected.rows, match) : collected.rows;
   if (!sort) {
@@ -246,71 +236,12 @@ function matchWords(match: ReadQuery['match']): string {
 
 const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
-interface Rankings {
-  ranked: Row[];
-  read: number;
-  total: number;
-  truncated: boolean;
-  /** The ranked rows sorted as asked, by `field:direction`, kept for Next and Previous. */
-  sorted: Map<string, Row[]>;
-}
-
-/**
- * Rankings recently built, per gateway client (so per runtime): Next, Previous and a re-sort reuse them instead
- * of reading 50,000 rows again, and commands arriving together share one build. An entry is used only while the
- * gateway's newest row and row count are what they were (one 1-row read tells), and for two minutes at most.
- */
-const rankingsCache = new WeakMap<object, Map<string, { at: number; built: Promise<Rankings> }>>();
-const RANKINGS_TTL_MS = 120_000;
-const RANKINGS_KEPT = 8;
-
-async function rankingsOf(read: Read): Promise<Rankings> {
-  const { services, clientId, query } = read;
-  const probe = await services.gateway.read('keywords', {
-    clientId,
-    filter: query.filter,
-    order: 'tracked_at',
-    direction: 'desc',
-    limit: 1,
-  });
-  const newest = probe.data[0];
-  const key = JSON.stringify([
-    clientId,
-    query.filter,
-    probe.pagination.total,
-    newest?.id,
-    newest?.tracked_at,
-  ]);
-  const cache = rankingsCache.get(services.gateway) ?? new Map();
-  rankingsCache.set(services.gateway, cache);
-  const hit = cache.get(key);
-  if (hit && Date.now() - hit.at < RANKINGS_TTL_MS) return hit.built;
-  const built = newestRows(read, RANKINGS_ROWS).then(
-    (collected): Rankings => ({
-      ranked: latestRankings(collected.rows, !collected.truncated),
-      read: collected.rows.length,
-      total: collected.total,
-      truncated: collected.truncated,
-      sorted: new Map(),
-    }),
-  );
-  // A failed build is not kept: the next command tries again.
-  built.catch(() => cache.delete(key));
-  cache.delete(key);
-  cache.set(key, { at: Date.now(), built });
-  for (const old of cache.keys()) {
-    if (cache.size <= RANKINGS_KEPT) break;
-    cache.delete(old);
-  }
-  return built;
-}
-
 /** The ranked rows oldest first, kept beside the sorts (a key no `field:direction` can be). */
 const OLDEST_FIRST = ':oldest';
 
 /** `keywords`: each keyword once at its latest observation, with its change, sorted as asked. */
 async function readRankings(read: Read, sort: LocalSort | undefined): Promise<ReadOutcome> {
-  const collected = await rankingsOf(read);
+  const collected = await rankingsOf(read.services.gateway, read.clientId ?? '', read.query.filter);
   const { ranked } = collected;
   const window = collected.truncated
     ? ` over the ${fmt(collected.read)} newest rows (of ${fmt(collected.total)})`

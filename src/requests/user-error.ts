@@ -17,6 +17,7 @@ export const UserErrorCode = {
   JobStarted: 'job_started',
   NotRequester: 'not_requester',
   TooSoon: 'too_soon',
+  NothingToChart: 'nothing_to_chart',
 } as const;
 export type UserErrorCode = (typeof UserErrorCode)[keyof typeof UserErrorCode];
 

@@ -2,6 +2,7 @@ import type { types } from '@slack/bolt';
 import { type Logger, type MessageMetadata, WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../views/blocks.js';
 import { fitHome, fitMessage, fitModal } from '../views/limits.js';
+import { type UploadedFile, uploadFile } from './file-upload.js';
 import type { ReplyTarget, Reporter } from './reply-target.js';
 import { slackFetch } from './slack-fetch.js';
 
@@ -30,6 +31,11 @@ export interface SlackOutbound extends Reporter {
   publishHome(user: string, view: HomeView, hash?: string): Promise<{ hash?: string } | { conflict: true }>;
   /** Opens a modal for the person whose click gave `triggerId` (valid for 3 s), fitted to its limits. */
   openModal(triggerId: string, view: ModalView): Promise<void>;
+  /**
+   * Uploads a file (a chart) and shares it in the target's channel (and thread) with `comment` as its message
+   * (mrkdwn, escaped by the caller); resolves with Slack's file id.
+   */
+  uploadFile(target: ReplyTarget, file: UploadedFile, comment: string): Promise<string>;
 }
 
 /** How long Slack asked to wait before calling again (a 429 the client did not wait out), if it did. */
@@ -132,6 +138,8 @@ export function createSlackPoster(slack: WebClient, options: { maxWaits?: number
     openModal: async (triggerId, view) => {
       await slack.views.open({ trigger_id: triggerId, view: fitModal(view) });
     },
+    uploadFile: async ({ channel, threadTs }, file, comment) =>
+      uploadFile(slack, (call) => withRateLimitWait(call, maxWaits), file, { channel, threadTs, comment }),
     permalink: async (channel, ts) => {
       try {
         const answer = await slack.chat.getPermalink({ channel, message_ts: ts });

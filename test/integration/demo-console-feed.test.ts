@@ -1,6 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
+import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConsoleFeed } from '../../src/local/console-feed.js';
+import { imageSaver } from '../../src/local/console-files.js';
 import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
 import { actions, button, section } from '../../src/views/blocks.js';
 
@@ -105,5 +110,29 @@ describe('the console feed over the local Slack', () => {
       view: { type: 'modal', title: { type: 'plain_text', text: 'Blog' }, blocks: [section('Ready')] },
     });
     expect(feed.collect('UADMIN').view?.view.blocks[0].text.text).toBe('Ready');
+  });
+
+  it('saves an uploaded image to a file and prints its path under the message', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'console-images-'));
+    const saving = new ConsoleFeed(slack, names, imageSaver(dir));
+    saving.watch(CHANNEL);
+    const bytes = Buffer.from('\x89PNG the chart');
+    const asked = await web.apiCall('files.getUploadURLExternal', {
+      filename: 'rankings.png',
+      length: bytes.length,
+    });
+    const { upload_url: url, file_id: id } = asked as { upload_url?: unknown; file_id?: unknown };
+    await (await request(String(url), { method: 'POST', body: bytes })).body.dump();
+    await web.files.completeUploadExternal({
+      files: [{ id: String(id), title: 'Rankings of Acme' }],
+      channel_id: CHANNEL,
+      initial_comment: 'Rankings of 10 keywords',
+    });
+    const lines = saving.collect('UADMIN').lines;
+    expect(lines[1]).toBe('gateway: Rankings of 10 keywords');
+    const path = /^ {2}🖼️ Rankings of Acme → (.+)$/.exec(lines[2] ?? '')?.[1] ?? '';
+    expect(path.startsWith(dir)).toBe(true);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -50,6 +50,7 @@ describe('manifest.yml', () => {
       'channels:read',
       'chat:write',
       'commands',
+      'files:write',
       'groups:read',
       'usergroups:read',
       'users:read',

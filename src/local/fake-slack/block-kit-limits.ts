@@ -41,6 +41,20 @@ class Checker {
     if (value.length > max) this.add(`must be less than ${max + 1} characters`, path);
   }
 
+  /**
+   * An image's `slack_file`: exactly one of an uploaded file's `id` or its `url` (the API checks the id exists;
+   * http-server.ts does, as it knows the uploads), and never beside `image_url`.
+   */
+  slackFile(value: unknown, path: string): void {
+    if (!isObj(value)) {
+      this.add('must be a slack_file object', path);
+      return;
+    }
+    const hasId = typeof value.id === 'string' && value.id !== '';
+    const hasUrl = typeof value.url === 'string' && value.url !== '';
+    if (hasId === hasUrl) this.add('must provide exactly one of id or url', path);
+  }
+
   /** A text object; `plainOnly` where Slack requires plain_text (headers, buttons, titles, labels). */
   text(
     value: unknown,
@@ -104,6 +118,7 @@ class Checker {
     } else if (type === 'image') {
       this.str(el.alt_text, `${path}/alt_text`, 2000, true);
       if (el.slack_file === undefined) this.str(el.image_url, `${path}/image_url`, 3000, true);
+      else this.slackFile(el.slack_file, `${path}/slack_file`);
     } else if (type === 'overflow') {
       if (!Array.isArray(el.options) || el.options.length < 1)
         this.add('must provide options', `${path}/options`);
@@ -170,6 +185,7 @@ class Checker {
       case 'image':
         this.str(block.alt_text, `${path}/alt_text`, 2000, true);
         if (block.slack_file === undefined) this.str(block.image_url, `${path}/image_url`, 3000, true);
+        else this.slackFile(block.slack_file, `${path}/slack_file`);
         {
           this.text(block.title, `${path}/title`, 2000, { plainOnly: true });
           return;

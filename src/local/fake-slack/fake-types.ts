@@ -66,7 +66,32 @@ export interface FakeMessage {
   forUser?: string;
   edited?: { ts: string; user?: string };
   metadata?: unknown;
+  /** Files shared with the message (files.completeUploadExternal), as Slack lists them on it. */
+  files?: FakeFileRef[];
   via: 'api' | 'response_url' | 'ack';
+}
+
+/** A file as a message lists it. */
+interface FakeFileRef {
+  id: string;
+  name: string;
+  title: string;
+  mimetype: string;
+  alt_txt?: string;
+}
+
+/** An upload the stand-in keeps: what getUploadURLExternal was told, and the bytes once they were POSTed. */
+export interface FakeFile {
+  id: string;
+  name: string;
+  /** The length announced; the bytes must match it for completeUploadExternal. */
+  length: number;
+  mimetype: string;
+  title?: string;
+  alt_txt?: string;
+  bytes?: Buffer;
+  /** Where completeUploadExternal shared it. */
+  shares?: Array<{ channel: string; ts: string }>;
 }
 
 export interface FakeView {
@@ -167,6 +192,10 @@ export interface FakeSlack {
   ): { ok: boolean; error?: string };
   /** The open view with this id (current hash and content), if any. */
   getView(viewId: string): FakeView | undefined;
+  /** An uploaded file, bytes and all (files.getUploadURLExternal, the POST, files.completeUploadExternal). */
+  file(id: string): FakeFile | undefined;
+  /** Every file uploaded so far, oldest first. */
+  files(): FakeFile[];
   /** The Home tab last published for a user (views.publish), if any. */
   home(user: string): FakeView | undefined;
   /** Applies a view_submission response (or a close) the way Slack's client does. */

@@ -1,15 +1,21 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { chatMethods } from './chat-methods.js';
 import type { ResponsePayload } from './fake-types.js';
+import { fileMethods, handleUpload, unknownSlackFiles } from './file-methods.js';
 import { infoMethods } from './info-methods.js';
-import type { MethodContext, MethodHandler } from './method-context.js';
+import { failValidation, type MethodContext, type MethodHandler } from './method-context.js';
 import { decodeArgs } from './normalize.js';
 import type { OpenId } from './openid.js';
 import { recordResponse } from './slack-responses.js';
 import type { SocketModeHub } from './socket-mode.js';
 import { viewMethods } from './view-methods.js';
 
-const METHODS: Record<string, MethodHandler> = { ...infoMethods, ...chatMethods, ...viewMethods };
+const METHODS: Record<string, MethodHandler> = {
+  ...infoMethods,
+  ...chatMethods,
+  ...viewMethods,
+  ...fileMethods,
+};
 const RESPONSE_URL_USES = 5;
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -109,7 +115,9 @@ async function handleApi(
       { 'retry-after': String(limit.retryAfterSec) },
     );
   }
-  const result = handler(ctx, args);
+  // An image block may name an uploaded file: one the stand-in never received is refused, as Slack refuses it.
+  const missingFiles = method.startsWith('chat.') ? unknownSlackFiles(ctx, args.blocks) : [];
+  const result = missingFiles.length ? failValidation('invalid_blocks', missingFiles) : handler(ctx, args);
   record(result.ok, result.ok ? undefined : result.error);
   sendJson(res, 200, result);
 }
@@ -160,6 +168,7 @@ export function createFakeSlackServer(
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const api = /^\/api\/([A-Za-z0-9_.]+)$/.exec(path);
     const responseUrl = /^\/response\/([A-Za-z0-9_-]+)$/.exec(path);
+    const upload = /^\/upload\/([A-Za-z0-9]+)$/.exec(path);
     let work: Promise<void> | undefined;
     if (path.startsWith('/openid/connect/'))
       work = readBody(req)
@@ -168,6 +177,7 @@ export function createFakeSlackServer(
           if (!served) sendJson(res, 404, { ok: false, error: 'not_found' });
         });
     else if (api?.[1]) work = handleApi(ctx, botToken, socketMode, openId, api[1], req, res);
+    else if (upload?.[1]) work = handleUpload(ctx, upload[1], req, res);
     else if (responseUrl?.[1] && req.method === 'POST')
       work = handleResponseUrl(ctx, responseUrl[1], req, res);
     if (!work) return sendJson(res, 404, { ok: false, error: 'not_found' });

@@ -107,6 +107,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       return outcome;
     },
     getView: (viewId) => state.views.get(viewId),
+    file: (id) => state.files.get(id),
+    files: () => [...state.files.values()],
     home: (user) => {
       const id = state.homes.get(user);
       return id ? state.views.get(id) : undefined;

@@ -44,5 +44,6 @@ export function messageObject(ctx: MethodContext, m: FakeMessage): Record<string
     ...(m.reply_count !== undefined ? { reply_count: m.reply_count } : {}),
     ...(m.edited ? { edited: m.edited } : {}),
     ...(m.metadata ? { metadata: m.metadata } : {}),
+    ...(m.files ? { files: m.files } : {}),
   };
 }

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type {
   FakeCall,
   FakeChannel,
+  FakeFile,
   FakeMessage,
   FakeSlackOptions,
   FakeUser,
@@ -61,6 +62,8 @@ export class FakeState {
   readonly userGroups = new Map<string, string[]>();
   /** Per channel, the people who are members of it (users.conversations). */
   readonly channelMembers = new Map<string, Set<string>>();
+  /** Files asked for with files.getUploadURLExternal, with their bytes once POSTed. */
+  readonly files = new Map<string, FakeFile>();
 
   constructor(private readonly options: FakeSlackOptions) {
     this.seed();
@@ -87,6 +90,7 @@ export class FakeState {
     this.channels.clear();
     this.users.clear();
     this.userGroups.clear();
+    this.files.clear();
     this.seed();
     this.changed();
   }
