@@ -1,4 +1,3 @@
-import type { WebClient } from '@slack/web-api';
 import type { Token } from '../actions/token.js';
 import type { AppLogger } from '../logger.js';
 import { notBoundError } from '../requests/user-error.js';
@@ -14,7 +13,6 @@ export interface CommandContext {
   channel: string;
   triggerId: string;
   services: BotServices;
-  client: WebClient;
   logger: AppLogger;
   /** An ephemeral reply to the person (through the response URL: works even where the bot is not a member). */
   reply(message: SlackMessage): Promise<void>;

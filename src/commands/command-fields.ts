@@ -29,7 +29,7 @@ export async function commandFields(
     });
   }
   if (parsed.kind === 'needs-modal') {
-    await openActionModal(ctx.services, ctx.client, {
+    await openActionModal(ctx.services, {
       entry,
       triggerId: ctx.triggerId,
       channel: ctx.channel,

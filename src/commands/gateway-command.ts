@@ -122,18 +122,12 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     return name === 'get' && first?.kind === 'word' ? `get ${first.value.toLowerCase()}` : name;
   }
 
-  return async function handleGatewayCommand({
-    command,
-    ack,
-    client,
-    logger,
-    context,
-  }: CommandArgs): Promise<void> {
+  return async function handleGatewayCommand({ command, ack, logger, context }: CommandArgs): Promise<void> {
     await ack();
     const text = command.text ?? '';
     const words = split(text);
     const lane = laneOf(words);
-    const task = () => answer({ command, client, logger, context }, words, lane !== LOCAL_LANE);
+    const task = () => answer({ command, logger, context }, words, lane !== LOCAL_LANE);
     // A word that is no built-in command may be an action whose form must open within 3 s: ahead of the rest.
     const first = !byName.has(firstWord(text));
     const refuse = () => {
@@ -151,7 +145,7 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
   };
 
   async function answer(
-    { command, client, logger, context }: Pick<CommandArgs, 'command' | 'client' | 'logger' | 'context'>,
+    { command, logger, context }: Pick<CommandArgs, 'command' | 'logger' | 'context'>,
     words: Split,
     /** The command reads the gateway (its lane says so): its channel's binding is read with its claim. */
     readsBinding: boolean,
@@ -199,7 +193,6 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
         channel: command.channel_id,
         triggerId: command.trigger_id,
         services,
-        client,
         get logger() {
           return log();
         },

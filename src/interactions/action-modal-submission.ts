@@ -18,7 +18,7 @@ import { interactionOf, type ViewListener } from './pipeline.js';
  * the dedupe key, so a double submission is one job.
  */
 export function actionModalSubmission(services: BotServices): ViewListener {
-  return async function handleActionModal({ ack, body, view, client, context }) {
+  return async function handleActionModal({ ack, body, view, context }) {
     const { log, reply: direct } = interactionOf(context);
     const meta = parseModalMetadata(view.private_metadata);
     const catalogue = await services.catalogue();
@@ -40,7 +40,7 @@ export function actionModalSubmission(services: BotServices): ViewListener {
       return;
     }
     await ack();
-    const tell = replyInChannelOrDirect(client, meta.channel, body.user.id);
+    const tell = replyInChannelOrDirect(services.slack, meta.channel, body.user.id);
     try {
       if (!(await claimOnce(services.redis, services.config.redis.prefix, `view:${view.id}`, 86_400))) {
         log.info('duplicate submission of a modal ignored');

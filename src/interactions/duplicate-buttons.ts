@@ -2,6 +2,7 @@ import { requestKeys } from '../requests/request-keys.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { answerRequest } from '../slack/answer-request.js';
+import { lineMessage } from '../views/blocks.js';
 import { type ButtonListener, interactionOf } from './pipeline.js';
 
 /**
@@ -9,8 +10,8 @@ import { type ButtonListener, interactionOf } from './pipeline.js';
  * from Redis once (GETDEL), so a double click queues one job.
  */
 export function duplicateConfirm(services: BotServices): ButtonListener {
-  return async function handleDuplicateConfirm({ body, action, respond, context }) {
-    const { log, reply } = interactionOf(context);
+  return async function handleDuplicateConfirm({ body, action, context }) {
+    const { log, reply, replace } = interactionOf(context);
     const pending = await services.requests.takePending(action.value ?? '');
     if (!pending) {
       // Already confirmed or cancelled by an earlier click (whose job stands), or expired: say so either way.
@@ -18,7 +19,7 @@ export function duplicateConfirm(services: BotServices): ButtonListener {
         hint: 'Nothing more was generated. If you still want another one, run the command again.',
       });
     }
-    await respond({ replace_original: true, text: 'Generating another one, as you asked.' });
+    await replace(lineMessage('Generating another one, as you asked.'));
     // The channel's binding now is what counts (the request layer checks it), not the one at the prompt.
     const result = await services.requests.submit({
       ...pending,
@@ -31,8 +32,8 @@ export function duplicateConfirm(services: BotServices): ButtonListener {
 }
 
 export function duplicateCancel(services: BotServices): ButtonListener {
-  return async function handleDuplicateCancel({ action, respond }) {
+  return async function handleDuplicateCancel({ action, context }) {
     await services.requests.takePending(action.value ?? '');
-    await respond({ replace_original: true, text: 'Cancelled: nothing was generated.' });
+    await interactionOf(context).replace(lineMessage('Cancelled: nothing was generated.'));
   };
 }

@@ -2,6 +2,7 @@ import { requestApproval } from '../approvals/ask-approval.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { openActionModal } from '../slack/open-action-modal.js';
+import { escapeHtml } from '../views/escape.js';
 import { type ButtonListener, channelOf } from './pipeline.js';
 
 /**
@@ -59,17 +60,14 @@ export function requestDeployButton(services: BotServices): ButtonListener {
   };
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 export function requestSendButton(services: BotServices): ButtonListener {
-  return async function handleRequestSend({ body, action, client }) {
+  return async function handleRequestSend({ body, action }) {
     const channel = channelOf(body);
     const { job, result, entry } = await draftOf(services, 'send_prospect_email', action.value, channel);
     const refusal = await services.requests.refusal(body.user.id, entry, true);
     if (refusal) throw refusal;
     const draft = str(result.body);
-    await openActionModal(services, client, {
+    await openActionModal(services, {
       entry,
       triggerId: (body as { trigger_id: string }).trigger_id,
       channel: channel ?? '',

@@ -4,14 +4,14 @@ import type { BotServices } from '../services.js';
 import { isNotInChannel } from '../slack/describe-error.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import { decodePageQuery } from '../views/resource-page.js';
-import type { ButtonListener } from './pipeline.js';
+import { type ButtonListener, interactionOf } from './pipeline.js';
 
 /**
  * Next/Previous on a resource page: re-reads the page the button names and replaces the message in place. The
  * button's value can be forged, so it is decoded strictly and its client must be the channel's own.
  */
 export function pageButton(services: BotServices): ButtonListener {
-  return async function handlePageButton({ body, action, respond }) {
+  return async function handlePageButton({ body, action, context }) {
     const query = decodePageQuery(action.value ?? '');
     if (!query) {
       throw new UserError(UserErrorCode.Expired, 'That button no longer works.', {
@@ -39,7 +39,7 @@ export function pageButton(services: BotServices): ButtonListener {
       rest,
     );
     const ts = body.message?.ts;
-    const replace = () => respond({ replace_original: true, text: message.text, blocks: message.blocks });
+    const replace = () => interactionOf(context).replace(message);
     if (channel && ts && !body.container?.is_ephemeral) {
       await services.slack.update(slackReplyTarget(channel), ts, message).catch(async (error: unknown) => {
         // Removed from the channel, the bot can no longer edit its message there; the click's response_url

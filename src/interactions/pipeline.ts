@@ -29,6 +29,8 @@ export interface Interaction {
   log: AppLogger;
   /** An ephemeral answer to the person who clicked (a new message; the clicked one stays). */
   reply(message: SlackMessage): Promise<void>;
+  /** The message clicked on, replaced (a click's response_url; a form has none, so it answers as `reply`). */
+  replace(message: SlackMessage): Promise<void>;
 }
 
 const INTERACTION = 'interaction';
@@ -49,12 +51,11 @@ export function buttonPipeline(services: BotServices): ButtonListener[] {
     await ack();
     await next();
   };
-  const answerErrors: ButtonListener = async ({ body, action, respond, context, next }) => {
+  const answerErrors: ButtonListener = async ({ body, action, context, next }) => {
     const log = services.logger.child({ ...slackLogContext(body, context), action: action.action_id });
-    const reply = async (message: SlackMessage) => {
-      await respond({ response_type: 'ephemeral', replace_original: false, ...message });
-    };
-    context[INTERACTION] = { log, reply } satisfies Interaction;
+    const reply = (message: SlackMessage) => services.slack.respond(body.response_url, message, 'ephemeral');
+    const replace = (message: SlackMessage) => services.slack.respond(body.response_url, message, 'replace');
+    context[INTERACTION] = { log, reply, replace } satisfies Interaction;
     try {
       await next();
     } catch (error) {
@@ -74,7 +75,7 @@ export function buttonPipeline(services: BotServices): ButtonListener[] {
  * usually cached. A refusal closes the form and says why in the bot's direct message.
  */
 export function viewPipeline(services: BotServices): ViewListener[] {
-  const requirePerson: ViewListener = async ({ ack, body, view, client, context, next }) => {
+  const requirePerson: ViewListener = async ({ ack, body, view, context, next }) => {
     const { user } = body;
     const log = services.logger.child({ ...slackLogContext(body, context), view: view.id });
     let timer: NodeJS.Timeout | undefined;
@@ -87,17 +88,15 @@ export function viewPipeline(services: BotServices): ViewListener[] {
       ]);
     } catch (error) {
       await ack();
-      await directMessage(client, user.id, describeError(error, log)).catch((e: unknown) =>
+      await directMessage(services.slack, user.id, describeError(error, log)).catch((e: unknown) =>
         log.error('could not refuse a submission', e),
       );
       return;
     } finally {
       clearTimeout(timer);
     }
-    context[INTERACTION] = {
-      log,
-      reply: (message) => directMessage(client, user.id, message),
-    } satisfies Interaction;
+    const reply = (message: SlackMessage) => directMessage(services.slack, user.id, message);
+    context[INTERACTION] = { log, reply, replace: reply } satisfies Interaction;
     await next();
   };
   return [requirePerson];

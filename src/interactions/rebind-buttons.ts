@@ -2,9 +2,10 @@ import { bindChannel, findClient } from '../channel-binding.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
+import { lineMessage } from '../views/blocks.js';
 import { escapeMrkdwn } from '../views/escape.js';
 import type { RebindChoice } from '../views/status.js';
-import type { ButtonListener } from './pipeline.js';
+import { type ButtonListener, interactionOf } from './pipeline.js';
 
 /** The buttons' value, strictly: a click can be forged, and a stale one must not rebind anything. */
 function choiceOf(value: string | undefined): RebindChoice | undefined {
@@ -24,7 +25,7 @@ function choiceOf(value: string | undefined): RebindChoice | undefined {
  * client the question named, and only to a client the key still reaches. The question is replaced by the answer.
  */
 export function rebindConfirm(services: BotServices): ButtonListener {
-  return async function handleRebindConfirm({ body, action, respond }) {
+  return async function handleRebindConfirm({ body, action, context }) {
     if (!services.access.isAdmin(body.user.id))
       throw notAdminError('bind a channel to a client', services.access.admins());
     const choice = choiceOf(action.value);
@@ -39,20 +40,19 @@ export function rebindConfirm(services: BotServices): ButtonListener {
     await bindChannel(services, { channel, user: body.user.id, ...found }, (message) =>
       services.slack.post(slackReplyTarget(channel), message),
     );
-    await respond({
-      replace_original: true,
-      text: escapeMrkdwn(`Switched from ${current.clientLabel} to ${found.clientLabel}.`),
-    });
+    await interactionOf(context).replace(
+      lineMessage(escapeMrkdwn(`Switched from ${current.clientLabel} to ${found.clientLabel}.`)),
+    );
   };
 }
 
 export function rebindCancel(services: BotServices): ButtonListener {
-  return async function handleRebindCancel({ body, respond }) {
+  return async function handleRebindCancel({ body, context }) {
     const channel = body.channel?.id ?? body.container?.channel_id;
     const current = channel ? await services.bindings.get(channel) : undefined;
     const kept = current
       ? `${escapeMrkdwn(current.clientLabel)} (\`${escapeMrkdwn(current.clientId)}\`)`
       : 'the binding';
-    await respond({ replace_original: true, text: `Kept ${kept}: nothing changed.` });
+    await interactionOf(context).replace(lineMessage(`Kept ${kept}: nothing changed.`));
   };
 }

@@ -8,6 +8,7 @@ import { payloadHash } from '../approvals/payload.js';
 import type { Row } from '../gateway/types.js';
 import { deployPost } from '../requests/references.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
+import { escapeHtml } from '../views/escape.js';
 import { answered, requireClient, type ToolContext, ToolRefusal } from './context.js';
 import { describeJob, jobSchema } from './job-tools.js';
 
@@ -93,9 +94,6 @@ async function outreachDraft(
     );
   return result;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const ACTION_TOOLS: ActionTool[] = [
   {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ConsentRequest, Refusal } from '../tokens/index.js';
+import { escapeHtml } from '../views/escape.js';
 
 /**
  * The sign-in pages as HTML: the consent page, a refusal that says why, an error. Pure functions of their data.
@@ -26,8 +27,6 @@ export interface Page {
   html: string;
   headers: Record<string, string>;
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The headers every sign-in page carries; `formTo`: origins a form on it may end up at (after redirects). */
 function headers(formTo: readonly string[] = []): Record<string, string> {

@@ -1,4 +1,3 @@
-import type { WebClient } from '@slack/web-api';
 import type { ActionEntry } from '../actions/catalogue.js';
 import type { BotServices } from '../services.js';
 import { buildActionModal, buildLoadingModal, newestChoices } from '../views/action-modal.js';
@@ -24,16 +23,11 @@ export interface ModalMetadata {
   thread?: string;
 }
 
-/**
- * Reads a submitted form's metadata; undefined when it is not one of ours. Forms opened before the keys were
- * spelled out carry `{c, a, k}`: read alike, so a form open across a deploy still submits.
- */
+/** Reads a submitted form's metadata; undefined when it is not one of ours. */
 export function parseModalMetadata(text: string): ModalMetadata | undefined {
   try {
     const meta = JSON.parse(text) as Record<string, unknown>;
-    const channel = meta.channel ?? meta.c;
-    const action = meta.action ?? meta.a;
-    const clientId = meta.clientId ?? meta.k;
+    const { channel, action, clientId } = meta;
     if (typeof channel !== 'string' || typeof action !== 'string') return undefined;
     return {
       channel,
@@ -54,11 +48,7 @@ const NEWEST_SCAN = 1_000;
  * Opens an action's modal at once (a trigger_id dies after 3 s). When a select needs gateway data (the blog's
  * categories), a "Loading…" view opens first and is filled with views.update.
  */
-export async function openActionModal(
-  services: BotServices,
-  client: WebClient,
-  request: ModalRequest,
-): Promise<void> {
+export async function openActionModal(services: BotServices, request: ModalRequest): Promise<void> {
   const { entry } = request;
   const privateMetadata = JSON.stringify({
     channel: request.channel,
@@ -68,16 +58,13 @@ export async function openActionModal(
   } satisfies ModalMetadata);
   const sourced = entry.fields.filter((f) => f.optionsFrom);
   if (!sourced.length) {
-    await client.views.open({
-      trigger_id: request.triggerId,
-      view: buildActionModal(entry, { prefill: request.prefill, privateMetadata }),
-    });
+    await services.slack.openModal(
+      request.triggerId,
+      buildActionModal(entry, { prefill: request.prefill, privateMetadata }),
+    );
     return;
   }
-  const opened = await client.views.open({
-    trigger_id: request.triggerId,
-    view: buildLoadingModal(entry.label),
-  });
+  const opened = await services.slack.openModal(request.triggerId, buildLoadingModal(entry.label));
   const options: Record<string, { label: string; value: string }[]> = {};
   const notes: Record<string, string> = {};
   for (const field of sourced) {
@@ -111,11 +98,10 @@ export async function openActionModal(
       services.logger.warn(`could not load ${from.resource} for the ${entry.action} modal`, error);
     }
   }
-  const viewId = opened.view?.id;
-  if (!viewId) throw new Error('views.open answered without a view id');
-  await client.views.update({
-    view_id: viewId,
-    hash: opened.view?.hash,
-    view: buildActionModal(entry, { prefill: request.prefill, privateMetadata, options, notes }),
-  });
+  if (!opened.viewId) throw new Error('views.open answered without a view id');
+  await services.slack.updateModal(
+    opened.viewId,
+    buildActionModal(entry, { prefill: request.prefill, privateMetadata, options, notes }),
+    opened.hash,
+  );
 }

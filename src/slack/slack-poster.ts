@@ -4,6 +4,7 @@ import type { SlackMessage } from '../views/blocks.js';
 import { fitHome, fitMessage, fitModal } from '../views/limits.js';
 import { type UploadedFile, uploadFile } from './file-upload.js';
 import type { ReplyTarget, Reporter } from './reply-target.js';
+import { postToResponseUrl } from './response-url.js';
 import { slackFetch } from './slack-fetch.js';
 
 /**
@@ -29,8 +30,18 @@ export interface SlackOutbound extends Reporter {
    * to overwrite a newer view than that one: `conflict`, and the caller reads its state again.
    */
   publishHome(user: string, view: HomeView, hash?: string): Promise<{ hash?: string } | { conflict: true }>;
-  /** Opens a modal for the person whose click gave `triggerId` (valid for 3 s), fitted to its limits. */
-  openModal(triggerId: string, view: ModalView): Promise<void>;
+  /**
+   * Opens a modal for the person whose click gave `triggerId` (valid for 3 s), fitted to its limits; resolves
+   * with the view's id and hash, for `updateModal`.
+   */
+  openModal(triggerId: string, view: ModalView): Promise<OpenedModal>;
+  /** Replaces an open modal; with `hash`, only if nobody changed it since. */
+  updateModal(viewId: string, view: ModalView, hash?: string): Promise<void>;
+  /**
+   * Answers through a click's or a command's response_url (valid 30 minutes, 5 uses): an ephemeral message to
+   * the person, or (`replace`) the message the click was on, replaced.
+   */
+  respond(responseUrl: string, message: SlackMessage, how: 'ephemeral' | 'replace'): Promise<void>;
   /**
    * Uploads a file (a chart) and shares it in the target's channel (and thread) with `comment` as its message
    * (mrkdwn, escaped by the caller); resolves with Slack's file id.
@@ -42,6 +53,11 @@ export interface SlackOutbound extends Reporter {
 export function slackRetryAfterMs(error: unknown): number | undefined {
   const e = error as { code?: string; retryAfter?: number } | undefined;
   return e?.code === 'slack_webapi_rate_limited' ? Math.max(1, e.retryAfter ?? 1) * 1_000 : undefined;
+}
+
+export interface OpenedModal {
+  viewId?: string;
+  hash?: string;
 }
 
 type HomeView = types.HomeView;
@@ -136,7 +152,21 @@ export function createSlackPoster(slack: WebClient, options: { maxWaits?: number
       }
     },
     openModal: async (triggerId, view) => {
-      await slack.views.open({ trigger_id: triggerId, view: fitModal(view) });
+      const answer = await slack.views.open({ trigger_id: triggerId, view: fitModal(view) });
+      return {
+        ...(answer.view?.id ? { viewId: answer.view.id } : {}),
+        ...(answer.view?.hash ? { hash: answer.view.hash } : {}),
+      };
+    },
+    updateModal: async (viewId, view, hash) => {
+      await slack.views.update({ view_id: viewId, view: fitModal(view), ...(hash ? { hash } : {}) });
+    },
+    respond: async (responseUrl, message, how) => {
+      const body =
+        how === 'replace'
+          ? { replace_original: true, ...fitted(message) }
+          : { response_type: 'ephemeral', replace_original: false, ...fitted(message) };
+      await postToResponseUrl(responseUrl, body);
     },
     uploadFile: async ({ channel, threadTs }, file, comment) =>
       uploadFile(slack, (call) => withRateLimitWait(call, maxWaits), file, { channel, threadTs, comment }),

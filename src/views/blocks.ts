@@ -33,6 +33,11 @@ export function section(text: string, accessory?: types.SectionBlockAccessory): 
     : { type: 'section', text: mrkdwn(text) };
 }
 
+/** A message of one line of mrkdwn (escaped by the caller): its text and a section that shows it. */
+export function lineMessage(text: string): SlackMessage {
+  return { text, blocks: [section(text)] };
+}
+
 /** A section of two-column fields (mrkdwn); Slack shows at most ten. */
 export function fields(...texts: string[]): SectionBlock {
   return { type: 'section', fields: texts.map(mrkdwn) };

@@ -72,3 +72,8 @@ export function quoted(text: string): string {
     .map((line) => `>${line}`)
     .join('\n');
 }
+
+/** Text for HTML (a draft's body put into an email's html, a web page): `& < > " '` as entities. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -11,12 +11,8 @@ describe('action form metadata', () => {
     });
   });
 
-  it('still reads a form opened before the keys were spelled out ({c, a, k})', () => {
-    expect(parseModalMetadata('{"c":"C1","a":"generate_blog","k":"harbor-law"}')).toEqual({
-      channel: 'C1',
-      action: 'generate_blog',
-      clientId: 'harbor-law',
-    });
+  it('does not read the short keys of unreleased versions ({c, a, k}): such a form is out of date', () => {
+    expect(parseModalMetadata('{"c":"C1","a":"generate_blog","k":"harbor-law"}')).toBeUndefined();
   });
 
   it('refuses what is not one of its forms', () => {
