@@ -19,7 +19,7 @@ module.exports = {
       name: 'surfaces-are-siblings',
       severity: 'error',
       comment:
-        'A surface (commands/, interactions/, later mcp/, home/) never imports another: what two surfaces need ' +
+        'A surface (' + SURFACES.join('/, ') + '/) never imports another: what two surfaces need ' +
         'is a core use case (reads/, requests/, approvals/, digests/, access/) or slack/.',
       from: { path: SURFACE },
       to: { path: SURFACE, pathNot: '^src/$1/' },

@@ -6,12 +6,14 @@
  * 3 before the whole queue slows) against the baseline of pausing every worker on every fault (streak of 1,
  * which is what a single fault did before). Goal: the other job's POST within 1 s, at least 5× sooner.
  */
+
 import { randomUUID } from 'node:crypto';
 import { startActionWorkers } from '../src/jobs/action-worker.js';
 import { type ActionJobData, ActionQueue } from '../src/jobs/queue.js';
 import { silentLogger } from '../src/logger.js';
 import { deleteByPrefix } from '../src/redis.js';
 import { slackReplyTarget } from '../src/slack/reply-target.js';
+import { createSlackPoster } from '../src/slack/slack-poster.js';
 import { startQueueParts } from './queue-parts.js';
 import { runIfMain } from './run-if-main.js';
 
@@ -31,7 +33,7 @@ async function measure(faultThreshold: number): Promise<Run> {
     connection: redisInfo.url,
     prefix,
     gateway,
-    slack: web,
+    slack: createSlackPoster(web),
     catalogue: () => catalogue,
     rate: { max: 10, windowMs: 60_000 },
     actionTimeoutMs: 10_000,

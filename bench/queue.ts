@@ -7,6 +7,7 @@
  * both sides: the sandbox gateway, a fake Slack, Redis, the queue and its workers. The POST's arrival is
  * stamped by Node's `http.server.request.start` diagnostics channel, as the sandbox's server receives it.
  */
+
 import { randomUUID } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
@@ -16,6 +17,7 @@ import { silentLogger } from '../src/logger.js';
 import { deleteByPrefix, type RedisTarget } from '../src/redis.js';
 import { replicaWaitMs } from '../src/redis-replica.js';
 import { slackReplyTarget } from '../src/slack/reply-target.js';
+import { createSlackPoster } from '../src/slack/slack-poster.js';
 import { reportFigures } from './bench-child.js';
 import { startQueueParts } from './queue-parts.js';
 import { runIfMain } from './run-if-main.js';
@@ -72,7 +74,7 @@ export async function runQueueBench(
         connection,
         prefix,
         gateway,
-        slack: web,
+        slack: createSlackPoster(web),
         catalogue: () => catalogue,
         rate,
         actionTimeoutMs: 10_000,

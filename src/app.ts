@@ -1,7 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, type LogLevel, SocketModeReceiver } from '@slack/bolt';
-import { BotIdentity } from './bot-identity.js';
 import { register as registerCommands } from './commands/index.js';
 import type { Config } from './config.js';
 import { register as registerHome } from './home/index.js';
@@ -14,18 +13,12 @@ import { atLeastInfo } from './logger.js';
 import { mcpRoutes } from './mcp/index.js';
 import { oauthRoutes } from './oauth/index.js';
 import type { BotServices } from './services.js';
+import { BotIdentity } from './slack/bot-identity.js';
 import { slackFetch } from './slack/slack-fetch.js';
+import { webSlackClientOptions } from './slack/web-clients.js';
 import { SocketConnection } from './socket-connection.js';
 
 /** The web role's Slack client options: Bolt's own client and the request layer's reporter share them. */
-export function webSlackClientOptions(config: Config) {
-  return {
-    slackApiUrl: config.slack.apiUrl,
-    // A 429 from chat.postMessage waits for Retry-After inside the client instead of failing the request.
-    retryConfig: { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 10_000 },
-    fetch: slackFetch,
-  };
-}
 
 /**
  * Bolt's ignoreSelf middleware drops the app's own messages and events; the app listens to no message and to
@@ -63,7 +56,7 @@ export function createBot(services: BotServices): Bot {
     // Its authorization server and sign-in pages, when the app's OAuth client is configured.
     ...oauthRoutes(services),
   ];
-  const clientOptions = webSlackClientOptions(config);
+  const clientOptions = webSlackClientOptions(config.slack.apiUrl);
   // Bolt resets an injected logger's level to its own default unless told the configured one.
   const logLevel = config.logLevel as LogLevel;
   const authorize = identity.authorize;

@@ -1,11 +1,10 @@
-import { WebClient } from '@slack/web-api';
 import { ClientReach } from './access/client-reach.js';
 import { AccessPolicy } from './access/policy.js';
 import { UserDirectory } from './access/user-directory.js';
 import { UserGroups } from './access/user-groups.js';
 import { CatalogueSource } from './actions/catalogue-source.js';
 import { confirmGuardedNames } from './actions/guarded.js';
-import { type Bot, createBot, webSlackClientOptions } from './app.js';
+import { type Bot, createBot } from './app.js';
 import { ApprovalExpiry, type ApprovalWorkers, startApprovalWorker } from './approvals/approval-expiry.js';
 import { approvalHooks } from './approvals/approval-outcome.js';
 import { ApprovalStore } from './approvals/approval-store.js';
@@ -32,8 +31,8 @@ import { recentAnchor, startSandbox } from './sandbox/index.js';
 import type { BotServices, CoreServices } from './services.js';
 import { shutdownDeadline } from './shutdown.js';
 import { AnswerLanes } from './slack/answer-lanes.js';
-import { slackFetch } from './slack/slack-fetch.js';
 import { createSlackPoster, createWorkerSlackClient } from './slack/slack-poster.js';
+import { createPeopleClient, createWebSlackClient } from './slack/web-clients.js';
 import { AssistantTokenStore } from './store/assistant-token-store.js';
 import { BindingStore } from './store/bindings.js';
 import { HomeMarks } from './store/home-marks.js';
@@ -166,16 +165,7 @@ export async function startRuntime(
       'error',
       redisOutage.otherwise((error) => logger.error('queue error', error)),
     );
-  // Who someone is and who is in a group: short retries, a timeout and no waiting out a 429, since a person is
-  // waiting for the answer (a lookup that fails refuses and says to try again).
-  const people = new WebClient(botToken, {
-    slackApiUrl: config.slack.apiUrl,
-    logger,
-    timeout: 5_000,
-    rejectRateLimitedCalls: true,
-    retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000 },
-    fetch: slackFetch,
-  });
+  const people = createPeopleClient(botToken, config.slack.apiUrl, logger);
   const directory = new UserDirectory(people, options.userCacheMs ? { ttlMs: options.userCacheMs } : {});
   const access = new AccessPolicy(
     config,
@@ -185,13 +175,9 @@ export async function startRuntime(
   );
   // A bind or an unbind changes the channels every Home tab may list.
   const bindings = new BindingStore(redis, config.redis.prefix, { changed: () => homeMarks.everyone() });
-  // Bindings made before the set of bound channels existed join it (Home and the assistant tools list it).
-  await bindings
-    .indexExisting()
-    .catch((e: unknown) => logger.warn('could not index the existing channel bindings', e));
   // The request layer posts each job's "queued" message before the job exists: the web role's Slack client,
   // with a person waiting, so a 429 is waited out inside the client and not again on top.
-  const webSlack = new WebClient(botToken, { ...webSlackClientOptions(config), logger });
+  const webSlack = createWebSlackClient(botToken, config.slack.apiUrl, logger);
   const slack = createSlackPoster(webSlack, { maxWaits: 0 });
   // The one approval store of this process: the web role's clicks, the worker's gate and the expiry share it.
   const approvals = new ApprovalStore(redis, config.redis.prefix, {
@@ -270,7 +256,7 @@ export async function startRuntime(
       connection: config.redis,
       prefix: config.redis.prefix,
       gateway,
-      slack: workerSlack,
+      slack: workerPoster,
       approvals: approvalHooks(approvals, workerPoster),
       catalogue: catalogue.get,
       rate: config.gateway.actionRate,

@@ -34,7 +34,7 @@ function describeFailure(error: unknown): string {
 }
 
 /**
- * The Socket Mode connection, kept up as the HTTP mode's `auth.test` is (bot-identity.ts). The Slack client
+ * The Socket Mode connection, kept up as the HTTP mode's `auth.test` is (slack/bot-identity.ts). The Slack client
  * library gives up at start when Slack cannot be reached, and when that happens on one of its own
  * reconnects the rejection is unhandled and ends the process; so its reconnecting is off and this does it:
  * at once after a close, then with backoff (1 s doubling to 60 s) while Slack does not answer. Only a refused

@@ -107,7 +107,6 @@ export class ApprovalStore {
 
   /** The newest pending requests of every channel (at most `limit`), and how many are pending in all. */
   async pending(limit: number, now = Date.now()): Promise<{ records: ApprovalRecord[]; total: number }> {
-    await this.#fillIndexes();
     const [ids, total] = await Promise.all([
       this.redis.zrevrange(this.#pendingKey(), 0, limit - 1),
       this.redis.zcard(this.#pendingKey()),
@@ -122,25 +121,8 @@ export class ApprovalStore {
     return { records, total: Math.max(records.length, total - (ids.length - records.length)) };
   }
 
-  #filled = false;
-
-  /**
-   * Requests made before the indexes existed join them once (whichever process gets there first scans); a
-   * pending one is still decidable, so its approvers should see it.
-   */
-  async #fillIndexes(): Promise<void> {
-    if (this.#filled) return;
-    if ((await this.redis.set(`${this.prefix}:approvals:indexes-filled`, '1', 'NX')) === 'OK') {
-      const head = `${this.prefix}:approval:`;
-      const ids = (await keysByPrefix(this.redis, head)).map((k) => k.slice(head.length));
-      for (const record of await this.#records(ids)) await this.#index(record);
-    }
-    this.#filled = true;
-  }
-
   /** A requester's newest requests, whatever their state (at most `limit`). */
   async requestedBy(user: string, limit: number): Promise<ApprovalRecord[]> {
-    await this.#fillIndexes();
     return this.#records(await this.redis.zrevrange(this.#requesterKey(user), 0, limit - 1));
   }
 

@@ -1,4 +1,3 @@
-import type { WebClient } from '@slack/web-api';
 import { MetricsTime, Worker } from 'bullmq';
 import type { Catalogue } from '../actions/catalogue.js';
 import type { Rate } from '../config.js';
@@ -8,7 +7,7 @@ import type { Metrics } from '../metrics.js';
 import type { Redis, RedisTarget } from '../redis.js';
 import type { RedisOutageLog } from '../redis-outage.js';
 import { ReplicaWait } from '../redis-replica.js';
-import { createSlackPoster } from '../slack/slack-poster.js';
+import type { SlackOutbound } from '../slack/slack-poster.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import { ActionLedger } from '../store/ledger.js';
 import { bullKeys } from './bullmq-internals.js';
@@ -17,13 +16,7 @@ import { reportFinalFailure } from './final-failure.js';
 import { RetryableJobError, wasReported } from './job-errors.js';
 import type { ActionJobDeps, ApprovalHooks, JobEnd } from './job-run.js';
 import { actionProcessors, dispatch } from './processors.js';
-import {
-  ACTION_QUEUE,
-  type ActionJobData,
-  type ActionJobOutcome,
-  ActionQueue,
-  upgradeJobData,
-} from './queue.js';
+import { ACTION_QUEUE, type ActionJobData, type ActionJobOutcome, ActionQueue } from './queue.js';
 import { advanceFairClock, fairKeys, pauseAllWorkers } from './rate-limit.js';
 import { showWait } from './show-wait.js';
 import { ranFor, setUpWorker } from './worker-setup.js';
@@ -42,7 +35,7 @@ export interface ActionWorkerOptions {
   connection: string | RedisTarget | (() => Redis);
   prefix: string;
   gateway: GatewayClient;
-  slack: WebClient;
+  slack: SlackOutbound;
   catalogue: () => Catalogue | Promise<Catalogue>;
   rate: Rate;
   actionTimeoutMs: number;
@@ -101,7 +94,7 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     'error',
     redisOutage.otherwise((error) => logger.error('queue error', error)),
   );
-  const poster = createSlackPoster(options.slack);
+  const poster = options.slack;
 
   const deps: ActionJobDeps = {
     redis,
@@ -147,7 +140,6 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     async (job, token) => {
       // The fairness clock follows the jobs that start (see rate-limit.ts); it never blocks the POST.
       const clock = advanceFairClock(redis, nowKey, job.opts.priority ?? 0).catch(() => {});
-      job.data = upgradeJobData(job.data);
       try {
         return (await process(job, token)) as ActionJobOutcome;
       } finally {
@@ -200,7 +192,6 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     approvalEnded(job.data, { outcome: result });
   });
   worker.on('failed', (job, error) => {
-    if (job) job.data = upgradeJobData(job.data);
     const log = logger.child({ job: job?.id });
     log.warn(`job failed: ${error.message}`);
     changed(job?.data, Boolean(job?.finishedOn));

@@ -11,7 +11,7 @@ import { actionTitle } from '../views/action-title.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildJobStatus, type JobStatusState } from '../views/job-status.js';
 import { bullKeys } from './bullmq-internals.js';
-import { type ActionJobData, type ActionJobOutcome, upgradeJobData } from './queue.js';
+import type { ActionJobData, ActionJobOutcome } from './queue.js';
 
 /** One run of an action job: its dependencies, its data as it moves, and its Slack side. */
 
@@ -89,7 +89,7 @@ export async function storedData(redis: Redis, job: ActionJob): Promise<ActionJo
   const raw = await redis.hget(jobHashKey(job), 'data');
   if (!raw) return undefined;
   try {
-    return upgradeJobData(JSON.parse(raw) as ActionJobData);
+    return JSON.parse(raw) as ActionJobData;
   } catch {
     return undefined;
   }

@@ -5,7 +5,7 @@ import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import type { Redis } from '../redis.js';
 import { ReplicaWait } from '../redis-replica.js';
-import { type ReplyTarget, replyTargetOf } from '../slack/reply-target.js';
+import type { ReplyTarget } from '../slack/reply-target.js';
 import { dedupeKey } from '../store/dedupe.js';
 import { releaseJobClaim } from '../store/in-flight.js';
 import type { JobWait } from '../views/job-status.js';
@@ -26,7 +26,7 @@ export const ACTION_JOB_NAME = 'action';
 
 export type JobStep = 'queued' | 'posting' | 'done';
 
-/** The approval a guarded action's job carries; filled by the approvals issue. */
+/** The approval a guarded action's job carries. */
 export interface JobApproval {
   id: string;
   state: 'pending' | 'approved' | 'running' | 'done' | 'failed' | 'rejected' | 'cancelled' | 'expired';
@@ -229,7 +229,6 @@ export class ActionQueue {
   /** A job by its key (the value of every job button), its data read as this version writes it. */
   async findJob(jobKey: string) {
     const job = await this.queue.getJob(jobKey);
-    if (job) job.data = upgradeJobData(job.data);
     return job ?? undefined;
   }
 
@@ -341,7 +340,7 @@ export class ActionQueue {
         missing++;
         continue;
       }
-      const summary = this.#summaryOf(upgradeJobData(job.data), state);
+      const summary = this.#summaryOf(job.data, state);
       if (job.finishedOn) summary.finishedAt = job.finishedOn;
       const recordId = job.returnvalue?.recordId ?? job.data.recordId;
       if (recordId) summary.recordId = recordId;
@@ -389,9 +388,4 @@ export function toJobState(
     default:
       return undefined;
   }
-}
-
-/** Job data as this version writes it, from data an earlier version queued (a channel, not a reply target). */
-export function upgradeJobData(data: ActionJobData): ActionJobData {
-  return data.replyTo ? data : { ...data, replyTo: replyTargetOf(data as { channel?: string }) };
 }

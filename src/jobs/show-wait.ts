@@ -3,7 +3,7 @@ import type { AppLogger } from '../logger.js';
 import type { Reporter } from '../slack/reply-target.js';
 import { actionTitle } from '../views/action-title.js';
 import { buildJobStatus } from '../views/job-status.js';
-import { type ActionJobData, type ActionQueue, upgradeJobData } from './queue.js';
+import type { ActionJobData, ActionQueue } from './queue.js';
 
 export interface ShowWaitDeps {
   queue: ActionQueue;
@@ -41,7 +41,7 @@ export async function showWait(deps: ShowWaitDeps, options: { limit?: number; ho
       ...(data.retryOf ? { retryOf: data.retryOf } : {}),
     });
     await deps.poster
-      .update(upgradeJobData(data).replyTo, data.statusTs, message)
+      .update(data.replyTo, data.statusTs, message)
       .catch((error: unknown) => deps.logger.warn('could not show a wait', error));
   }
 }

@@ -4,8 +4,8 @@ import type { ActionRequest } from './request.js';
 
 /**
  * Requests parked behind the duplicate question: kept in Redis, so "Generate another" carries only an id,
- * not the payload. Taken once (GETDEL): a double click queues one job. A parked request lives an hour; one
- * an older version parked (another shape) reads as expired, and the person is told to run the command again.
+ * not the payload. Taken once (GETDEL): a double click queues one job. A parked request lives an hour; a value
+ * that is not a request reads as expired, and the person is told to run the command again.
  */
 
 const PENDING_TTL_SEC = 3_600;

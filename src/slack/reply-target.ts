@@ -30,13 +30,3 @@ export interface Reporter {
   reply(target: ReplyTarget, ref: string, message: SlackMessage): Promise<void>;
   remove(target: ReplyTarget, ref: string): Promise<void>;
 }
-
-/**
- * The target of a job's data. Jobs queued before reply targets existed named their channel at the top level
- * (`channel`); a worker of this version still reports them there.
- */
-export function replyTargetOf(data: { replyTo?: ReplyTarget; channel?: string }): ReplyTarget {
-  if (data.replyTo) return data.replyTo;
-  if (typeof data.channel === 'string') return slackReplyTarget(data.channel);
-  throw new Error('job data has no reply target');
-}

@@ -55,7 +55,7 @@ export function slackRetryAfterMs(error: unknown): number | undefined {
   return e?.code === 'slack_webapi_rate_limited' ? Math.max(1, e.retryAfter ?? 1) * 1_000 : undefined;
 }
 
-export interface OpenedModal {
+interface OpenedModal {
   viewId?: string;
   hash?: string;
 }

@@ -58,17 +58,6 @@ export class BindingStore {
     return found.filter((b): b is ChannelBinding => b !== undefined);
   }
 
-  /**
-   * Adds bindings made before the set of bound channels existed (a scan of this prefix's binding keys, on
-   * every master of a cluster): run once at start, so an upgraded install lists every channel.
-   */
-  async indexExisting(): Promise<number> {
-    const keys = await keysByPrefix(this.redis, this.key(''));
-    const channels = keys.map((key) => key.slice(this.key('').length)).filter(Boolean);
-    if (channels.length) await this.redis.sadd(this.indexKey(), ...channels);
-    return channels.length;
-  }
-
   private indexKey(): string {
     return `${this.prefix}:bindings`;
   }

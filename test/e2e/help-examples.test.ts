@@ -84,7 +84,7 @@ describe('help', () => {
       await pause(250);
       const answers = h.slack.ephemerals(CHANNEL, ADMIN).slice(eph).map(textOf);
       const posted = h.slack.messages(CHANNEL).slice(msgs);
-      // Guarded actions are refused by design until approvals ship: the refusal is what the example shows.
+      // A guarded action's example asks for an approval: its card is what the example shows, not an error.
       const errors = answers.filter((t) => t.includes(':warning:') && !t.includes('approval'));
       if (errors.length > 0) failures.push(`${example}: ${errors[0]?.slice(0, 300)}`);
       if (posted.some((m) => textOf(m).includes('No rows'))) failures.push(`${example}: no rows`);

@@ -32,17 +32,4 @@ describe('channel bindings', () => {
     expect(await store.remove('C3')).toBe(true);
     expect((await store.all()).map((b) => b.channel)).toEqual(['C1', 'C2']);
   });
-
-  it('indexes bindings an earlier version wrote without the set', async () => {
-    await redis.hset(`${prefix}:binding:COLD`, {
-      clientId: 'acme',
-      clientLabel: 'Acme',
-      boundBy: 'UADMIN',
-      boundAt: '2025-01-01T00:00:00Z',
-    });
-    expect((await store.all()).map((b) => b.channel)).not.toContain('COLD');
-    expect(await store.indexExisting()).toBe(3);
-    expect((await store.all()).map((b) => b.channel)).toEqual(['C1', 'C2', 'COLD']);
-    expect(await store.channelsOf('acme')).toEqual(['COLD', 'C1']);
-  });
 });

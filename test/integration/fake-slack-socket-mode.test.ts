@@ -74,7 +74,8 @@ describe('the Socket Mode WebSocket', () => {
       payload: { command: '/gateway', text: 'help' },
       accepts_response_payload: true,
     });
-    expect(ack.elapsedMs).toBeGreaterThanOrEqual(0);
+    // Acked well inside Slack's 3 s.
+    expect(ack.elapsedMs).toBeLessThan(3_000);
   });
 
   it('rejects an envelope the client never acks, with a stable code', async () => {

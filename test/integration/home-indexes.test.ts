@@ -52,20 +52,4 @@ describe('the Home tab’s indexes', () => {
     expect(changed).toContain(`${first.id}:rejected`);
     expect(changed).toContain(`${last.id}:pending`);
   });
-
-  it('fills the indexes once with approvals from before them', async () => {
-    const old = `${prefix}:b`;
-    const before = new ApprovalStore(redis, old);
-    const made = await before.createExclusive(approval(9, 'UOLD'), Date.now());
-    if (!('created' in made)) throw new Error('not created');
-    // As a version without the indexes left things: the records, and no index.
-    await redis.del(
-      `${old}:approvals:pending`,
-      `${old}:approvals:by:UOLD`,
-      `${old}:approvals:indexes-filled`,
-    );
-    const after = new ApprovalStore(redis, old);
-    expect((await after.pending(10)).records.map((r) => r.id)).toEqual([made.created.id]);
-    expect((await after.requestedBy('UOLD', 10)).map((r) => r.id)).toEqual([made.created.id]);
-  });
 });

@@ -1,10 +1,10 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { webSlackClientOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { ChatPoster } from '../../src/slack/chat-post.js';
+import { webSlackClientOptions } from '../../src/slack/web-clients.js';
 
 /**
  * The command answer's chat.postMessage (one JSON POST) against the local Slack stand-in, beside a WebClient
@@ -34,7 +34,7 @@ function both(fast = false) {
     GATEWAY_BASE_URL: 'http://127.0.0.1:9',
     GATEWAY_API_KEY: 'k',
   });
-  const options = webSlackClientOptions(config);
+  const options = webSlackClientOptions(config.slack.apiUrl);
   const retryConfig = fast ? { ...options.retryConfig, minTimeout: 10, maxTimeout: 20 } : options.retryConfig;
   const web = new WebClient(slack.botToken, { ...options, retryConfig, logger: silentLogger() });
   const poster = new ChatPoster({

@@ -1,7 +1,7 @@
 import type { AuthorizeResult } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
-import type { AppLogger } from './logger.js';
-import { SlackUnreachableError, slackFetch } from './slack/slack-fetch.js';
+import type { AppLogger } from '../logger.js';
+import { SlackUnreachableError, slackFetch } from './slack-fetch.js';
 
 interface Identity {
   botId?: string;
