@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, type LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { register as registerCommands } from './commands/index.js';
-import type { Config } from './config.js';
 import { register as registerHome } from './home/index.js';
 import { healthProbeKey, healthRoutes } from './http/health-routes.js';
 import { type HealthServer, startHealthServer } from './http/health-server.js';
@@ -14,7 +13,6 @@ import { mcpRoutes } from './mcp/index.js';
 import { oauthRoutes } from './oauth/index.js';
 import type { BotServices } from './services.js';
 import { BotIdentity } from './slack/bot-identity.js';
-import { slackFetch } from './slack/slack-fetch.js';
 import { webSlackClientOptions } from './slack/web-clients.js';
 import { SocketConnection } from './socket-connection.js';
 

@@ -1,4 +1,4 @@
-import { keysByPrefix, type Redis } from '../redis.js';
+import type { Redis } from '../redis.js';
 
 /** Which client a channel is bound to (`use`). One Redis hash per channel, shared by every web process. */
 export interface ChannelBinding {
