@@ -11,6 +11,14 @@ import type { Caller, ToolContext } from './context.js';
 import { CursorSigner } from './cursor.js';
 import { BodyTooLarge, readBody, rebindingRefusal, takeCalls, toolCalls } from './guards.js';
 import { registerReadTools } from './read-tools.js';
+import {
+  MCP_PATH,
+  METADATA_PATH,
+  metadataRoute,
+  type ResourceUrls,
+  resourceUrls,
+  unauthorizedChallenge,
+} from './resource-metadata.js';
 
 /**
  * mcp/ is a surface: the assistant-tool server of docs/gateway-api.md §4.5 at `POST /mcp` (Streamable HTTP,
@@ -18,8 +26,6 @@ import { registerReadTools } from './read-tools.js';
  * person under the same access policy as in Slack.
  */
 
-const MCP_PATH = '/mcp';
-const METADATA_PATH = '/.well-known/oauth-protected-resource';
 /** A tool call's arguments are small; an article's HTML for an email is the largest. */
 const MAX_BODY_BYTES = 1_048_576;
 
@@ -39,8 +45,6 @@ export function mcpRoutes(services: CoreServices): CustomRoute[] {
   const { config, logger } = services;
   const log = logger.child({ part: 'mcp' });
   const cursors = new CursorSigner(services.redis, config.redis.prefix);
-  const base = (req: IncomingMessage) => config.mcp.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
-  const metadataUrl = (req: IncomingMessage) => `${base(req)}${METADATA_PATH}${MCP_PATH}`;
 
   const handler = createMcpHandler(
     (request) => {
@@ -78,31 +82,33 @@ export function mcpRoutes(services: CoreServices): CustomRoute[] {
   });
 
   /** 401 with the pointer to the protected-resource metadata (RFC 9728), so OAuth-speaking clients can look. */
-  const unauthorized = (req: IncomingMessage, res: ServerResponse, sent: boolean) =>
+  const unauthorized = (urls: ResourceUrls, res: ServerResponse, sent: boolean) =>
     json(
       res,
       401,
       rpcError(-32001, 'A gateway-bot token is required: mint one with `/gateway mcp token` in Slack.'),
-      {
-        'www-authenticate': `Bearer resource_metadata="${metadataUrl(req)}"${sent ? ', error="invalid_token"' : ''}`,
-      },
+      { 'www-authenticate': unauthorizedChallenge(urls, sent) },
     );
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const refused = rebindingRefusal(req, config.mcp.allowedHosts);
     if (refused) return json(res, 403, rpcError(-32000, `Forbidden: ${refused}.`));
+    // A Host with more than a name and a port never names this server's URLs.
+    const urls = resourceUrls(services, req);
+    if (!urls)
+      return json(res, 400, rpcError(-32000, 'Bad request: the Host header is not a host name and port.'));
     if (req.method !== 'POST')
       return json(res, 405, rpcError(-32000, 'Method not allowed: this server is stateless, POST only.'), {
         allow: 'POST',
       });
     const secret = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     // A static `gwb_` token or an OAuth access token for this very resource (tokens/verify-bearer.ts).
-    const token = secret ? await services.tokens.verifyBearer(secret, `${base(req)}${MCP_PATH}`) : undefined;
-    if (!token) return unauthorized(req, res, Boolean(secret));
+    const token = secret ? await services.tokens.verifyBearer(secret, urls.resource) : undefined;
+    if (!token) return unauthorized(urls, res, Boolean(secret));
     try {
       // The person, as now: a guest, someone deactivated or another workspace's person is refused.
       await services.access.requirePerson(token.user);
-      if (token.team !== (await services.access.homeTeam())) return unauthorized(req, res, true);
+      if (token.team !== (await services.access.homeTeam())) return unauthorized(urls, res, true);
     } catch (error) {
       if (error instanceof AccessError) return json(res, 403, rpcError(-32000, error.title));
       throw error;
@@ -132,17 +138,7 @@ export function mcpRoutes(services: CoreServices): CustomRoute[] {
     await node(authed, res, body);
   }
 
-  const metadata = (req: IncomingMessage, res: ServerResponse) => {
-    if (rebindingRefusal(req, config.mcp.allowedHosts)) return json(res, 403, { error: 'forbidden' });
-    json(res, 200, {
-      resource: `${base(req)}${MCP_PATH}`,
-      bearer_methods_supported: ['header'],
-      resource_name: 'gateway-bot assistant tools',
-      // The bot's own authorization server (oauth/) when sign-in is configured; else tokens minted in Slack only.
-      authorization_servers: services.tokens.signIn ? [base(req)] : [],
-      scopes_supported: services.tokens.signIn ? ['gateway:read', 'gateway:act'] : ['read', 'write'],
-    });
-  };
+  const metadata = metadataRoute(services);
   const safe = (req: IncomingMessage, res: ServerResponse) =>
     void serve(req, res).catch((error: unknown) => {
       log.error('mcp request failed', error);
@@ -151,7 +147,7 @@ export function mcpRoutes(services: CoreServices): CustomRoute[] {
     });
   return [
     { path: MCP_PATH, method: ['POST', 'GET', 'DELETE'], handler: safe },
-    { path: METADATA_PATH, method: ['GET'], handler: metadata },
-    { path: `${METADATA_PATH}${MCP_PATH}`, method: ['GET'], handler: metadata },
+    { path: METADATA_PATH, method: ['GET', 'OPTIONS'], handler: metadata },
+    { path: `${METADATA_PATH}${MCP_PATH}`, method: ['GET', 'OPTIONS'], handler: metadata },
   ];
 }

@@ -1,5 +1,6 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
+import { publicBase } from '../http/public-url.js';
 import type { Page } from './sign-in-pages.js';
 
 /** The HTTP pieces of the sign-in surface: who the server is for this request, bodies, answers. */
@@ -11,22 +12,13 @@ export class BodyTooLarge extends Error {
   override readonly name = 'BodyTooLarge';
 }
 
-const hostName = (host: string) => {
-  try {
-    return new URL(`http://${host}`).hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
-};
-
 /**
- * The issuer (the bot's public address) this request is for: PUBLIC_URL, or without it the loopback host the
- * request named. Undefined when the Host is not one the bot answers to (DNS-rebinding protection, as on /mcp).
+ * The issuer (the bot's public address) this request is for: PUBLIC_URL, or without it the loopback host and
+ * port the request named (parsed, never copied). Undefined when the Host is not one the bot answers to
+ * (DNS-rebinding protection, as on /mcp) or is more than a name and a port.
  */
 export function issuerOf(req: IncomingMessage, config: Config): string | undefined {
-  const name = hostName(req.headers.host ?? '');
-  if (!name || !config.mcp.allowedHosts.includes(name)) return undefined;
-  return config.mcp.publicUrl ?? `http://${req.headers.host}`;
+  return publicBase(config.mcp, req);
 }
 
 /**
