@@ -188,6 +188,7 @@ export async function startRuntime(
     changed: (user) => homeMarks.mark([user]),
   });
   const reach = new ClientReach(access, directory, bindings, logger.child({ part: 'access' }));
+  let port: number | undefined;
   const parts = {
     config,
     logger,
@@ -217,6 +218,7 @@ export async function startRuntime(
       metadataCa: options.metadataCa,
     }),
     reach,
+    botUrl: () => config.mcp.publicUrl ?? `http://localhost:${port ?? config.port}`,
   };
   const core: CoreServices = {
     ...parts,
@@ -238,7 +240,6 @@ export async function startRuntime(
   const runs = (role: 'web' | 'worker' | 'scheduler') =>
     options.roles ? options.roles.includes(role) : config.role === role || config.role === 'all';
   let bot: Bot | undefined;
-  let port: number | undefined;
   let workers: ActionWorkers | undefined;
   let digestWorkers: DigestWorkers | undefined;
   let approvalWorkers: ApprovalWorkers | undefined;

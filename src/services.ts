@@ -55,6 +55,11 @@ export interface CoreServices {
   tokens: TokenFeature;
   /** Which clients a person reaches outside a channel (assistant tools). */
   reach: ClientReach;
+  /**
+   * The bot's address as people and their assistants reach it (no trailing slash): PUBLIC_URL when set, else
+   * loopback on the port this process actually listens on (PORT=0 picks a free one; known once it serves).
+   */
+  botUrl(): string;
 }
 
 /** The Slack side, handed to each register(): the core, and what only Slack listeners need. */

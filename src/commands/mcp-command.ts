@@ -5,10 +5,7 @@ import type { CommandContext, CommandSpec } from './command-context.js';
 const USAGE = '/gateway mcp token [read] · /gateway mcp tokens · /gateway mcp revoke <id>';
 
 /** The assistant-tool server's address, as a person's client reaches it. */
-function mcpUrl(ctx: CommandContext): string {
-  const { config } = ctx.services;
-  return `${config.mcp.publicUrl ?? `http://localhost:${config.port}`}/mcp`;
-}
+const mcpUrl = (ctx: CommandContext) => `${ctx.services.botUrl()}/mcp`;
 
 const words = (ctx: CommandContext) => ctx.args.map((t) => (t.kind === 'word' ? t.value.toLowerCase() : ''));
 

@@ -6,34 +6,57 @@ import type { SaveImage } from './console-files.js';
  * token, through the SDK's own client over HTTP, as Claude Code or the MCP Inspector would.
  */
 export class ConsoleAssistant {
-  #client: Promise<Client> | undefined;
+  /** Each person's token: the one they minted last in the console (alice's is minted at start). */
+  readonly #tokens = new Map<string, string>();
+  readonly #clients = new Map<string, Promise<Client>>();
+  /** The job an `mcp` call returned last: `mcp get_job` without a job_id asks about it. */
+  #lastJob: string | undefined;
 
   constructor(
     private readonly url: string,
-    private readonly token: string,
+    /** Names people in refusals. */
+    private readonly userName: (user: string) => string,
     /** Where an image a tool returns (get_chart) is written; its path is printed with the answer. */
     private readonly saveImage?: SaveImage,
   ) {}
 
-  #connect(): Promise<Client> {
-    this.#client ??= (async () => {
-      const client = new Client({ name: 'gateway-bot demo console', version: '1.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(this.url), {
-          requestInit: { headers: { authorization: `Bearer ${this.token}` } },
-        }),
+  /** From now on `user`'s `mcp` lines go out with this token (one they minted, as a person pastes it in). */
+  useToken(user: string, token: string): void {
+    this.#tokens.set(user, token);
+  }
+
+  #connect(user: string): Promise<Client> {
+    const token = this.#tokens.get(user);
+    if (!token)
+      throw new Error(
+        `${this.userName(user)} has no assistant token yet: /gateway mcp token mints one, and the console uses it`,
       );
-      return client;
-    })().catch((error: unknown) => {
-      this.#client = undefined;
-      throw error;
-    });
-    return this.#client;
+    let client = this.#clients.get(token);
+    if (!client) {
+      client = (async () => {
+        const c = new Client({ name: 'gateway-bot demo console', version: '1.0.0' });
+        await c.connect(
+          new StreamableHTTPClientTransport(new URL(this.url), {
+            requestInit: { headers: { authorization: `Bearer ${token}` } },
+          }),
+        );
+        return c;
+      })().catch((error: unknown) => {
+        this.#clients.delete(token);
+        throw error;
+      });
+      this.#clients.set(token, client);
+    }
+    return client;
   }
 
   /** The tool's answer as lines: its structured content (pretty JSON, long lists cut), or its error text. */
-  async call(tool: string, args: Record<string, unknown>): Promise<string[]> {
-    const client = await this.#connect();
+  async call(user: string, tool: string, given: Record<string, unknown>): Promise<string[]> {
+    const client = await this.#connect(user);
+    const args =
+      tool === 'get_job' && !('job_id' in given) && this.#lastJob
+        ? { ...given, job_id: this.#lastJob }
+        : given;
     if (tool === 'tools') {
       const { tools } = await client.listTools();
       return tools.map(
@@ -48,6 +71,7 @@ export class ConsoleAssistant {
     if (result.isError || !result.structuredContent)
       return [`(mcp ${tool}: ${result.content?.map((c) => c.text ?? '').join(' ') ?? 'no answer'})`];
     const shown = { ...result.structuredContent };
+    if (typeof shown.job_id === 'string') this.#lastJob = shown.job_id;
     if (Array.isArray(shown.rows) && shown.rows.length > 5)
       shown.rows = [...shown.rows.slice(0, 5), `… ${shown.rows.length - 5} more rows`];
     // A chart's numbers: each keyword's first and last position, not every point.
@@ -71,8 +95,10 @@ export class ConsoleAssistant {
   }
 
   async close(): Promise<void> {
-    const client = await this.#client?.catch(() => undefined);
-    await client?.close().catch(() => {});
+    for (const pending of this.#clients.values()) {
+      const client = await pending.catch(() => undefined);
+      await client?.close().catch(() => {});
+    }
   }
 }
 

@@ -125,14 +125,14 @@ export function answerFor(f: ModalField, typed: string): string | undefined {
 }
 
 /** `fill keyword="best plumber austin" city=Austin` → input values keyed by action_id. */
-export function parseFill(text: string): InputValues {
+export function parseFill(text: string, what = 'fill'): InputValues {
   // `\"` is a quote inside a quoted value: set aside before the bot's tokenizer (which has no escapes) reads it.
   const QUOTE = '\u0000';
   const values: InputValues = {};
   for (const token of tokenize(text.replace(/\\"/g, QUOTE))) {
     const restore = (v: string) => v.split(QUOTE).join('"');
     if (token.kind !== 'pair')
-      throw new Error(`fill takes name=value pairs; “${restore(token.value)}” is not one`);
+      throw new Error(`${what} takes name=value pairs; “${restore(token.value)}” is not one`);
     values[token.name] = restore(token.value);
   }
   return values;

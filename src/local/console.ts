@@ -24,18 +24,34 @@ const CONSOLE_HELP = [
   '  fill name=value …      answer the open modal’s fields (quotes for spaces, \\" for a quote; a choice',
   '                         by its number, value or label: fill category_id=2), then: submit',
   '  submit | cancel        submit or close the open modal',
-  '  as <user>              switch user: alice (admin), bob, carol, dave (guest), erin (another workspace);',
-  '                         the channel message buttons stay pressable (an approver presses Approve)',
+  '  as <user>              switch user (who is who: below); the channel message buttons stay pressable',
+  '                         (an approver presses Approve)',
   '  channel #name          switch channel (bind it to a client with /gateway use <client_id>)',
   '  wait                   wait until every job is done, queued ones included',
   '  wait 60s                let that much time pass (s or m: wait 90s, wait 2m)',
   '  advance                a day passes at the sandbox gateway: new reviews, new keyword positions',
   '  home                   open the bot’s Home tab as the current user; its buttons are pressable, and it is',
   '                         shown again when it changes (until the next /gateway line)',
-  '  mcp <tool> [name=value …]  call an assistant tool with the demo token (mcp tools lists them):',
+  '  mcp <tool> [name=value …]  call an assistant tool as the current user, with their token (alice has one;',
+  '                         /gateway mcp token mints yours and the console uses it; mcp tools lists them):',
   '                         mcp list_keywords client_id=acme-plumbing limit=5',
+  '                         mcp get_job with no job_id asks about the job the last mcp call returned',
   '  help | quit',
 ];
+
+/** What a person may do, for `help` and `as`: the demo's roles, or what Slack says of the user. */
+function roleOf(user: (typeof DEFAULT_USERS)[number], roles: Readonly<Record<string, string>>): string {
+  return (
+    roles[user.id] ??
+    (user.is_admin
+      ? 'an admin'
+      : user.is_restricted
+        ? 'a guest'
+        : user.team_id
+          ? 'from another workspace'
+          : 'a member')
+  );
+}
 
 export interface ConsoleOptions {
   slack: FakeSlack;
@@ -49,14 +65,22 @@ export interface ConsoleOptions {
   busy: (options?: { queued?: boolean }) => Promise<boolean>;
   /** `advance`: a day of new data at the sandbox gateway; answers what it added, as lines to print. */
   advance?: () => string[];
-  /** `mcp <tool> …`: calls an assistant tool (the demo's MCP client); answers lines to print. */
-  mcp?: (tool: string, args: Record<string, unknown>) => Promise<string[]>;
+  /**
+   * `mcp <tool> …`: calls an assistant tool as the current person (the demo's MCP client), answering lines to
+   * print; `useToken`: a token the person just minted with `/gateway mcp token`, for their next calls.
+   */
+  mcp?: {
+    call(user: string, tool: string, args: Record<string, unknown>): Promise<string[]>;
+    useToken(user: string, token: string): void;
+  };
   /** Saves an image the bot posts (the console prints its path); unset, only its title shows. */
   saveImage?: SaveImage;
   /** How long to wait after each line; scripts wait for jobs too. */
   idle?: Partial<IdleOptions>;
   user?: string;
   channel?: string;
+  /** Each person's role in this run, by user id (`help` lists them; `as` says it). */
+  roles?: Readonly<Record<string, string>>;
 }
 
 export interface ConsoleOutcome {
@@ -97,6 +121,8 @@ export class DemoConsole {
   private homeOpen = false;
   private homeShown = '';
   private outcome: ConsoleOutcome = { crashed: false, problems: 0 };
+  /** A `/gateway mcp token` line ran: its answer holds a token for the console's assistant. */
+  private tokenWanted = false;
 
   constructor(private readonly opts: ConsoleOptions) {
     this.user = opts.user ?? 'UADMIN';
@@ -203,6 +229,7 @@ export class DemoConsole {
       const text = line.replace(/^\/gateway\s*/i, '');
       this.answerAfter = this.opts.slack.calls.length;
       await this.request(() => this.opts.driver.command(text, { user: this.user, channel: this.channel }));
+      if (/^mcp\s+token\b/i.test(text)) this.tokenWanted = true;
     } else if (lower === 'press' || /^\d+$/.test(word)) {
       await this.press(lower === 'press' ? arg : word);
     } else if (lower === 'fill') {
@@ -223,15 +250,12 @@ export class DemoConsole {
     } else if (lower === 'wait') {
       await this.wait(arg);
     } else if (lower === 'mcp') {
-      const [tool = '', ...words] = rest;
-      if (!this.opts.mcp || !tool)
-        throw new ConsoleProblem('mcp <tool> [name=value …]; mcp tools lists them');
-      this.answerAfter = this.opts.slack.calls.length;
-      this.out?.print(
-        await this.opts.mcp(tool, toolArguments(parseFill(words.join(' ')) as Record<string, string>)),
-      );
+      await this.callTool(rest);
     } else if (lower === 'help' || lower === '?') {
-      this.out?.print(CONSOLE_HELP);
+      const people = DEFAULT_USERS.map(
+        (u) => `  ${u.name.padEnd(6)} ${u.id.padEnd(10)} ${roleOf(u, this.opts.roles ?? {})}`,
+      );
+      this.out?.print([...CONSOLE_HELP, 'Who is who (as <name>):', ...people]);
     } else if (lower === 'quit' || lower === 'exit') {
       return 'quit';
     } else {
@@ -240,6 +264,47 @@ export class DemoConsole {
       );
     }
     return undefined;
+  }
+
+  /**
+   * `mcp <tool> [name=value …]`: an assistant tool, called as the current person with their token. Nothing
+   * in Slack answers a tool call (a deploy's approval card is posted before the tool answers), so the console
+   * does not wait for a Slack answer after it.
+   */
+  private async callTool(words: string[]): Promise<void> {
+    const [tool = '', ...rest] = words;
+    if (!this.opts.mcp || !tool) throw new ConsoleProblem('mcp <tool> [name=value …]; mcp tools lists them');
+    if (['token', 'tokens', 'revoke'].includes(tool.toLowerCase()))
+      throw new ConsoleProblem(
+        `mcp ${tool} is a slash command: /gateway mcp ${[tool, ...rest].join(' ')} (mcp <tool> calls an assistant tool; mcp tools lists them)`,
+      );
+    let values: Record<string, string>;
+    try {
+      values = parseFill(rest.join(' '), `mcp ${tool}`) as Record<string, string>;
+    } catch (error) {
+      throw new ConsoleProblem(error instanceof Error ? error.message : String(error));
+    }
+    try {
+      this.out?.print(await this.opts.mcp.call(this.user, tool, toolArguments(values)));
+    } catch (error) {
+      throw new ConsoleProblem(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /**
+   * After `/gateway mcp token`: the secret shown to the person, copied into the console's assistant as a
+   * person pastes it into theirs, so their `mcp` lines act as them.
+   */
+  private adoptMintedToken(): void {
+    this.tokenWanted = false;
+    const minted = this.opts.slack
+      .ephemerals(this.channel, this.user)
+      .map((m) => /\*Token:\* `([^`\s]+)`/.exec(JSON.stringify(m.blocks ?? []))?.[1])
+      .filter((t) => t !== undefined)
+      .at(-1);
+    if (!minted || !this.opts.mcp) return;
+    this.opts.mcp.useToken(this.user, minted);
+    this.out?.print([`(the console's mcp lines now use ${this.names.user(this.user)}'s new token)`]);
   }
 
   /** Waits for the bot to go quiet and prints what it did. Scripts also wait for queued jobs to finish. */
@@ -254,6 +319,7 @@ export class DemoConsole {
       ...(answerAfter === undefined ? {} : { answerAfter }),
     });
     this.flush();
+    if (this.tokenWanted) this.adoptMintedToken();
   }
 
   /** `wait`: until every job is done, queued ones included; `wait 60s`: that long. */
@@ -389,14 +455,7 @@ export class DemoConsole {
     // Buttons on channel messages are everyone's (an approver presses the card another person asked for); an
     // ephemeral's were the other user's alone.
     this.buttons = this.buttons.filter((b) => 'ts' in b.message && !b.message.ephemeral);
-    const role = user.is_admin
-      ? ', an admin'
-      : user.is_restricted
-        ? ', a guest'
-        : user.team_id
-          ? ', from another workspace'
-          : '';
-    this.out?.print([`(you are now ${user.name}${role})`]);
+    this.out?.print([`(you are now ${user.name}, ${roleOf(user, this.opts.roles ?? {})})`]);
   }
 
   private switchChannel(name: string): void {

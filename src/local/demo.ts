@@ -14,6 +14,7 @@ import { type LineSource, scriptSource, streamSource, terminalSource } from './c
 import { ConsoleAssistant } from './console-mcp.js';
 import { SlackDriver } from './driver.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
+import { DEFAULT_USERS } from './fake-slack/state.js';
 import { ensureRedis, type PrivateRedis } from './redis-local.js';
 
 /**
@@ -29,6 +30,7 @@ const USAGE = `Usage: npm run demo [-- --script FILE]
   lines after it still run); 1 when the bot stopped answering or the demo could not start.`;
 
 const ADMIN = 'UADMIN';
+const APPROVER = 'UOTHER';
 
 /** Redis URL as it may be printed: a password is hidden. */
 function printableRedisUrl(url: string): string {
@@ -69,6 +71,8 @@ function demoConfig(
     REDIS_PREFIX: parts.prefix,
     ROLE: 'all',
     GATEWAY_ADMINS: ADMIN,
+    // Carol approves too, so a deploy alice (or her assistant) asks for can be approved by someone else.
+    GATEWAY_APPROVERS: `${ADMIN},${APPROVER}`,
   });
 }
 
@@ -153,9 +157,9 @@ async function main(): Promise<number> {
       signingSecret,
       slack,
     });
-    // Assistant tools: alice's token, and alice in #seo (a member of the channel, as in Slack).
-    slack.simulate.joinChannel('CSEO', ADMIN);
-    const mcpUrl = `http://localhost:${runtime.port}/mcp`;
+    // Everyone is a member of #seo, as in Slack: an assistant reaches the clients of its person's channels.
+    for (const user of DEFAULT_USERS) slack.simulate.joinChannel('CSEO', user.id);
+    const mcpUrl = `${runtime.services.botUrl()}/mcp`;
     const { secret: mcpToken } = await runtime.services.assistantTokens.mint({
       user: ADMIN,
       team: slack.teamId,
@@ -164,14 +168,22 @@ async function main(): Promise<number> {
     });
     // Charts (posted in Slack or returned to an assistant) are written here and the console prints each path.
     const saveImage = imageSaver(join(tmpdir(), `gateway-bot-${prefix}-images`));
-    assistant = new ConsoleAssistant(mcpUrl, mcpToken, saveImage);
+    assistant = new ConsoleAssistant(mcpUrl, (user) => slack?.userName(user) ?? user, saveImage);
+    assistant.useToken(ADMIN, mcpToken);
     const interactive = script === undefined && !piped;
     const demo = new DemoConsole({
       slack,
       driver,
       interactive,
       saveImage,
-      mcp: (tool, args) => (assistant as ConsoleAssistant).call(tool, args),
+      mcp: assistant,
+      roles: {
+        [ADMIN]: 'an admin and an approver',
+        UMEMBER: 'a member',
+        [APPROVER]: 'a member and an approver',
+        UGUEST: 'a guest (the bot serves no guests)',
+        UEXTERNAL: 'from another workspace (refused, unless named a client approver)',
+      },
       busy: async (options) => {
         // Not the digests' delayed jobs: a schedule keeps one waiting for its next run, days away.
         // Nor, after each line, action jobs that only wait for the rate window (GATEWAY_ACTION_RATE): their
