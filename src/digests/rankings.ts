@@ -10,7 +10,7 @@ import { DateTable, RankingWeeks } from './ranking-weeks.js';
  * Bounded by design: per keyword the newest position, the best before it, the best, the last SPARK_POINTS
  * positions for the sparkline and the week they belong to; dates are shared strings (one per tracking day); the
  * weekly series for the chart is a few numbers a week (ranking-weeks.ts). A million rows of the same keywords
- * cost what ten thousand do.
+ * cost what ten thousand do (test/integration/digest-memory.test.ts).
  */
 
 /** How many of a keyword's newest positions the sparkline shows. */
