@@ -9,6 +9,7 @@ import { slackReplyTarget } from '../slack/reply-target.js';
 import type { SlackOutbound } from '../slack/slack-poster.js';
 import { ChartCache } from '../store/chart-cache.js';
 import { buildChartComment, buildTrendComment } from '../views/chart-message.js';
+import type { RankingDiff } from './rankings.js';
 import type { Schedule } from './schedule.js';
 
 /**
@@ -37,6 +38,11 @@ export type DigestChart =
 
 /** Months a reviews digest's chart shows: this one and the 11 before. */
 const REVIEW_MONTHS = 12;
+/** Keywords the rankings chart's subtitle may name (it names the first few and counts the rest). */
+const MOVERS_KEPT = 10;
+
+/** Only a weekly digest carries a chart: a daily one would post nearly the same picture every day. */
+const charted = (sub: { schedule: Schedule } | undefined) => sub?.schedule.kind === 'weekly';
 
 /** The reviews chart of a weekly reviews digest, from the months its scan counted; none for a daily one. */
 export function reviewsDigestChart(
@@ -45,7 +51,7 @@ export function reviewsDigestChart(
   months: ReviewMonths,
   now: number,
 ): DigestChart | undefined {
-  if (sub?.schedule.kind !== 'weekly') return undefined;
+  if (!charted(sub)) return undefined;
   const today = new Date(now);
   const to = today.toISOString().slice(0, 10);
   const from = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - (REVIEW_MONTHS - 1), 1))
@@ -54,6 +60,24 @@ export function reviewsDigestChart(
   const counted = months.between(from, to);
   if (counted.every((m) => m.average === null)) return undefined;
   return { kind: 'reviews', ...client, from, to, months: counted };
+}
+
+/**
+ * The rankings trend chart of a weekly rankings digest: the weeks its scan summed as it paged (gather.ts) and the
+ * keywords that moved most (those that fell out of the top 10 and the movers, by the digest's own weight).
+ */
+export function rankingsDigestChart(
+  sub: { schedule: Schedule } | undefined,
+  client: { clientId: string; clientLabel: string },
+  weeks: RankingsWeek[],
+  diff: Pick<RankingDiff, 'moved' | 'fellOut'>,
+): DigestChart | undefined {
+  if (!charted(sub) || weeks.every((w) => w.averagePosition === null)) return undefined;
+  const movers = [...diff.fellOut, ...diff.moved]
+    .sort((a, b) => b.weight - a.weight || a.keyword.localeCompare(b.keyword))
+    .slice(0, MOVERS_KEPT)
+    .map((m) => m.keyword);
+  return { kind: 'rankings-trend', ...client, weeks: weeks.slice(-TREND_WEEKS), movers };
 }
 
 interface Drawn {

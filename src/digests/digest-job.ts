@@ -17,7 +17,12 @@ import {
 } from '../views/digest-common.js';
 import { buildRankingsDigest } from '../views/digest-rankings.js';
 import { buildReviewsDigest } from '../views/digest-reviews.js';
-import { postDigestChart, reviewsDigestChart } from './digest-chart.js';
+import {
+  type DigestChart,
+  postDigestChart,
+  rankingsDigestChart,
+  reviewsDigestChart,
+} from './digest-chart.js';
 import type { DigestJobData, DigestJobOutcome } from './digest-queue.js';
 import { type DigestKind, describeFilters } from './filters.js';
 import { type Gathered, gatherDigest } from './gather.js';
@@ -82,6 +87,20 @@ function render(gathered: Gathered, input: { clientLabel: string; tz: string; fi
   if (gathered.kind === 'rankings' && gathered.diff)
     return buildRankingsDigest({ ...common, diff: gathered.diff });
   throw new Error('render: no diff');
+}
+
+/** The chart for the thread, from what the digest's own scan summed up (digest-chart.ts). */
+function digestChart(
+  gathered: Gathered,
+  sub: Subscription | undefined,
+  client: { clientId: string; clientLabel: string },
+): DigestChart | undefined {
+  const { clientId, clientLabel } = client;
+  if (gathered.kind === 'reviews')
+    return reviewsDigestChart(sub, { clientId, clientLabel }, gathered.months, Date.now());
+  return gathered.diff
+    ? rankingsDigestChart(sub, { clientId, clientLabel }, gathered.weeks, gathered.diff)
+    : undefined;
 }
 
 function hasNews(gathered: Gathered): boolean {
@@ -154,10 +173,7 @@ export async function processDigestJob(
           tz,
           filters: describeFilters(sub?.filters ?? {}),
         });
-        const chart =
-          gathered.kind === 'reviews'
-            ? reviewsDigestChart(sub, binding, gathered.months, Date.now())
-            : undefined;
+        const chart = digestChart(gathered, sub, binding);
         pending = {
           run,
           summary: post.summary,

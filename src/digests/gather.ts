@@ -1,3 +1,4 @@
+import { type RankingsWeek, TREND_WEEKS } from '../charts/rankings-trend-chart.js';
 import { ReviewMonths } from '../charts/review-months.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { DigestFilters, DigestKind } from './filters.js';
@@ -31,6 +32,8 @@ export type Gathered =
       census: { all: number; paused: number; unranked: number };
       diff: RankingDiff | undefined;
       mark: { positions: ReadonlyMap<string, KeywordNow> };
+      /** The last weeks, summed by the same scan: the digest's chart, with no read of its own. */
+      weeks: RankingsWeek[];
     };
 
 export interface GatherInput {
@@ -42,10 +45,21 @@ export interface GatherInput {
 
 type Reader = Pick<GatewayClient, 'rows'>;
 
+/**
+ * A digest folds rows as they pass and keeps none, so its walk may be longer than a collecting read's: the
+ * largest clients have over a million keyword rows. The limit only stops a gateway whose pages never end.
+ */
+const DIGEST_SCAN_ROWS = 5_000_000;
+
 /** Every keyword row, oldest observation first, folded into per-keyword state. */
 async function scanRankings(gateway: Reader, clientId: string): Promise<RankingScan> {
   const scan = new RankingScan();
-  for await (const row of gateway.rows('keywords', { clientId, order: 'tracked_at', direction: 'asc' })) {
+  for await (const row of gateway.rows('keywords', {
+    clientId,
+    order: 'tracked_at',
+    direction: 'asc',
+    scanLimit: DIGEST_SCAN_ROWS,
+  })) {
     scan.add(row);
   }
   return scan;
@@ -75,13 +89,18 @@ export async function gatherDigest(
       census: scan.census(),
       diff: previous ? diffRankings(scan.keywords, previous, input.filters) : undefined,
       mark: { positions: scan.keywords },
+      weeks: scan.weeks(TREND_WEEKS),
     };
   }
   const seen = first ? undefined : await store.reviewMark(input.channel);
   const ids = new Set<string>();
   const fresh: NewReview[] = [];
   const months = new ReviewMonths();
-  for await (const row of gateway.rows('reviews', { clientId: input.clientId, order: 'created_at' })) {
+  for await (const row of gateway.rows('reviews', {
+    clientId: input.clientId,
+    order: 'created_at',
+    scanLimit: DIGEST_SCAN_ROWS,
+  })) {
     const id = row.id === undefined || row.id === null ? '' : String(row.id);
     // Offset paging while reviews arrive can hand one row over twice (it slides past a page boundary).
     if (!id || ids.has(id)) continue;

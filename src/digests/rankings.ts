@@ -1,10 +1,16 @@
+import type { RankingsWeek } from '../charts/rankings-trend-chart.js';
 import type { Row } from '../gateway/types.js';
 import type { RankingFilters } from './filters.js';
+import { DateTable, RankingWeeks } from './ranking-weeks.js';
 
 /**
  * Rankings. Keyword rows are observations over time: a keyword's position now is its newest row
  * (by `tracked_at`, else `created_at`). The scan keeps per-keyword state only (never the rows), so a client
  * with 100,000 rows costs what its keywords cost; the diff compares it with the positions reported last time.
+ * Bounded by design: per keyword the newest position, the best before it, the best, the last SPARK_POINTS
+ * positions for the sparkline and the week they belong to; dates are shared strings (one per tracking day); the
+ * weekly series for the chart is a few numbers a week (ranking-weeks.ts). A million rows of the same keywords
+ * cost what ten thousand do (test/integration/digest-memory.test.ts).
  */
 
 /** How many of a keyword's newest positions the sparkline shows. */
@@ -22,6 +28,9 @@ export interface KeywordNow {
   /** The newest positions, oldest first, at most SPARK_POINTS. */
   recent: number[];
   recentAt: string[];
+  /** The Monday of the newest observation's week: its position is counted in the weekly series once a later
+   * week is read (or at the end). */
+  week: string;
   /** The newest row says the keyword is no longer tracked (`status` paused or removed). */
   untracked: boolean;
 }
@@ -43,7 +52,28 @@ export class RankingScan {
   readonly keywords = new Map<string, KeywordNow>();
   /** Keywords seen only in rows without a position (not ranked yet): counted, never diffed. */
   readonly #unranked = new Set<string>();
+  readonly #dates = new DateTable();
+  readonly #weeks = new RankingWeeks();
   rows = 0;
+
+  /** What the scan holds, whatever the rows: it must stay flat as rows of the same keywords grow. */
+  footprint(): { keywords: number; unranked: number; dates: number; weeks: number; sparkPoints: number } {
+    let sparkPoints = 0;
+    for (const state of this.keywords.values()) sparkPoints += state.recent.length;
+    return {
+      keywords: this.keywords.size,
+      unranked: this.#unranked.size,
+      dates: this.#dates.size,
+      weeks: this.#weeks.size,
+      sparkPoints,
+    };
+  }
+
+  /** The weekly series of the tracked keywords, oldest first, the last `limit` weeks (the chart's data). */
+  weeks(limit: number): RankingsWeek[] {
+    const open = [...this.keywords.values()].filter((s) => !s.untracked);
+    return this.#weeks.series(open, limit);
+  }
 
   /** Keywords tracked now (their newest row is not paused). */
   tracked(): number {
@@ -72,7 +102,7 @@ export class RankingScan {
       return;
     }
     this.rows++;
-    const at = dateOf(row);
+    const { at, week } = this.#dates.get(dateOf(row));
     const volume = typeof row.search_volume === 'number' ? row.search_volume : Number(row.search_volume) || 0;
     const untracked = typeof row.status === 'string' && UNTRACKED.has(row.status.toLowerCase());
     const state = this.keywords.get(keyword);
@@ -85,40 +115,53 @@ export class RankingScan {
         bestBefore: Number.POSITIVE_INFINITY,
         recent: [position],
         recentAt: [at],
+        week,
         untracked,
       });
       return;
     }
     if (position < state.best) state.best = position;
-    if (at > state.at) {
-      state.bestBefore = Math.min(state.bestBefore, state.position);
-      state.position = position;
-      state.at = at;
-      state.volume = volume || state.volume;
-      state.untracked = untracked;
-      state.recent.push(position);
-      state.recentAt.push(at);
-      if (state.recent.length > SPARK_POINTS) {
-        state.recent.shift();
-        state.recentAt.shift();
-      }
-    } else if (at === state.at) {
+    if (at > state.at) this.#newer(state, { position, at, week, volume, untracked });
+    else if (at === state.at) {
       // Two rows for one date: the later row read wins, as a re-tracked position would.
       state.recent[state.recent.length - 1] = position;
       state.position = position;
       state.untracked = untracked;
     } else {
-      // An older observation read late: history only.
+      // An older observation read late: history only (the weekly series has counted past it).
       state.bestBefore = Math.min(state.bestBefore, position);
       let i = state.recentAt.length;
       while (i > 0 && (state.recentAt[i - 1] as string) > at) i--;
       state.recent.splice(i, 0, position);
       state.recentAt.splice(i, 0, at);
-      if (state.recent.length > SPARK_POINTS) {
-        state.recent.shift();
-        state.recentAt.shift();
-      }
+      trimSpark(state);
     }
+  }
+
+  /** A newer observation: the week left behind is counted, and the newest position moves on. */
+  #newer(
+    state: KeywordNow,
+    row: { position: number; at: string; week: string; volume: number; untracked: boolean },
+  ): void {
+    if (row.week !== state.week) {
+      if (!state.untracked) this.#weeks.count(state.week, state.position);
+      state.week = row.week;
+    }
+    state.bestBefore = Math.min(state.bestBefore, state.position);
+    state.position = row.position;
+    state.at = row.at;
+    state.volume = row.volume || state.volume;
+    state.untracked = row.untracked;
+    state.recent.push(row.position);
+    state.recentAt.push(row.at);
+    trimSpark(state);
+  }
+}
+
+function trimSpark(state: KeywordNow): void {
+  if (state.recent.length > SPARK_POINTS) {
+    state.recent.shift();
+    state.recentAt.shift();
   }
 }
 

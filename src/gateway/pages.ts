@@ -10,6 +10,11 @@ import type { Page, ReadParams, Row } from './types.js';
 export type PagedParams = ReadParams & {
   /** Stop after this many rows (the last page is trimmed). */
   maxRows?: number;
+  /**
+   * The most rows a walk may read before it is taken for a runaway (default MAX_SCAN_ROWS). A walk that folds
+   * rows as they pass and keeps none (the digests) may set it higher: its memory does not grow with it.
+   */
+  scanLimit?: number;
 };
 
 export type PageReader = (resource: string, params: ReadParams) => Promise<Page>;
@@ -21,9 +26,9 @@ const MAX_SCAN_ROWS = 250_000;
  * The most rows a walk may read: what the first page's total says there are from `offset` on, plus room for
  * rows that arrive during the walk (a page, or a tenth), and never more than MAX_SCAN_ROWS.
  */
-function scanCap(firstTotal: number, offset: number, pageSize: number): number {
+function scanCap(firstTotal: number, offset: number, pageSize: number, limit = MAX_SCAN_ROWS): number {
   const expected = Math.max(0, firstTotal - offset);
-  return Math.min(MAX_SCAN_ROWS, expected + Math.max(pageSize, Math.ceil(expected / 10)));
+  return Math.min(limit, expected + Math.max(pageSize, Math.ceil(expected / 10)));
 }
 
 export async function* iteratePages(
@@ -31,7 +36,7 @@ export async function* iteratePages(
   resource: string,
   params: PagedParams,
 ): AsyncGenerator<Page> {
-  const { maxRows, ...base } = params;
+  const { maxRows, scanLimit, ...base } = params;
   // Iteration wants few round trips: the largest page unless the caller chose a size.
   const pageSize = base.limit ?? LIMIT_MAX;
   const cap = maxRows ?? Number.POSITIVE_INFINITY;
@@ -45,7 +50,7 @@ export async function* iteratePages(
     const page = await read(resource, { ...base, limit, offset });
     // A gateway whose pages never end (has_more for ever, rows past its own total) is stopped here, before its
     // rows fill the heap: the caller gets a typed error, not a partial scan it would take for the whole.
-    guard ??= scanCap(page.pagination.total, start, pageSize);
+    guard ??= scanCap(page.pagination.total, start, pageSize, scanLimit);
     received += page.data.length;
     if (received > guard) {
       throw new ScanLimitError(

@@ -1,5 +1,5 @@
 import { SANDBOX_KEYS } from '../gateway/spec.js';
-import { SAMPLE_CLIENTS } from './clients.js';
+import { isSyntheticId, SAMPLE_CLIENTS } from './clients.js';
 
 /** docs/gateway-api.md §5: the sample keys, their scopes and the clients linked to them. */
 
@@ -8,14 +8,16 @@ export type Scope = 'read' | 'write';
 interface KeyGrant {
   scopes: readonly Scope[];
   clients: readonly string[];
+  /** Reaches the synthetic clients too (clients.ts): the keys that reach every sample client. */
+  synthetic?: boolean;
   revoked?: boolean;
 }
 
 const ALL_CLIENTS = SAMPLE_CLIENTS.map((c) => c.id);
 
 const GRANTS: Readonly<Record<string, KeyGrant>> = {
-  [SANDBOX_KEYS.full]: { scopes: ['read', 'write'], clients: ALL_CLIENTS },
-  [SANDBOX_KEYS.readonly]: { scopes: ['read'], clients: ALL_CLIENTS },
+  [SANDBOX_KEYS.full]: { scopes: ['read', 'write'], clients: ALL_CLIENTS, synthetic: true },
+  [SANDBOX_KEYS.readonly]: { scopes: ['read'], clients: ALL_CLIENTS, synthetic: true },
   [SANDBOX_KEYS.unlinked]: { scopes: ['read', 'write'], clients: [] },
   [SANDBOX_KEYS.revoked]: { scopes: [], clients: [], revoked: true },
 };
@@ -86,6 +88,7 @@ export function authenticate(key: string | undefined, scope: Scope): Caller | De
 /** 403 when the client is not linked to the key's agency (an unknown client looks the same from outside). */
 export function clientDenial(caller: Caller, clientId: string): Denial | undefined {
   if (caller.grant.clients.includes(clientId)) return undefined;
+  if (caller.grant.synthetic && isSyntheticId(clientId)) return undefined;
   return {
     status: 403,
     error: `Client "${clientId}" is not linked to the agency that owns this API key. A key created before the client was linked may lack access: regenerate the key or re-check its scopes.`,

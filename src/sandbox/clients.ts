@@ -1,3 +1,5 @@
+import { hashSeed } from './prng.js';
+
 /**
  * The sample clients. `acme-plumbing` is the large one (100k keyword rows, thousands of reviews and
  * backlinks) that makes paging and digests honest; the two small ones carry hostile strings so the bot's
@@ -15,6 +17,8 @@ export interface SampleClient {
   lng: number;
   /** What the business sells; keywords and titles are built from these. */
   services: readonly string[];
+  /** A synthetic client's size (synthetic.ts computes its keyword rows). */
+  synthetic?: Synthetic;
 }
 
 export const SAMPLE_CLIENTS: readonly SampleClient[] = [
@@ -79,8 +83,45 @@ export const SAMPLE_CLIENTS: readonly SampleClient[] = [
   },
 ];
 
+/**
+ * Synthetic clients, for fleets and size curves (bench/fleet.ts): any id `synth-<keywords>x<days>-<n>` is a
+ * client with that many keywords observed once a day for that many days (synthetic.ts). Not listed by
+ * `resource=clients`; the full and read-only keys reach them.
+ */
+const SYNTHETIC = /^synth-(\d{1,6})x(\d{1,4})-(\d{1,6})$/;
+export interface Synthetic {
+  keywords: number;
+  days: number;
+  reviews: number;
+}
+
+function syntheticClient(id: string): SampleClient | undefined {
+  const match = SYNTHETIC.exec(id);
+  if (!match) return undefined;
+  const keywords = Number(match[1]);
+  const days = Number(match[2]);
+  const n = Number(match[3]);
+  if (keywords < 1 || days < 1) return undefined;
+  return {
+    id,
+    name: `Synthetic Client ${n}`,
+    website: `https://synthetic-${n}.example`,
+    size: 'small',
+    city: 'Denver',
+    state: 'CO',
+    lat: 39.7392,
+    lng: -104.9903,
+    services: ['roofer', 'roof repair', 'gutter cleaning', 'siding installation'],
+    synthetic: { keywords, days, reviews: 50 + (hashSeed(id, 'reviews') % 151) },
+  };
+}
+
+export function isSyntheticId(id: string): boolean {
+  return SYNTHETIC.test(id);
+}
+
 export function findClient(id: string): SampleClient | undefined {
-  return SAMPLE_CLIENTS.find((client) => client.id === id);
+  return SAMPLE_CLIENTS.find((client) => client.id === id) ?? syntheticClient(id);
 }
 
 /** The row `resource=clients` answers for a client. */

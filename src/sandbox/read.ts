@@ -125,11 +125,29 @@ export function readReply(
   }
   const denial = clientDenial(caller, query.clientId);
   if (denial) return errorReply(denial.status, denial.error);
-  return page(
-    query.resource,
+  if (endless) {
+    const rows = store.view(query.clientId, query.resource, query.selection);
+    return page(query.resource, query.clientId, rows, query, true);
+  }
+  const { rows, total } = store.page(
     query.clientId,
-    store.view(query.clientId, query.resource, query.selection),
-    query,
-    endless,
+    query.resource,
+    query.selection,
+    query.offset,
+    query.limit,
   );
+  return {
+    status: 200,
+    body: {
+      resource: query.resource,
+      client_id: query.clientId,
+      data: rows,
+      pagination: {
+        total,
+        limit: query.limit,
+        offset: query.offset,
+        has_more: query.offset + query.limit < total,
+      },
+    },
+  };
 }

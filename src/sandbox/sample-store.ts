@@ -2,6 +2,7 @@ import type { Row } from '../gateway/types.js';
 import { findClient } from './clients.js';
 import { type SampleSettings, sampleRows } from './rows/index.js';
 import { type Selection, selectionKey, selectRows } from './select.js';
+import { syntheticKeywordPage } from './synthetic.js';
 
 /**
  * The sandbox's data: each (client, resource) table is generated from the seed on its first read and kept,
@@ -53,6 +54,26 @@ export class SandboxStore {
       table.views.set(key, view);
     }
     return view;
+  }
+
+  /**
+   * One page of a read: computed from row indexes for a synthetic client's keywords in date order (a million rows
+   * are never held), else a slice of the cached view.
+   */
+  page(
+    clientId: string,
+    resource: string,
+    selection: Selection,
+    offset: number,
+    limit: number,
+  ): { rows: readonly Row[]; total: number } {
+    const client = findClient(clientId);
+    if (client?.synthetic && resource === 'keywords') {
+      const page = syntheticKeywordPage(client, this.settings.anchorMs, selection, offset, limit);
+      if (page) return page;
+    }
+    const view = this.view(clientId, resource, selection);
+    return { rows: view.slice(offset, offset + limit), total: view.length };
   }
 
   append(clientId: string, resource: string, ...rows: Row[]): void {

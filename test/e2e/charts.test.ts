@@ -1,7 +1,7 @@
 /**
  * Charts through the whole bot (Bolt over HTTP, the workers, the sandbox gateway, the Slack stand-in): a
- * command's chart in the channel, a weekly reviews digest's chart in its thread (drawn from the digest's own
- * scan), and `get_chart` over MCP with the image and the numbers behind it.
+ * command's chart in the channel, a weekly reviews or rankings digest's chart in its thread (drawn from the
+ * digest's own scan), and `get_chart` over MCP with the image and the numbers behind it.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { PNG } from 'pngjs';
@@ -18,6 +18,7 @@ type Answer = {
 };
 
 const DIGEST_CHANNEL = 'CCHARTDIG';
+const RANKINGS_CHANNEL = 'CCHARTRNK';
 let h: Harness;
 const { nthDigest } = digestReads(() => h);
 
@@ -79,6 +80,34 @@ describe('charts', () => {
     // Drawn from the digest's own scan: the digest's one walk of the reviews, no second read for the chart.
     const walks = h.sandbox.requests().filter((r) => r.resource === 'reviews').length;
     expect(walks - reviewReads).toBe(1);
+  });
+
+  it('attaches the rankings trend chart to a weekly rankings digest, from its own scan of the keywords', async () => {
+    await bind(h, 'harbor-law', RANKINGS_CHANNEL);
+    await h.gateway('digest rankings weekly mon 09:00', { user: ADMIN, channel: RANKINGS_CHANNEL });
+    await h.gateway('digest now rankings', { user: MEMBER, channel: RANKINGS_CHANNEL });
+    const baseline = await nthDigest(RANKINGS_CHANNEL, 1);
+    expect(h.slack.thread(RANKINGS_CHANNEL, baseline.summary.ts)).toEqual([]);
+    h.sandbox.advance('harbor-law');
+    const keywordReads = h.sandbox.requests().filter((r) => r.resource === 'keywords').length;
+    await h.gateway('digest now rankings', { user: MEMBER, channel: RANKINGS_CHANNEL });
+    const digest = await nthDigest(RANKINGS_CHANNEL, 2, 1);
+    const chart: FakeMessage = await h.slack.waitFor(
+      () => h.slack.thread(RANKINGS_CHANNEL, digest.summary.ts).find((m) => m.files?.length),
+      { what: 'the rankings chart in the digest thread', timeoutMs: 20_000 },
+    );
+    const thread = h.slack.thread(RANKINGS_CHANNEL, digest.summary.ts);
+    expect(thread.at(-1)).toBe(chart);
+    expect(thread.slice(0, -1).every((m) => !m.files)).toBe(true);
+    expect(chart.text).toMatch(
+      /^:chart_with_upwards_trend: Rankings week by week, the last \d+ weeks · average #\d+\.\d \(was #\d+\.\d\), \d+ in the top 3, \d+ in the top 10 · movers: /,
+    );
+    expect(chart.files?.[0]?.title).toBe('Rankings of Harbor Law Group, week by week');
+    const png = decode(h.slack.file(chart.files?.[0]?.id ?? '')?.bytes);
+    expect([png.width, png.height]).toEqual([2400, 1200]);
+    // The weeks were summed by the digest's one walk of the keywords: no second read for the chart.
+    const walks = h.sandbox.requests().filter((r) => r.resource === 'keywords').length;
+    expect(walks - keywordReads).toBe(1);
   });
 
   it('`get_chart` answers an assistant with the PNG as image content and the numbers as structured content', async () => {

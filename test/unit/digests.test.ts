@@ -96,6 +96,27 @@ describe('rankings', () => {
     expect(a.best).toBe(2);
   });
 
+  it('sums the weeks as it scans: a keyword counts once a week, at its last position of that week', () => {
+    const scan = new RankingScan();
+    // Mon 2025-06-02 and Mon 2025-06-09 start the two weeks.
+    for (const r of [
+      row('a', 20, '2025-06-02'),
+      row('b', 2, '2025-06-02'),
+      row('a', 8, '2025-06-04'),
+      row('b', 4, '2025-06-05'),
+      row('a', 1, '2025-06-10'),
+      row('c', 50, '2025-06-10', { status: 'paused' }),
+    ])
+      scan.add(r);
+    expect(scan.weeks(12)).toEqual([
+      { week: '2025-06-02', averagePosition: 6, top3: 0, top10: 2, ranked: 2 },
+      // b has no row that week; c is paused.
+      { week: '2025-06-09', averagePosition: 1, top3: 1, top10: 1, ranked: 1 },
+    ]);
+    // Asking does not count the open week twice.
+    expect(scan.weeks(1)).toEqual([{ week: '2025-06-09', averagePosition: 1, top3: 1, top10: 1, ranked: 1 }]);
+  });
+
   it('reports moves, crossings, new bests, new and untracked keywords, and counts the unchanged', () => {
     const scan = new RankingScan();
     for (const r of [

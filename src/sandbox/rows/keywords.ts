@@ -1,4 +1,5 @@
 import type { Row } from '../../gateway/types.js';
+import { syntheticKeywordRows } from '../synthetic.js';
 import { DAY_MS, type GenContext, pad, slug } from './helpers.js';
 import { CITIES, MODIFIERS, NASTY } from './words.js';
 
@@ -42,6 +43,7 @@ function smallKeyword(ctx: GenContext, k: number): { keyword: string; service: s
 
 export function keywordRows(ctx: GenContext): Row[] {
   const { rng, client } = ctx;
+  if (client.synthetic) return syntheticKeywordRows(client, ctx.anchorMs);
   const total = client.size === 'large' ? ctx.keywordRows : SMALL_KEYWORDS * WEEKS;
   const perWeek = Math.max(1, Math.ceil(total / WEEKS));
   const keywords = Array.from({ length: perWeek }, (_, k) => {

@@ -15,7 +15,7 @@ function ratingFor(sentiment: Sentiment, roll: number): number {
 export function reviewRows(ctx: GenContext): Row[] {
   const { rng } = ctx;
   const locations = sized(ctx, 3, 1);
-  return build(ctx, sized(ctx, 3_200, 30), 730, (i, createdAt) => {
+  return build(ctx, ctx.client.synthetic?.reviews ?? sized(ctx, 3_200, 30), 730, (i, createdAt) => {
     const roll = rng.next();
     const sentiment: Sentiment = roll < 0.68 ? 'positive' : roll < 0.83 ? 'neutral' : 'negative';
     const nasty = ctx.client.size === 'small' && i === 0;
