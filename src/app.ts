@@ -11,18 +11,47 @@ import { register as registerInteractions } from './interactions/index.js';
 import { atLeastInfo } from './logger.js';
 import { mcpRoutes } from './mcp/index.js';
 import { oauthRoutes } from './oauth/index.js';
-import type { BotServices } from './services.js';
+import type { BotServices, CoreServices } from './services.js';
 import { BotIdentity } from './slack/bot-identity.js';
 import { webSlackClientOptions } from './slack/web-clients.js';
 import { SocketConnection } from './socket-connection.js';
-
-/** The web role's Slack client options: Bolt's own client and the request layer's reporter share them. */
 
 /**
  * Bolt's ignoreSelf middleware drops the app's own messages and events; the app listens to no message and to
  * one event, a person opening the Home tab, so it would only be one more step before every ack.
  */
 const IGNORE_SELF = false;
+
+/** `/healthz`, `/readyz` and `/metrics` of this process (Slack's readiness where the process talks to Slack). */
+function processHealth(services: CoreServices, slackReady?: () => string) {
+  return healthRoutes({
+    redis: services.redis,
+    probeKey: healthProbeKey(services.config.redis.prefix),
+    metrics: services.metrics,
+    gatewayReady: () => services.gateway.discover({ force: true }),
+    ...(slackReady ? { slackReady } : {}),
+    metricsToken: services.config.metricsToken,
+  });
+}
+
+/** The assistant-tool server and its authorization server and sign-in pages (when the OAuth client is set). */
+function assistantRoutes(services: CoreServices, slackBusy?: () => boolean) {
+  return [...mcpRoutes(services, slackBusy), ...oauthRoutes(services)];
+}
+
+/**
+ * The port of a process without the web role: with `assistants` (ROLE=mcp) the assistant tools and the sign-in
+ * as a process of their own, apart from Slack's acks; always health and metrics (workers and the scheduler are
+ * checked and scraped the same way).
+ */
+export function startRoleServer(
+  services: CoreServices,
+  port: number,
+  assistants: boolean,
+): Promise<HealthServer> {
+  const routes = [...processHealth(services), ...(assistants ? assistantRoutes(services) : [])];
+  return startHealthServer(routes, port);
+}
 
 export interface Bot {
   app: App;
@@ -41,18 +70,10 @@ export function createBot(services: BotServices): Bot {
   // Not Bolt's own auth.test at construction: a Slack outage at start must not crash or disable the app.
   const identity = new BotIdentity(config.slack.botToken ?? '', config.slack.apiUrl, logger);
   const routes = [
-    ...healthRoutes({
-      redis: services.redis,
-      probeKey: healthProbeKey(config.redis.prefix),
-      metrics: services.metrics,
-      gatewayReady: () => services.gateway.discover({ force: true }),
-      slackReady: () => identity.readiness(),
-      metricsToken: config.metricsToken,
-    }),
-    // The assistant-tool server (`POST /mcp`) on the same port, in HTTP and Socket Mode alike.
-    ...mcpRoutes(services),
-    // Its authorization server and sign-in pages, when the app's OAuth client is configured.
-    ...oauthRoutes(services),
+    ...processHealth(services, () => identity.readiness()),
+    // The assistant-tool server (`POST /mcp`) on the same port, in HTTP and Socket Mode alike; its work waits
+    // behind Slack's answers.
+    ...assistantRoutes(services, () => services.answers.waiting + services.gatewayAnswers.waiting > 0),
   ];
   const clientOptions = webSlackClientOptions(config.slack.apiUrl);
   // Bolt resets an injected logger's level to its own default unless told the configured one.

@@ -113,6 +113,13 @@ const port = (name: string, fallback: number, allowZero = false) =>
     .max(65535, `${name} must be between ${allowZero ? 0 : 1} and 65535`)
     .default(fallback);
 
+const count = (name: string, fallback: number, what: string) =>
+  z.coerce
+    .number({ message: `${name} must be a whole number (${what})` })
+    .int(`${name} must be a whole number (${what})`)
+    .min(1, `${name} must be at least 1 (${what})`)
+    .default(fallback);
+
 const rate = (name: string) =>
   z.coerce
     .number({ message: `${name} must be a fraction from 0 to 1` })
@@ -198,8 +205,8 @@ const envSchema = z
       }),
     REDIS_SENTINEL_PASSWORD: optionalText,
     ROLE: z
-      .enum(['web', 'worker', 'scheduler', 'all'], {
-        message: 'ROLE must be one of web, worker, scheduler, all',
+      .enum(['web', 'worker', 'scheduler', 'mcp', 'all'], {
+        message: 'ROLE must be one of web, worker, scheduler, mcp, all',
       })
       .default('all'),
     // Admin checks are by user id only, so a user group here would silently make nobody an admin.
@@ -302,13 +309,17 @@ const envSchema = z
         if (!rate) {
           ctx.addIssue({
             code: 'custom',
-            message: `MCP_RATE: "${v}" is not a rate; write it as 60/60s (sixty tool calls a minute per token)`,
+            message: `MCP_RATE: "${v}" is not a rate; write it as 60/60s (sixty messages a minute per token and per person)`,
           });
           return z.NEVER;
         }
         return rate;
       }),
     MCP_TOKEN_TTL: duration('MCP_TOKEN_TTL', '90d'),
+    MCP_MAX_IN_FLIGHT: count('MCP_MAX_IN_FLIGHT', 32, 'assistant requests one process holds at once'),
+    MCP_GATEWAY_READS: count('MCP_GATEWAY_READS', 4, 'assistant gateway reads in flight per process'),
+    MCP_GATEWAY_READS_PER_PERSON: count('MCP_GATEWAY_READS_PER_PERSON', 2, 'of those, for one person'),
+    MCP_CALL_PAGES: count('MCP_CALL_PAGES', 20, 'gateway pages one tool call may read'),
     SLACK_CLIENT_ID: optionalText,
     SLACK_CLIENT_SECRET: optionalText,
     SLACK_WEB_URL: z
@@ -390,7 +401,7 @@ export interface Config {
    * Sentinels; REDIS_URL's user, password and rediss:// apply in every form.
    */
   redis: RedisTarget & { prefix: string; form: 'single' | 'cluster' | 'sentinel' };
-  role: 'web' | 'worker' | 'scheduler' | 'all';
+  role: 'web' | 'worker' | 'scheduler' | 'mcp' | 'all';
   admins: readonly string[];
   approvers: readonly string[];
   /** Who may run actions (user ids U…/W…, user-group ids S…); empty: every full member of the home workspace. */
@@ -424,9 +435,13 @@ export interface Config {
     publicUrl: string | undefined;
     /** Host and Origin names a request may carry (lower case): MCP_ALLOWED_HOSTS, or loopback and PUBLIC_URL's. */
     allowedHosts: readonly string[];
-    /** Tool calls per token per window. */
+    /** JSON-RPC messages per token, and per person across their tokens, per window. */
     rate: Rate;
     tokenTtlMs: number;
+    /** Assistant requests one process holds (running or waiting); one more is answered 503. */
+    maxInFlight: number;
+    /** The assistant tools' gateway reads: in flight per process and per person, pages per tool call. */
+    reads: { perProcess: number; perPerson: number; pagesPerCall: number };
   };
   /** Assistant sign-in (oauth/): Sign in with Slack for the person; undefined without the app's OAuth client. */
   signIn:
@@ -547,6 +562,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           ],
       rate: e.MCP_RATE,
       tokenTtlMs: e.MCP_TOKEN_TTL,
+      maxInFlight: e.MCP_MAX_IN_FLIGHT,
+      reads: {
+        perProcess: e.MCP_GATEWAY_READS,
+        perPerson: Math.min(e.MCP_GATEWAY_READS_PER_PERSON, e.MCP_GATEWAY_READS),
+        pagesPerCall: e.MCP_CALL_PAGES,
+      },
     },
     signIn:
       e.SLACK_CLIENT_ID && e.SLACK_CLIENT_SECRET

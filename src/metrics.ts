@@ -62,6 +62,13 @@ export class Metrics {
     labelNames: ['tool', 'outcome'] as const,
     registers: this.#registers,
   });
+  /** Assistant requests refused before any tool ran: busy (503: the lane full, or a long wait), rate (429). */
+  readonly mcpRefused = new Counter({
+    name: `${P}mcp_requests_refused_total`,
+    help: 'Assistant requests refused before any tool ran, by reason (busy: 503, rate: 429, batch: 400)',
+    labelNames: ['reason'] as const,
+    registers: this.#registers,
+  });
   readonly actionsEnqueued = new Counter({
     name: `${P}actions_enqueued_total`,
     help: 'Action jobs asked for, by gateway action and whether the request was a repeat delivery (Slack again, a double click)',

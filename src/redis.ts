@@ -88,21 +88,6 @@ function isCluster(redis: Redis): redis is Cluster {
   return redis instanceof Cluster;
 }
 
-/** Every key that starts with `prefix`, from every master of a cluster (SCAN answers for one node only). */
-export async function keysByPrefix(redis: Redis, prefix: string): Promise<string[]> {
-  const nodes = isCluster(redis) ? redis.nodes('master') : [redis];
-  const found: string[] = [];
-  for (const node of nodes) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      found.push(...keys);
-    } while (cursor !== '0');
-  }
-  return found;
-}
-
 /**
  * Deletes every key under a prefix (tests and the demo clean up after themselves with it). SCAN answers for one
  * node only, so on a cluster every master is scanned, and keys are unlinked one by one (a multi-key UNLINK of

@@ -4,10 +4,11 @@ import { UserDirectory } from './access/user-directory.js';
 import { UserGroups } from './access/user-groups.js';
 import { CatalogueSource } from './actions/catalogue-source.js';
 import { confirmGuardedNames } from './actions/guarded.js';
-import { type Bot, createBot } from './app.js';
+import { type Bot, createBot, startRoleServer } from './app.js';
 import { ApprovalExpiry, type ApprovalWorkers, startApprovalWorker } from './approvals/approval-expiry.js';
 import { approvalHooks } from './approvals/approval-outcome.js';
 import { ApprovalStore } from './approvals/approval-store.js';
+import { ReadGate } from './assistant-calls.js';
 import type { Config } from './config.js';
 import { DigestQueue } from './digests/digest-queue.js';
 import { type DigestScheduler, startDigestScheduler } from './digests/digest-scheduler.js';
@@ -16,8 +17,7 @@ import { DigestStore } from './digests/store.js';
 import { GatewayClient } from './gateway/client.js';
 import type { RetryPolicy } from './gateway/retry.js';
 import { SANDBOX_KEYS } from './gateway/spec.js';
-import { healthProbeKey, healthRoutes } from './http/health-routes.js';
-import { type HealthServer, startHealthServer } from './http/health-server.js';
+import type { HealthServer } from './http/health-server.js';
 import { type ActionWorkers, startActionWorkers } from './jobs/action-worker.js';
 import { ActionQueue } from './jobs/queue.js';
 import type { AppLogger } from './logger.js';
@@ -55,7 +55,7 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   /** Which roles to start instead of ROLE's; none builds the services alone (the command test harness). */
-  roles?: ReadonlyArray<'web' | 'worker' | 'scheduler'>;
+  roles?: ReadonlyArray<'web' | 'worker' | 'scheduler' | 'mcp'>;
   /** How long who someone is (users.info) and their channels stand; default 5 minutes (tests shorten it). */
   userCacheMs?: number;
   /** Worker tuning for tests and benchmarks (short grace periods, short backoffs). */
@@ -126,7 +126,7 @@ export async function startRuntime(
   redisOutage.watch(redis);
 
   const metrics = new Metrics();
-  const gateway = new GatewayClient({
+  const gatewayOptions = {
     baseUrl: gatewayUrl,
     apiKey,
     logger: logger.child({ part: 'gateway' }),
@@ -134,9 +134,17 @@ export async function startRuntime(
     readTimeoutMs: config.gateway.readTimeoutMs,
     observer: metrics.gatewayObserver(),
     ...(options.gatewayRetry ? { retry: options.gatewayRetry } : {}),
+  };
+  const gateway = new GatewayClient(gatewayOptions);
+  // The assistant tools read through a pool of their own, as many connections as they may read at once.
+  const assistantReads = new ReadGate(config.mcp.reads);
+  const assistantGateway = new GatewayClient({
+    ...gatewayOptions,
+    connections: config.mcp.reads.perProcess,
+    admit: assistantReads.admit,
   });
   await confirmGuardedNames(config.guardedActions, () => gateway.discover(), logger).catch(async (e) => {
-    await Promise.allSettled([gateway.close(), redis.quit(), sandbox?.close()]);
+    await Promise.allSettled([gateway.close(), assistantGateway.close(), redis.quit(), sandbox?.close()]);
     throw e;
   });
   const catalogue = new CatalogueSource(() => gateway.discover(), config.guardedActions, logger);
@@ -219,6 +227,8 @@ export async function startRuntime(
     }),
     reach,
     botUrl: () => config.mcp.publicUrl ?? `http://localhost:${port ?? config.port}`,
+    assistantGateway,
+    assistantReads,
   };
   const core: CoreServices = {
     ...parts,
@@ -237,7 +247,7 @@ export async function startRuntime(
     gatewayAnswers: new AnswerLanes(16, 4),
   };
 
-  const runs = (role: 'web' | 'worker' | 'scheduler') =>
+  const runs = (role: 'web' | 'worker' | 'scheduler' | 'mcp') =>
     options.roles ? options.roles.includes(role) : config.role === role || config.role === 'all';
   let bot: Bot | undefined;
   let workers: ActionWorkers | undefined;
@@ -306,17 +316,12 @@ export async function startRuntime(
       `web role serving on port ${port} (${config.slack.mode === 'socket' ? 'Socket Mode' : 'HTTP: /slack/events'})`,
     );
   } else {
-    // Workers and the scheduler answer health checks and scrapes too: their jobs and gateway calls are there.
-    const routes = healthRoutes({
-      redis,
-      probeKey: healthProbeKey(config.redis.prefix),
-      metrics,
-      gatewayReady: () => gateway.discover({ force: true }),
-      metricsToken: config.metricsToken,
-    });
-    health = await startHealthServer(routes, config.port);
+    // The assistant tools apart (ROLE=mcp), or workers and the scheduler: health checks and scrapes either way.
+    health = await startRoleServer(services, config.port, runs('mcp'));
     port = health.port;
-    logger.info(`${config.role} role serving /healthz and /metrics on port ${port}`);
+    logger.info(
+      `${config.role} role serving ${runs('mcp') ? '/mcp, the sign-in, ' : ''}/healthz and /metrics on port ${port}`,
+    );
   }
 
   return {
@@ -344,7 +349,8 @@ export async function startRuntime(
       await bounded('approval queue', () => approvalExpiry.close());
       await bounded('queue', () => queue.close());
       await bounded('digest queue', () => digestQueue.close());
-      if (!(await bounded('gateway', () => gateway.close()))) await gateway.destroy().catch(() => {});
+      for (const client of [gateway, assistantGateway])
+        if (!(await bounded('gateway', () => client.close()))) await client.destroy().catch(() => {});
       if (!(await bounded('redis', () => redis.quit()))) redis.disconnect();
       await bounded('sandbox', () => sandbox?.close());
     },

@@ -3,6 +3,7 @@ import type { AccessPolicy } from './access/policy.js';
 import type { Catalogue } from './actions/catalogue.js';
 import type { ApprovalExpiry } from './approvals/approval-expiry.js';
 import type { ApprovalStore } from './approvals/approval-store.js';
+import type { ReadGate } from './assistant-calls.js';
 import type { Config } from './config.js';
 import type { DigestQueue } from './digests/digest-queue.js';
 import type { DigestStore } from './digests/store.js';
@@ -60,6 +61,12 @@ export interface CoreServices {
    * loopback on the port this process actually listens on (PORT=0 picks a free one; known once it serves).
    */
   botUrl(): string;
+  /**
+   * The assistant tools' gateway client: a connection pool of its own, every read through `assistantReads`
+   * (in flight per process and per person, pages per call), so assistants never hold Slack's connections.
+   */
+  assistantGateway: GatewayClient;
+  assistantReads: ReadGate;
 }
 
 /** The Slack side, handed to each register(): the core, and what only Slack listeners need. */

@@ -68,6 +68,11 @@ export interface GatewayClientOptions {
   /** Connections of the read pool and of the action pool each; discovery has a small pool of its own. */
   connections?: number;
   observer?: GatewayObserver;
+  /**
+   * Every read (each page) runs through this: a client kept for one kind of caller caps its reads in flight
+   * and counts them (the assistant tools' client, mcp/read-gate.ts). Unset, reads start at once.
+   */
+  admit?: <T>(read: () => Promise<T>) => Promise<T>;
 }
 
 /** Discovery (the catalogue, /readyz) is one shared call at a time: two connections are plenty. */
@@ -96,6 +101,7 @@ export class GatewayClient {
   readonly #maxBodyBytes: number;
   #discovery: { value: Discovery; expiresAt: number } | undefined;
   #discovering: Promise<Discovery> | undefined;
+  readonly #admit: <T>(read: () => Promise<T>) => Promise<T>;
 
   constructor(options: GatewayClientOptions) {
     const url = parseBaseUrl(options.baseUrl);
@@ -117,6 +123,7 @@ export class GatewayClient {
     this.#discoveryTtlMs = options.discoveryTtlMs ?? 60_000;
     this.#observer = options.observer ?? {};
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#admit = options.admit ?? ((read) => read());
     const pool = (connections: number) =>
       new Pool(url.origin, {
         connections,
@@ -162,7 +169,7 @@ export class GatewayClient {
   async read(resource: string, params: ReadParams = {}): Promise<Page> {
     validateReadParams(resource, params);
     const path = `${this.#basePath}?${buildReadQuery(resource, params)}`;
-    const json = await this.#getJson(path, `page of ${resource}`, params.signal, 'read');
+    const json = await this.#admit(() => this.#getJson(path, `page of ${resource}`, params.signal, 'read'));
     return toPage(json, resource);
   }
 

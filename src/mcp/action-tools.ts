@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ActionEntry } from '../actions/catalogue.js';
 import { validateActionFields } from '../actions/parse-args.js';
@@ -11,6 +10,7 @@ import { slackReplyTarget } from '../slack/reply-target.js';
 import { escapeHtml } from '../views/escape.js';
 import { answered, requireClient, type ToolContext, ToolRefusal } from './context.js';
 import { describeJob, jobSchema } from './job-tools.js';
+import type { ToolRegistrar } from './tool-table.js';
 
 /**
  * The action tools of docs/gateway-api.md §4.5: each asks for one gateway action through the request layer,
@@ -433,7 +433,7 @@ function requireWrite(ctx: ToolContext): void {
     );
 }
 
-export function registerActionTools(server: McpServer, ctx: ToolContext): void {
+export function registerActionTools(server: ToolRegistrar, ctx: ToolContext): void {
   for (const spec of ACTION_TOOLS) {
     server.registerTool(
       spec.name,

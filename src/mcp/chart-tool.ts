@@ -1,9 +1,9 @@
-import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ChartFacts } from '../charts/chart-facts.js';
 import { MAX_CHART_KEYWORDS } from '../charts/rankings-chart.js';
 import { drawChart } from '../reads/chart-read.js';
 import { answered, requireClient, type ToolContext } from './context.js';
+import type { ToolRegistrar } from './tool-table.js';
 
 /**
  * `get_chart`: the chart a person gets with `/gateway chart` in Slack, for an assistant: the PNG as image
@@ -74,7 +74,7 @@ async function clientName(ctx: ToolContext, clientId: string): Promise<string> {
   return typeof name === 'string' && name ? name : clientId;
 }
 
-export function registerChartTool(server: McpServer, ctx: ToolContext): void {
+export function registerChartTool(server: ToolRegistrar, ctx: ToolContext): void {
   server.registerTool(
     'get_chart',
     {

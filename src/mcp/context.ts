@@ -1,17 +1,12 @@
 import { AccessError } from '../access/access-error.js';
 import type { Reach } from '../access/client-reach.js';
+import type { Caller } from '../assistant-calls.js';
 import { isGatewayError, publicDetail } from '../gateway/errors.js';
 import { UserError } from '../requests/user-error.js';
 import type { CoreServices } from '../services.js';
-import type { TokenScope } from '../store/assistant-token-store.js';
 import type { CursorSigner } from './cursor.js';
 
-/** Who calls, from their token: the person a tool call acts as. */
-export interface Caller {
-  user: string;
-  scope: TokenScope;
-  tokenId: string;
-}
+export type { Caller };
 
 export interface ToolContext {
   services: CoreServices;
@@ -19,6 +14,8 @@ export interface ToolContext {
   cursors: CursorSigner;
   /** The caller's reach, read once per request (users.conversations is cached anyway). */
   reach(): Promise<Reach>;
+  /** Gateway pages this call may still read (MCP_CALL_PAGES): a scan stops there and hands out a cursor. */
+  pagesLeft(): number;
 }
 
 /** A refusal a tool answers as a tool error (isError), in the words a person reads in Slack. */

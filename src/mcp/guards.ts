@@ -1,9 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import type { Redis } from '../redis.js';
 
 /**
  * The HTTP checks in front of the assistant-tool server: DNS-rebinding protection (Host and Origin against an
- * allow-list), the body cap, and the per-token rate limit on tool calls.
+ * allow-list) and the body cap (the rate limit: rate.ts).
  */
 
 /** A host name from a Host header or an Origin URL, lower case, without its port (IPv6 in brackets). */
@@ -44,35 +43,4 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** How many JSON-RPC `tools/call` requests a body holds (a batch may hold several). */
-export function toolCalls(body: unknown): number {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.filter(
-    (m) => m && typeof m === 'object' && (m as { method?: unknown }).method === 'tools/call',
-  ).length;
-}
-
-/**
- * A fixed window per token in Redis, shared by every web process: `calls` more tool calls are allowed, or the
- * seconds to wait until the window ends.
- */
-export async function takeCalls(
-  redis: Redis,
-  prefix: string,
-  tokenId: string,
-  calls: number,
-  rate: { max: number; windowMs: number },
-): Promise<{ ok: true } | { ok: false; retryAfterSec: number }> {
-  if (calls === 0) return { ok: true };
-  const now = Date.now();
-  const window = Math.floor(now / rate.windowMs);
-  const key = `${prefix}:mcp:rate:${tokenId}:${window}`;
-  const [[, used]] = (await redis.multi().incrby(key, calls).pexpire(key, rate.windowMs).exec()) as [
-    [unknown, number],
-  ];
-  if (used <= rate.max) return { ok: true };
-  const retryAfterSec = Math.max(1, Math.ceil(((window + 1) * rate.windowMs - now) / 1_000));
-  return { ok: false, retryAfterSec };
 }

@@ -1,16 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { CustomRoute } from '@slack/bolt';
 import { AccessError } from '../access/access-error.js';
-import type { Reach } from '../access/client-reach.js';
+import { callScope, inCall } from '../assistant-calls.js';
 import type { CoreServices } from '../services.js';
-import { registerActionTools } from './action-tools.js';
-import { registerChartTool } from './chart-tool.js';
-import type { Caller, ToolContext } from './context.js';
-import { CursorSigner } from './cursor.js';
-import { BodyTooLarge, readBody, rebindingRefusal, takeCalls, toolCalls } from './guards.js';
-import { registerReadTools } from './read-tools.js';
+import type { Caller } from './context.js';
+import { BodyTooLarge, readBody, rebindingRefusal } from './guards.js';
+import { AssistantLane } from './lane.js';
+import { isBatch, takeMessage } from './rate.js';
 import {
   MCP_PATH,
   METADATA_PATH,
@@ -19,6 +17,7 @@ import {
   resourceUrls,
   unauthorizedChallenge,
 } from './resource-metadata.js';
+import { buildTools } from './tools.js';
 
 /**
  * mcp/ is a surface: the assistant-tool server of docs/gateway-api.md §4.5 at `POST /mcp` (Streamable HTTP,
@@ -41,40 +40,34 @@ function json(
 
 const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
-export function mcpRoutes(services: CoreServices): CustomRoute[] {
+/** Assistant requests running at once in one process (the rest wait in the lane, up to MCP_MAX_IN_FLIGHT). */
+const RUNNING = 8;
+/** How long a request may wait in the lane before it is answered 503. */
+const LANE_WAIT_MS = 10_000;
+
+const busy = (res: ServerResponse) =>
+  json(res, 503, rpcError(-32000, 'The assistant tools are busy; retry in a moment.'), {
+    'retry-after': '1',
+  });
+
+/**
+ * `slackBusy`: whether Slack's answers are waiting for a slot in this process (the web role); assistant work
+ * then waits behind them.
+ */
+export function mcpRoutes(services: CoreServices, slackBusy?: () => boolean): CustomRoute[] {
   const { config, logger } = services;
   const log = logger.child({ part: 'mcp' });
-  const cursors = new CursorSigner(services.redis, config.redis.prefix);
 
-  const handler = createMcpHandler(
-    (request) => {
-      const extra = request.authInfo?.extra as { caller?: Caller } | undefined;
-      const caller = extra?.caller;
-      if (!caller) throw new Error('an MCP request reached the tools without its caller');
-      let reach: Promise<Reach> | undefined;
-      const ctx: ToolContext = {
-        services,
-        caller,
-        cursors,
-        reach: () => {
-          reach ??= services.reach.of(caller.user);
-          reach.catch(() => {
-            reach = undefined;
-          });
-          return reach;
-        },
-      };
-      const server = new McpServer({ name: 'gateway-bot', version: '0.1.0' });
-      registerReadTools(server, ctx);
-      registerChartTool(server, ctx);
-      registerActionTools(server, ctx);
-      return server;
-    },
-    {
-      legacy: 'stateless',
-      maxRequestBodySize: MAX_BODY_BYTES,
-      onerror: (error) => log.debug('mcp request refused by the protocol layer', error),
-    },
+  // Every tool built once; each request gets a bare server over them (tool-table.ts).
+  const tools = buildTools(services);
+  const handler = createMcpHandler(() => tools.server({ name: 'gateway-bot', version: '0.1.0' }), {
+    legacy: 'stateless',
+    maxRequestBodySize: MAX_BODY_BYTES,
+    onerror: (error) => log.debug('mcp request refused by the protocol layer', error),
+  });
+  const lane = new AssistantLane(
+    { inFlight: config.mcp.maxInFlight, running: RUNNING, maxWaitMs: LANE_WAIT_MS },
+    slackBusy,
   );
   const node = toNodeHandler(handler, {
     maxRequestBodySize: MAX_BODY_BYTES,
@@ -120,27 +113,44 @@ export function mcpRoutes(services: CoreServices): CustomRoute[] {
       if (error instanceof BodyTooLarge) return json(res, 413, rpcError(-32000, 'Request body too large.'));
       return json(res, 400, rpcError(-32700, 'Parse error: the body is not JSON.'));
     }
-    const taken = await takeCalls(
-      services.redis,
-      config.redis.prefix,
-      token.tokenId,
-      toolCalls(body),
-      config.mcp.rate,
-    );
-    if (!taken.ok)
-      return json(res, 429, rpcError(-32000, 'Too many tool calls for this token; wait and retry.'), {
+    if (isBatch(body)) {
+      services.metrics.mcpRefused.inc({ reason: 'batch' });
+      return json(
+        res,
+        400,
+        rpcError(-32600, 'Batches are not supported: send one JSON-RPC message a request.'),
+      );
+    }
+    // Every message counts, per token and per person: a list or an initialize as much as a tool call.
+    const taken = await takeMessage(services.redis, config.redis.prefix, token, config.mcp.rate);
+    if (!taken.ok) {
+      services.metrics.mcpRefused.inc({ reason: 'rate' });
+      return json(res, 429, rpcError(-32000, `Too many requests for this ${taken.who}; wait and retry.`), {
         'retry-after': String(taken.retryAfterSec),
       });
+    }
     const caller: Caller = { user: token.user, scope: token.scope, tokenId: token.tokenId };
     const authed = Object.assign(req, {
       auth: { token: token.tokenId, clientId: token.tokenId, scopes: [token.scope], extra: { caller } },
     });
-    await node(authed, res, body);
+    await inCall(
+      callScope(caller, (user) => services.reach.of(user)),
+      () => node(authed, res, body),
+    );
+  }
+
+  /** Every request in the lane, the checks above included; a full lane or a long wait is answered 503. */
+  async function admitted(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const outcome = await lane.run(() => serve(req, res));
+    if (!outcome.ran) {
+      services.metrics.mcpRefused.inc({ reason: 'busy' });
+      busy(res);
+    }
   }
 
   const metadata = metadataRoute(services);
   const safe = (req: IncomingMessage, res: ServerResponse) =>
-    void serve(req, res).catch((error: unknown) => {
+    void admitted(req, res).catch((error: unknown) => {
       log.error('mcp request failed', error);
       if (!res.headersSent) json(res, 500, rpcError(-32603, 'Internal error.'));
       else res.end();

@@ -1,4 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { defaultOrder } from '../gateway/resource-fields.js';
 import { FILTER_FIELDS, ORDER_FIELDS } from '../gateway/spec.js';
@@ -11,6 +10,7 @@ import {
   type ToolContext,
   ToolRefusal,
 } from './context.js';
+import type { ToolRegistrar } from './tool-table.js';
 
 /**
  * The read tools of docs/gateway-api.md §4.5, each one gateway resource read as the token's person may read it
@@ -97,7 +97,14 @@ async function listPage(ctx: ToolContext, input: ListInput): Promise<PageOut> {
   let total: number | null = null;
   let next: number | undefined = position;
   const keep = input.keep;
-  while (next !== undefined && rows.length < size && next - position < SCAN_ROWS) {
+  // The call's page budget (MCP_CALL_PAGES) ends a scan as SCAN_ROWS does: what was found, and a cursor on.
+  let pages = 0;
+  while (
+    next !== undefined &&
+    rows.length < size &&
+    next - position < SCAN_ROWS &&
+    (pages++ === 0 || ctx.pagesLeft() > 0)
+  ) {
     const want = keep ? 1_000 : size - rows.length;
     const page = await services.gateway.read(input.resource, { ...params, offset: next, limit: want });
     total = page.pagination.total ?? total;
@@ -236,7 +243,7 @@ function run(
   return (args) => answered(ctx, name, () => work(args));
 }
 
-export function registerReadTools(server: McpServer, ctx: ToolContext): void {
+export function registerReadTools(server: ToolRegistrar, ctx: ToolContext): void {
   for (const tool of LIST_TOOLS) {
     server.registerTool(
       tool.name,

@@ -18,6 +18,7 @@ export const UserErrorCode = {
   NotRequester: 'not_requester',
   TooSoon: 'too_soon',
   NothingToChart: 'nothing_to_chart',
+  OverBudget: 'over_budget',
 } as const;
 export type UserErrorCode = (typeof UserErrorCode)[keyof typeof UserErrorCode];
 

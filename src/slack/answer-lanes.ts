@@ -88,6 +88,11 @@ export class AnswerLanes {
     return true;
   }
 
+  /** Answers waiting for a slot (not yet started). */
+  get waiting(): number {
+    return this.#waiting;
+  }
+
   get pending(): number {
     return this.#running + this.#waiting;
   }

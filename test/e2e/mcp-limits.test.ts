@@ -1,6 +1,7 @@
 /**
- * The assistant-tool server's limits: the per-token rate limit on tool calls (429 with Retry-After), the body cap,
- * and a person outside every bound channel, who reaches no client at all.
+ * The assistant-tool server's limits: every JSON-RPC message counts against MCP_RATE, per token and per person
+ * (429 with Retry-After); batches are refused; the body cap; a person outside every bound channel reaches no
+ * client at all.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,38 +14,25 @@ import {
   mintMcpToken,
   startHarness,
 } from '../helpers/bot-harness.js';
+import { mcpPost, toolCallBody } from '../helpers/mcp-post.js';
 
 const OUTSIDER = 'UOTHER';
+const COUNTED = 'UCOUNTED';
 
 describe('assistant tools: limits', () => {
   let h: Harness;
   let endpoint: string;
 
   const mint = (user: string) => mintMcpToken(h, user);
-
-  const post = (token: string, body: string) =>
-    fetch(endpoint, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${token}`,
-      },
-      body,
-    });
-  const toolCall = (id: number) =>
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: { name: 'list_audits', arguments: { client_id: 'bright-dental', limit: 1 } },
-    });
+  const post = (token: string, body: string) => mcpPost(endpoint, token, body);
+  const toolCall = (id: number) => toolCallBody(id, 'list_audits', { client_id: 'bright-dental', limit: 1 });
 
   beforeAll(async () => {
     // Who someone is stands 300 ms here (5 minutes by default), so a change shows within the test.
-    h = await startHarness('e2e-mcp-limits', { MCP_RATE: '3/60s' }, { userCacheMs: 300 });
+    h = await startHarness('e2e-mcp-limits', { MCP_RATE: '6/60s' }, { userCacheMs: 300 });
     endpoint = `http://127.0.0.1:${h.runtime.port}/mcp`;
     h.slack.simulate.joinChannel(CHANNEL, MEMBER);
+    h.slack.simulate.joinChannel(CHANNEL, COUNTED);
     await bind(h, 'bright-dental');
   }, 30_000);
 
@@ -52,22 +40,40 @@ describe('assistant tools: limits', () => {
     await h?.close();
   });
 
-  it('answers the fourth tool call of a minute with 429 and Retry-After; listing tools is not counted', async () => {
-    const token = await mint(MEMBER);
+  it('counts every message against the limit, listing tools too, and one allowance for all of a person’s tokens', async () => {
+    const first = await mint(COUNTED);
     const list = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' });
-    for (let i = 0; i < 5; i++) expect((await post(token, list)).status).toBe(200);
-    for (let i = 1; i <= 3; i++) expect((await post(token, toolCall(i))).status).toBe(200);
-    const limited = await post(token, toolCall(4));
+    for (let i = 0; i < 3; i++) expect((await post(first, list)).status).toBe(200);
+    for (let i = 1; i <= 3; i++) expect((await post(first, toolCall(i))).status).toBe(200);
+    const limited = await post(first, list);
     expect(limited.status).toBe(429);
     const wait = Number(limited.headers.get('retry-after'));
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(60);
-    // Another token of the same person has its own allowance.
-    expect((await post(await mint(MEMBER), toolCall(5))).status).toBe(200);
+    // A fresh token of the same person buys no more calls: the person's allowance is spent.
+    const second = await mint(COUNTED);
+    const again = await post(second, toolCall(7));
+    expect(again.status).toBe(429);
+    expect(await again.text()).toMatch(/for this person/);
+    // Someone else's allowance is their own.
+    expect((await post(await mint(MEMBER), toolCall(8))).status).toBe(200);
+  });
+
+  it('refuses a JSON-RPC batch with a JSON-RPC error, running none of it', async () => {
+    const token = await mint(ADMIN);
+    const batch = JSON.stringify(
+      Array.from({ length: 3 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' })),
+    );
+    const refused = await post(token, batch);
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { jsonrpc: string; error: { code: number; message: string } };
+    expect(body.jsonrpc).toBe('2.0');
+    expect(body.error.code).toBe(-32600);
+    expect(body.error.message).toMatch(/Batches are not supported/);
   });
 
   it('refuses a body over the cap with 413', async () => {
-    const token = await mint(MEMBER);
+    const token = await mint(ADMIN);
     const huge = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
