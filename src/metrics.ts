@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { DigestKind } from './digests/filters.js';
 
 /**
  * The bot's Prometheus metrics, with prom-client. One Registry per runtime (not prom-client's global one), so
@@ -26,7 +27,6 @@ export type ApprovalState =
   | 'rejected'
   | 'cancelled'
   | 'expired';
-export type DigestKind = 'reviews' | 'rankings';
 
 export class Metrics {
   readonly registry = new Registry();

@@ -1,9 +1,10 @@
 import { buildActionGaveUp, buildApprovalMissing, buildOutcomeUnknown } from '../views/action-result.js';
 import { actionTitle } from '../views/action-title.js';
 import type { SlackMessage } from '../views/blocks.js';
-import { buildJobStatus, type JobStatusState } from '../views/job-status.js';
+import { buildJobStatus } from '../views/job-status.js';
 import { failureCode, JobErrorCode } from './job-errors.js';
 import { type ActionJob, type ActionJobDeps, storedData } from './job-run.js';
+import type { JobState } from './queue.js';
 
 /**
  * A job that fails for good without having told its channel: an action the gateway no longer offers, a
@@ -20,7 +21,7 @@ export async function reportFinalFailure(job: ActionJob, error: Error, deps: Act
   const entry = (await deps.catalogue()).byAction(data.action);
   const label = entry?.label ?? data.action;
   const at = new Date().toISOString();
-  const post = async (state: JobStatusState, summary: string, reply?: SlackMessage) => {
+  const post = async (state: JobState, summary: string, reply?: SlackMessage) => {
     const status = buildJobStatus({
       title: actionTitle(entry ?? { label }, data.fields),
       clientLabel: data.clientLabel,

@@ -9,9 +9,9 @@ import type { Reporter } from '../slack/reply-target.js';
 import type { ActionLedger } from '../store/ledger.js';
 import { actionTitle } from '../views/action-title.js';
 import type { SlackMessage } from '../views/blocks.js';
-import { buildJobStatus, type JobStatusState } from '../views/job-status.js';
+import { buildJobStatus } from '../views/job-status.js';
 import { bullKeys } from './bullmq-internals.js';
-import type { ActionJobData, ActionJobOutcome } from './queue.js';
+import type { ActionJobData, ActionJobOutcome, JobState } from './queue.js';
 
 /** One run of an action job: its dependencies, its data as it moves, and its Slack side. */
 
@@ -71,7 +71,7 @@ export interface JobRun {
   log: AppLogger;
   data: ActionJobData;
   /** Posts the channel status message (creating it when the web role did not). */
-  status(state: JobStatusState, summary?: string, options?: { result?: string }): Promise<void>;
+  status(state: JobState, summary?: string, options?: { result?: string }): Promise<void>;
   reply(message: SlackMessage): Promise<void>;
   isLastAttempt: boolean;
 }

@@ -68,7 +68,9 @@ export interface ActionJobData {
   viaAssistant?: boolean;
 }
 
-export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'needs-attention' | 'cancelled';
+import type { JobState } from './job-state.js';
+
+export type { JobState };
 
 /** What a processed job returns (BullMQ `returnvalue`). */
 export interface ActionJobOutcome {

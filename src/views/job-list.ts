@@ -1,7 +1,8 @@
+import type { JobState } from '../jobs/job-state.js';
 import type { KnownBlock, SlackMessage } from './blocks.js';
 import { context, header, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
-import { JOB_STATE_ICONS, type JobStatusState } from './job-status.js';
+import { JOB_STATE_ICONS } from './job-status.js';
 import { fitMessage } from './limits.js';
 import { slackDate } from './slack-date.js';
 
@@ -69,10 +70,7 @@ export interface JobListRow {
 
 function line(job: JobListRow): string {
   const state = JOB_STATE_WORDS[job.state] ?? escapeMrkdwn(job.state);
-  const parts = [
-    `${JOB_STATE_ICONS[job.state as JobStatusState] ?? '•'} ${job.title}`,
-    `<@${job.requestedBy}>`,
-  ];
+  const parts = [`${JOB_STATE_ICONS[job.state as JobState] ?? '•'} ${job.title}`, `<@${job.requestedBy}>`];
   let outcome = state;
   if (job.recordId) outcome += ` → ${code(job.recordId)}`;
   if (job.failedReason) outcome += `: ${reasonWords(job.failedReason)}`;

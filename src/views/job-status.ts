@@ -1,3 +1,4 @@
+import type { JobState } from '../jobs/job-state.js';
 import type { KnownBlock, SlackMessage } from './blocks.js';
 import { actions, button, context, section } from './blocks.js';
 import { escapeMrkdwn } from './escape.js';
@@ -8,8 +9,6 @@ import { fitMessage } from './limits.js';
  * failed | needs-attention (or cancelled while queued). Its thread holds the result. A queued job says why it
  * waits and about how long, and carries a Cancel button. Pure: no I/O.
  */
-
-export type JobStatusState = 'queued' | 'running' | 'done' | 'failed' | 'needs-attention' | 'cancelled';
 
 export const CANCEL_JOB_ACTION_ID = 'job_cancel';
 
@@ -30,7 +29,7 @@ export interface JobStatusInput {
   title: string;
   clientLabel: string;
   requestedBy: string;
-  state: JobStatusState;
+  state: JobState;
   /** Queued only: why it waits. */
   wait?: JobWait;
   /** Queued only: the job's key, for its Cancel button. */
@@ -46,7 +45,7 @@ export interface JobStatusInput {
 }
 
 /** One icon per job state, on status messages and in `/gateway jobs`. */
-export const JOB_STATE_ICONS: Record<JobStatusState, string> = {
+export const JOB_STATE_ICONS: Record<JobState, string> = {
   queued: ':hourglass_flowing_sand:',
   running: ':arrows_counterclockwise:',
   done: ':white_check_mark:',

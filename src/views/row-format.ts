@@ -5,11 +5,12 @@
  * Every string that came from the gateway, keys included, is escaped here; nothing else in the page builder
  * sees raw row data.
  */
+import type { Row } from '../gateway/types.js';
 import { code, escapeMrkdwn, mrkdwnLink } from './escape.js';
 import { truncate } from './limits.js';
 import { slackDate } from './slack-date.js';
 
-export type Row = Record<string, unknown>;
+export type { Row };
 
 /**
  * Names of ids the rows carry, by field: `{ category_id: { label: 'Category', names: { cat_02: 'Water heaters' } } }`.
