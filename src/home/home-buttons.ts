@@ -1,4 +1,5 @@
 import { type DecideOutcome, decideApprovalById } from '../approvals/decide.js';
+import { decisionAnswer } from '../approvals/decision-answer.js';
 import { retryJob } from '../approvals/retry-job.js';
 import { channelDigests } from '../digests/channel-digests.js';
 import { slackLogContext } from '../http/request-context.js';
@@ -8,7 +9,6 @@ import { notAdminError } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { describeError } from '../slack/describe-error.js';
 import type { HomeMarks } from '../store/home-marks.js';
-import { buildApprovalRefusal } from '../views/approval-card.js';
 import { section } from '../views/blocks.js';
 import {
   buildChannelSettings,
@@ -34,10 +34,7 @@ type Answer = { text: string; blocks?: ReturnType<typeof describeError>['blocks'
 type HomeButton = (services: BotServices, click: Click) => Promise<Answer>;
 
 function decided(outcome: DecideOutcome, log: AppLogger, done: string): Answer {
-  if (outcome.kind === 'refused') return buildApprovalRefusal(outcome.refusal);
-  if (outcome.kind === 'not-queued') return describeError(outcome.error, log);
-  if (outcome.kind === 'decided') return { text: done };
-  return undefined;
+  return decisionAnswer(outcome, log) ?? (outcome.kind === 'decided' ? { text: done } : undefined);
 }
 
 const decide =

@@ -1,15 +1,14 @@
 import { type DecideOutcome, type Decision, decideApproval } from '../approvals/decide.js';
+import { decisionAnswer } from '../approvals/decision-answer.js';
 import type { BotServices } from '../services.js';
-import { describeError } from '../slack/describe-error.js';
-import { buildApprovalRefusal } from '../views/approval-card.js';
 import { type ButtonListener, channelOf, type Interaction, interactionOf } from './pipeline.js';
 
 /** The approval card's buttons: each reads the click, decides through approvals/decide.ts, and answers. */
 
 /** What the person who clicked is told: a refusal says why; a run that could not be queued says why not. */
 export async function answerDecision(outcome: DecideOutcome, interaction: Interaction): Promise<void> {
-  if (outcome.kind === 'refused') await interaction.reply(buildApprovalRefusal(outcome.refusal));
-  if (outcome.kind === 'not-queued') await interaction.reply(describeError(outcome.error, interaction.log));
+  const message = decisionAnswer(outcome, interaction.log);
+  if (message) await interaction.reply(message);
 }
 
 /** Approve, Reject and Retry (approvers only), Cancel (the requester only). */
