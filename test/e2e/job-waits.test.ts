@@ -121,14 +121,16 @@ describe('an approved run that is still waiting', () => {
   it('cancelled from its message: its approval is cancelled too, audited, its card says who, and it can be asked again', async () => {
     const channel = 'CAPPRCANCEL';
     await bind(h, 'harbor-law', channel);
-    // Use up the action rate's one POST, so that the approved run has to wait.
-    await h.gateway('audit https://harbor-law.example/before-the-deploy', { channel });
+    // Two audits: whether or not this window's one POST is still free, one of them waits for the rate, and
+    // the approved run has to wait behind it (up to 20 s more; its Cancel comes within seconds).
+    for (const page of ['first', 'second'])
+      await h.gateway(`audit https://harbor-law.example/before-the-deploy-${page}`, { channel });
     await h.slack.waitFor(
       () =>
         h.slack
           .messages(channel)
-          .find((m) => m.text.includes('/before-the-deploy') && m.text.includes('— done')),
-      { what: 'the audit done (it may wait for the rate itself)', timeoutMs: 25_000 },
+          .find((m) => m.text.includes('/before-the-deploy-') && m.text.includes('— queued')),
+      { what: 'an audit waiting for the rate' },
     );
     const postId = String(h.sandbox.records('harbor-law', 'blogs')[0]?.id);
     await h.gateway(`deploy ${postId}`, { channel });
