@@ -87,6 +87,9 @@ describe('assistant tools (MCP)', () => {
         // The requester is an approver too, so its own click is refused as self-approval, not as a stranger's.
         GATEWAY_APPROVERS: `${ADMIN},${MEMBER}`,
         MCP_RATE: '100000/60s',
+        // Each test mints its own tokens: more than a person may mint in a minute by default.
+        MCP_MINT_RATE: '1000/1s',
+        MCP_TOKENS_PER_PERSON: '1000',
       },
     });
     webs = [await fleet.start('web'), await fleet.start('web')];
