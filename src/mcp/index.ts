@@ -19,6 +19,7 @@ import {
   resourceUrls,
   unauthorizedChallenge,
 } from './resource-metadata.js';
+import { scopeStepUp } from './scope-step-up.js';
 
 /**
  * mcp/ is a surface: the assistant-tool server of docs/gateway-api.md §4.5 at `POST /mcp` (Streamable HTTP,
@@ -131,6 +132,17 @@ export function mcpRoutes(services: CoreServices): CustomRoute[] {
       return json(res, 429, rpcError(-32000, 'Too many tool calls for this token; wait and retry.'), {
         'retry-after': String(taken.retryAfterSec),
       });
+    // A read-only token calling a tool that acts: the spec's scope step-up, before anything runs.
+    const stepUp = scopeStepUp(body, token.scope, urls, Boolean(services.tokens.signIn));
+    if (stepUp)
+      return json(
+        res,
+        403,
+        { ...rpcError(-32003, 'Insufficient scope: this tool acts.'), id: stepUp.id },
+        {
+          'www-authenticate': stepUp.challenge,
+        },
+      );
     const caller: Caller = { user: token.user, scope: token.scope, tokenId: token.tokenId };
     const authed = Object.assign(req, {
       auth: { token: token.tokenId, clientId: token.tokenId, scopes: [token.scope], extra: { caller } },
