@@ -40,6 +40,18 @@ export function parseRate(text: string): Rate | undefined {
   return { max, windowMs };
 }
 
+/** A rate variable (`3/60s`), refused with how to write it. */
+const rateVariable = (name: string, fallback: string, meaning: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      const rate = parseRate(v);
+      if (rate) return rate;
+      ctx.addIssue({ code: 'custom', message: `${name}: "${v}" is not a rate; write it as ${meaning}` });
+      return z.NEVER;
+    });
+
 /**
  * The key goes in every request's Authorization header, so it may travel only over TLS, or over plain HTTP that
  * never leaves the machine (the built-in sandbox, a local tunnel). The same holds for SLACK_API_URL: the bot
@@ -337,6 +349,12 @@ const envSchema = z
       /^(\[[0-9a-f:]+\]|[a-z0-9.-]+)(:\d{1,5})?$/,
       'OAUTH_METADATA_ALLOWED_HOSTS: host names or host:port, such as mcp-client.intranet.example:8443',
     ),
+    MCP_TOKENS_PER_PERSON: z.coerce
+      .number({ message: 'MCP_TOKENS_PER_PERSON must be a whole number, such as 10' })
+      .int({ message: 'MCP_TOKENS_PER_PERSON must be a whole number, such as 10' })
+      .min(1, { message: 'MCP_TOKENS_PER_PERSON must be at least 1' })
+      .default(10),
+    MCP_MINT_RATE: rateVariable('MCP_MINT_RATE', '3/60s', '3/60s (three tokens a minute per person)'),
     LOG_LEVEL: z
       .enum(['debug', 'info', 'warn', 'error'], { message: 'LOG_LEVEL must be debug, info, warn or error' })
       .default('info'),
@@ -454,6 +472,8 @@ export interface Config {
         metadataAllowedHosts: readonly string[];
       }
     | undefined;
+  /** Assistant tokens minted in Slack: how many a person may hold, and how fast they may mint. */
+  assistantTokens: { maxActive: number; mintRate: Rate };
 }
 
 export class ConfigError extends Error {
@@ -578,5 +598,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             metadataAllowedHosts: e.OAUTH_METADATA_ALLOWED_HOSTS,
           }
         : undefined,
+    assistantTokens: { maxActive: e.MCP_TOKENS_PER_PERSON, mintRate: e.MCP_MINT_RATE },
   });
 }

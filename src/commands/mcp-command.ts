@@ -1,4 +1,5 @@
 import { UserError, UserErrorCode } from '../requests/user-error.js';
+import type { MintOutcome } from '../tokens/index.js';
 import { buildTokenList, buildTokenMinted, buildTokenRevoked } from '../views/token-messages.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
 
@@ -6,6 +7,19 @@ const USAGE = '/gateway mcp token [read] · /gateway mcp tokens · /gateway mcp 
 
 /** The assistant-tool server's address, as a person's client reaches it. */
 const mcpUrl = (ctx: CommandContext) => `${ctx.services.botUrl()}/mcp`;
+
+/** Why no token was minted, with what to do about it. */
+function mintRefusal(refused: Exclude<MintOutcome, { kind: 'minted' }>): UserError {
+  if (refused.kind === 'too-many')
+    return new UserError(
+      UserErrorCode.BadArguments,
+      `You have ${refused.active} active assistant tokens, the most one person may hold.`,
+      { hint: '`/gateway mcp tokens` lists them; `/gateway mcp revoke <id>` revokes one you no longer use.' },
+    );
+  return new UserError(UserErrorCode.BadArguments, 'You minted several tokens a moment ago.', {
+    hint: `Try again in ${refused.retryAfterSec} s; \`/gateway mcp tokens\` lists the ones you have.`,
+  });
+}
 
 const words = (ctx: CommandContext) => ctx.args.map((t) => (t.kind === 'word' ? t.value.toLowerCase() : ''));
 
@@ -23,14 +37,16 @@ export const assistantTokensCommand: CommandSpec = {
   local: true,
   async run(ctx) {
     const [sub, ...rest] = words(ctx);
-    const { assistantTokens, access, config } = ctx.services;
+    const { tokens, access, config } = ctx.services;
     if (sub === 'token' && (rest.length === 0 || (rest.length === 1 && rest[0] === 'read'))) {
-      const { secret, token } = await assistantTokens.mint({
+      const minted = await tokens.mint({
         user: ctx.user,
         team: await access.homeTeam(),
         scope: rest[0] === 'read' ? 'read' : 'write',
         ttlMs: config.mcp.tokenTtlMs,
       });
+      if (minted.kind !== 'minted') throw mintRefusal(minted);
+      const { secret, token } = minted;
       ctx.logger.info(`assistant token ${token.id} minted by ${ctx.user} (${token.scope})`);
       await ctx.reply(buildTokenMinted({ url: mcpUrl(ctx), secret, token }));
       return;

@@ -509,3 +509,6 @@ export function registerActionTools(server: ToolRegistrar, ctx: ToolContext): vo
 }
 
 const noSuchJob = (id: string) => new ToolRefusal(`No job \`${id}\` is known to this token.`);
+
+/** The tools that act (and so need the acting scope): every action tool and `run_action`. */
+export const ACTING_TOOLS: ReadonlySet<string> = new Set([...ACTION_TOOLS.map((t) => t.name), 'run_action']);

@@ -17,6 +17,7 @@ import {
   resourceUrls,
   unauthorizedChallenge,
 } from './resource-metadata.js';
+import { scopeStepUp } from './scope-step-up.js';
 import { buildTools } from './tools.js';
 
 /**
@@ -129,6 +130,17 @@ export function mcpRoutes(services: CoreServices, slackBusy?: () => boolean): Cu
         'retry-after': String(taken.retryAfterSec),
       });
     }
+    // A read-only token calling a tool that acts: the spec's scope step-up, before anything runs.
+    const stepUp = scopeStepUp(body, token.scope, urls, Boolean(services.tokens.signIn));
+    if (stepUp)
+      return json(
+        res,
+        403,
+        { ...rpcError(-32003, 'Insufficient scope: this tool acts.'), id: stepUp.id },
+        {
+          'www-authenticate': stepUp.challenge,
+        },
+      );
     const caller: Caller = { user: token.user, scope: token.scope, tokenId: token.tokenId };
     const authed = Object.assign(req, {
       auth: { token: token.tokenId, clientId: token.tokenId, scopes: [token.scope], extra: { caller } },

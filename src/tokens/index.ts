@@ -6,7 +6,12 @@ import type { Config } from '../config.js';
 import type { AppLogger } from '../logger.js';
 import type { Redis } from '../redis.js';
 import { SignInWithSlack } from '../slack/sign-in-with-slack.js';
-import type { AssistantTokenStore, TokenScope } from '../store/assistant-token-store.js';
+import type {
+  AssistantTokenStore,
+  MintInput,
+  MintOutcome,
+  TokenScope,
+} from '../store/assistant-token-store.js';
 import type { AuthorizationServerOptions } from './authorization-server.js';
 import { GrantIndex } from './grants.js';
 import { OAuthStore } from './oauth-store.js';
@@ -21,6 +26,7 @@ import { type BearerIdentity, BearerVerifier } from './verify-bearer.js';
  * the sign-in itself.
  */
 
+export type { MintOutcome } from '../store/assistant-token-store.js';
 export { OAUTH_PATHS } from './paths.js';
 export type { ConsentRequest, Refusal, SignInStep } from './sign-in.js';
 
@@ -39,7 +45,7 @@ export interface AssistantCredential {
 }
 
 export interface TokenFeatureDeps {
-  config: Pick<Config, 'signIn' | 'mcp' | 'redis' | 'slack'>;
+  config: Pick<Config, 'signIn' | 'mcp' | 'redis' | 'slack' | 'assistantTokens'>;
   redis: Redis;
   tokens: AssistantTokenStore;
   access: AccessPolicy;
@@ -61,6 +67,8 @@ export interface SignInFeature {
 }
 
 export interface TokenFeature {
+  /** Mints a token for its person within the limits (active tokens a person, mints a minute): every surface's. */
+  mint(input: MintInput): Promise<MintOutcome>;
   verifyBearer(secret: string, resource: string): Promise<BearerIdentity | undefined>;
   list(user?: string): Promise<AssistantCredential[]>;
   revokeAs(id: string, by: string, everyone: boolean): Promise<AssistantCredential | undefined>;
@@ -87,7 +95,9 @@ export function createTokenFeature(deps: TokenFeatureDeps): TokenFeature {
     clientName: g.clientName,
     lastUsedAt: g.lastUsedAt,
   });
+  const limits = { maxActive: config.assistantTokens.maxActive, rate: config.assistantTokens.mintRate };
   return {
+    mint: (input) => deps.tokens.mintWithin(input, limits),
     verifyBearer: (secret, resource) => verifier.verify(secret, resource),
     async list(user) {
       const [tokens, given] = await Promise.all([deps.tokens.list(user), grants.list(user)]);

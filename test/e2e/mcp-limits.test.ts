@@ -29,7 +29,12 @@ describe('assistant tools: limits', () => {
 
   beforeAll(async () => {
     // Who someone is stands 300 ms here (5 minutes by default), so a change shows within the test.
-    h = await startHarness('e2e-mcp-limits', { MCP_RATE: '6/60s' }, { userCacheMs: 300 });
+    h = await startHarness(
+      'e2e-mcp-limits',
+      // Each test mints its own tokens: more than a person may mint in a minute by default.
+      { MCP_RATE: '6/60s', MCP_MINT_RATE: '1000/1s' },
+      { userCacheMs: 300 },
+    );
     endpoint = `http://127.0.0.1:${h.runtime.port}/mcp`;
     h.slack.simulate.joinChannel(CHANNEL, MEMBER);
     h.slack.simulate.joinChannel(CHANNEL, COUNTED);

@@ -87,6 +87,9 @@ describe('assistant tools (MCP)', () => {
         // The requester is an approver too, so its own click is refused as self-approval, not as a stranger's.
         GATEWAY_APPROVERS: `${ADMIN},${MEMBER}`,
         MCP_RATE: '100000/60s',
+        // Each test mints its own tokens: more than a person may mint in a minute by default.
+        MCP_MINT_RATE: '1000/1s',
+        MCP_TOKENS_PER_PERSON: '1000',
       },
     });
     webs = [await fleet.start('web'), await fleet.start('web')];
@@ -484,11 +487,29 @@ describe('assistant tools (MCP)', () => {
     expect(elsewhere.content[0]?.text).toMatch(/not one of this client’s bound channels/);
   });
 
-  it('refuses an action with a read-only token, as a tool error that says so', async () => {
-    const client = await connect(await mint(MEMBER, true));
-    const result = await call(client, 'run_seo_audit', { client_id: LARGE, url: 'https://example.com/' });
-    expect(result.isError).toBe(true);
-    expect(result.content[0]?.text).toMatch(/read-only/);
+  it('answers an action with a read-only token 403 insufficient_scope (the spec’s scope step-up)', async () => {
+    const token = await mint(MEMBER, true);
+    const web = webs[0] as Runtime;
+    const refused = await fetch(url(web), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'run_seo_audit', arguments: { client_id: LARGE, url: 'https://example.com/' } },
+      }),
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toMatch(
+      /^Bearer error="insufficient_scope", scope="write", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp", error_description="[^"]*\/gateway mcp token/,
+    );
+    expect(await refused.json()).toMatchObject({ error: { code: -32003 }, id: 7 });
+    const client = await connect(token);
     expect((await call(client, 'list_audits', { client_id: LARGE, limit: 1 })).isError).toBeFalsy();
   });
 

@@ -231,15 +231,19 @@ describe('assistant sign-in refusals', () => {
     expect((await other.decide(otherConsent, 'allow')).url.searchParams.get('code')).toBeTruthy();
   });
 
-  it('a read-only grant is refused by action tools; a person made a guest loses the grant’s power', async () => {
+  it('a read-only grant calling an action tool gets the scope step-up; a person made a guest loses the grant’s power', async () => {
     const read = await tokensFor('gateway:read');
     expect(read.scope).toBe('gateway:read');
     const act = await callTool(base, read.access_token, 'run_seo_audit', {
       client_id: CLIENT,
       url: 'https://acmeplumbing.example/',
     });
-    expect(act.body.result?.isError).toBe(true);
-    expect(act.body.result?.content?.[0]?.text).toMatch(/read-only/);
+    // MCP 2025-11-25, scope challenge: 403 and the scope to ask the person for, before anything runs.
+    expect(act.status).toBe(403);
+    expect(act.challenge).toMatch(
+      /^Bearer error="insufficient_scope", scope="gateway:act", resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/mcp"/,
+    );
+    expect(act.body.error).toMatchObject({ code: -32003 });
     expect(h.sandbox.requests().filter((r) => r.method === 'POST')).toHaveLength(0);
     h.slack.simulate.addUser({ id: MEMBER, name: 'bob', real_name: 'Bob Member', is_restricted: true });
     await new Promise((r) => setTimeout(r, 80)); // the user cache (userCacheMs: 50) must expire first

@@ -130,6 +130,8 @@ export async function callTool(
 ): Promise<{
   status: number;
   body: { result?: { isError?: boolean; content?: { text: string }[] }; error?: unknown };
+  /** The WWW-Authenticate challenge, when the answer has one. */
+  challenge: string | null;
 }> {
   const res = await fetch(`${base}/mcp`, {
     method: 'POST',
@@ -143,5 +145,5 @@ export async function callTool(
   });
   const text = await res.text();
   const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}');
-  return { status: res.status, body: JSON.parse(json) };
+  return { status: res.status, body: JSON.parse(json), challenge: res.headers.get('www-authenticate') };
 }
