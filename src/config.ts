@@ -113,6 +113,13 @@ const port = (name: string, fallback: number, allowZero = false) =>
     .max(65535, `${name} must be between ${allowZero ? 0 : 1} and 65535`)
     .default(fallback);
 
+const count = (name: string, fallback: number, min: number) =>
+  z.coerce
+    .number({ message: `${name} must be a whole number` })
+    .int(`${name} must be a whole number`)
+    .min(min, `${name} must be ${min} or more`)
+    .default(fallback);
+
 const rate = (name: string) =>
   z.coerce
     .number({ message: `${name} must be a fraction from 0 to 1` })
@@ -251,6 +258,8 @@ const envSchema = z
       }),
     GATEWAY_ACTION_TIMEOUT: duration('GATEWAY_ACTION_TIMEOUT', '30s'),
     GATEWAY_READ_TIMEOUT: duration('GATEWAY_READ_TIMEOUT', '20s'),
+    GATEWAY_READ_CONCURRENCY: count('GATEWAY_READ_CONCURRENCY', 8, 1),
+    GATEWAY_FLEET_READ_CONCURRENCY: count('GATEWAY_FLEET_READ_CONCURRENCY', 16, 0),
     METRICS_TOKEN: optionalText.refine((v) => v === undefined || v.length >= 16, {
       message: 'METRICS_TOKEN must be at least 16 characters (it is the only thing guarding /metrics)',
     }),
@@ -382,6 +391,9 @@ export interface Config {
     actionTimeoutMs: number;
     /** Whole-request deadline of every GET, retries included. */
     readTimeoutMs: number;
+    /** Page reads in flight at most, in this process and (0: no cap) across every process on the Redis. */
+    readConcurrency: number;
+    fleetReadConcurrency: number;
   };
   /** When set, /metrics answers only `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
@@ -504,6 +516,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       actionRate: e.GATEWAY_ACTION_RATE,
       actionTimeoutMs: e.GATEWAY_ACTION_TIMEOUT,
       readTimeoutMs: e.GATEWAY_READ_TIMEOUT,
+      readConcurrency: e.GATEWAY_READ_CONCURRENCY,
+      fleetReadConcurrency: e.GATEWAY_FLEET_READ_CONCURRENCY,
     },
     metricsToken: e.METRICS_TOKEN,
     redis: {

@@ -36,6 +36,7 @@ import { slackFetch } from './slack/slack-fetch.js';
 import { createSlackPoster, createWorkerSlackClient } from './slack/slack-poster.js';
 import { AssistantTokenStore } from './store/assistant-token-store.js';
 import { BindingStore } from './store/bindings.js';
+import { gatewayReadGate } from './store/fleet-read-slots.js';
 import { HomeMarks } from './store/home-marks.js';
 import { ActionLedger } from './store/ledger.js';
 import { createTokenFeature } from './tokens/index.js';
@@ -133,6 +134,7 @@ export async function startRuntime(
     logger: logger.child({ part: 'gateway' }),
     actionTimeoutMs: config.gateway.actionTimeoutMs,
     readTimeoutMs: config.gateway.readTimeoutMs,
+    readGate: gatewayReadGate(redis, config.redis.prefix, config.gateway),
     observer: metrics.gatewayObserver(),
     ...(options.gatewayRetry ? { retry: options.gatewayRetry } : {}),
   });

@@ -5,6 +5,7 @@ import { silentLogger } from '../logger.js';
 import { DeadlineError, GatewayError } from './errors.js';
 import { type Exchange, errorFromReply, exchange, parseJson, type Reply, scrubSecret } from './http.js';
 import { type Collected, collectRows, iteratePages, iterateRows, type PagedParams } from './pages.js';
+import type { ReadGate } from './read-gate.js';
 import { buildReadQuery, validateReadParams } from './read-params.js';
 import { schemaMismatch, toActionError, toActionResult, toPage } from './responses.js';
 import {
@@ -68,6 +69,8 @@ export interface GatewayClientOptions {
   /** Connections of the read pool and of the action pool each; discovery has a small pool of its own. */
   connections?: number;
   observer?: GatewayObserver;
+  /** Caps page reads in flight (read-gate.ts): GATEWAY_READ_CONCURRENCY, and the fleet's through Redis. */
+  readGate?: ReadGate;
 }
 
 /** Discovery (the catalogue, /readyz) is one shared call at a time: two connections are plenty. */
@@ -94,6 +97,7 @@ export class GatewayClient {
   readonly #discoveryTtlMs: number;
   readonly #observer: GatewayObserver;
   readonly #maxBodyBytes: number;
+  readonly #readGate: ReadGate | undefined;
   #discovery: { value: Discovery; expiresAt: number } | undefined;
   #discovering: Promise<Discovery> | undefined;
 
@@ -117,6 +121,7 @@ export class GatewayClient {
     this.#discoveryTtlMs = options.discoveryTtlMs ?? 60_000;
     this.#observer = options.observer ?? {};
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#readGate = options.readGate;
     const pool = (connections: number) =>
       new Pool(url.origin, {
         connections,
@@ -162,8 +167,13 @@ export class GatewayClient {
   async read(resource: string, params: ReadParams = {}): Promise<Page> {
     validateReadParams(resource, params);
     const path = `${this.#basePath}?${buildReadQuery(resource, params)}`;
-    const json = await this.#getJson(path, `page of ${resource}`, params.signal, 'read');
-    return toPage(json, resource);
+    // The wait for a slot is outside the read's deadline: a queue of digests is not a slow gateway.
+    const release = await this.#readGate?.acquire(params.signal);
+    try {
+      return toPage(await this.#getJson(path, `page of ${resource}`, params.signal, 'read'), resource);
+    } finally {
+      release?.();
+    }
   }
 
   /** Every page from `offset` on, one at a time (1,000 rows a page unless `limit` says otherwise). */
