@@ -278,6 +278,7 @@ const envSchema = z
         { message: 'DIGEST_TZ must be an IANA time zone such as UTC or Europe/Berlin' },
       ),
     DIGEST_NOW_COOLDOWN: duration('DIGEST_NOW_COOLDOWN', '5m'),
+    DIGEST_SPREAD: duration('DIGEST_SPREAD', '5m'),
     SANDBOX_PORT: port('SANDBOX_PORT', 4010, true),
     SANDBOX_SEED: z.coerce.number({ message: 'SANDBOX_SEED must be a number' }).int().default(42),
     SANDBOX_LATENCY_MS: z.coerce
@@ -418,6 +419,8 @@ export interface Config {
   approvalTtlMs: number;
   digestTz: string;
   /** How long a non-admin waits between two `digest now` requests. */
+  /** Scheduled daily and weekly digests run spread over this window after their due time (digests/spread.ts). */
+  digestSpreadMs: number;
   digestNowCooldownMs: number;
   sandboxPort: number;
   /** Knobs of the built-in sandbox gateway (`npm run sandbox`, the demo): fault rates are fractions 0–1. */
@@ -539,6 +542,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     approvalTtlMs: e.GATEWAY_APPROVAL_TTL,
     digestTz: e.DIGEST_TZ,
     digestNowCooldownMs: e.DIGEST_NOW_COOLDOWN,
+    digestSpreadMs: e.DIGEST_SPREAD,
     sandboxPort: e.SANDBOX_PORT,
     sandbox: {
       seed: e.SANDBOX_SEED,

@@ -290,6 +290,7 @@ export async function startRuntime(
       gateway,
       slack: workerPoster,
       tz: config.digestTz,
+      spreadMs: config.digestSpreadMs,
       logger,
       metrics,
       redisOutage,
