@@ -125,11 +125,12 @@ const port = (name: string, fallback: number, allowZero = false) =>
     .max(65535, `${name} must be between ${allowZero ? 0 : 1} and 65535`)
     .default(fallback);
 
-const count = (name: string, fallback: number, what: string) =>
+/** A whole number of something, `what` said in the refusal; at least `min` (1 unless given: 0 turns a cap off). */
+const count = (name: string, fallback: number, what: string, min = 1) =>
   z.coerce
     .number({ message: `${name} must be a whole number (${what})` })
     .int(`${name} must be a whole number (${what})`)
-    .min(1, `${name} must be at least 1 (${what})`)
+    .min(min, `${name} must be ${min} or more (${what})`)
     .default(fallback);
 
 const rate = (name: string) =>
@@ -270,6 +271,13 @@ const envSchema = z
       }),
     GATEWAY_ACTION_TIMEOUT: duration('GATEWAY_ACTION_TIMEOUT', '30s'),
     GATEWAY_READ_TIMEOUT: duration('GATEWAY_READ_TIMEOUT', '20s'),
+    GATEWAY_READ_CONCURRENCY: count('GATEWAY_READ_CONCURRENCY', 8, 'gateway reads in flight per process'),
+    GATEWAY_FLEET_READ_CONCURRENCY: count(
+      'GATEWAY_FLEET_READ_CONCURRENCY',
+      16,
+      'gateway reads in flight across every process; 0 for no fleet cap',
+      0,
+    ),
     METRICS_TOKEN: optionalText.refine((v) => v === undefined || v.length >= 16, {
       message: 'METRICS_TOKEN must be at least 16 characters (it is the only thing guarding /metrics)',
     }),
@@ -288,6 +296,7 @@ const envSchema = z
         { message: 'DIGEST_TZ must be an IANA time zone such as UTC or Europe/Berlin' },
       ),
     DIGEST_NOW_COOLDOWN: duration('DIGEST_NOW_COOLDOWN', '5m'),
+    DIGEST_SPREAD: duration('DIGEST_SPREAD', '5m'),
     SANDBOX_PORT: port('SANDBOX_PORT', 4010, true),
     SANDBOX_SEED: z.coerce.number({ message: 'SANDBOX_SEED must be a number' }).int().default(42),
     SANDBOX_LATENCY_MS: z.coerce
@@ -411,6 +420,9 @@ export interface Config {
     actionTimeoutMs: number;
     /** Whole-request deadline of every GET, retries included. */
     readTimeoutMs: number;
+    /** Page reads in flight at most, in this process and (0: no cap) across every process on the Redis. */
+    readConcurrency: number;
+    fleetReadConcurrency: number;
   };
   /** When set, /metrics answers only `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
@@ -435,6 +447,8 @@ export interface Config {
   approvalTtlMs: number;
   digestTz: string;
   /** How long a non-admin waits between two `digest now` requests. */
+  /** Scheduled daily and weekly digests run spread over this window after their due time (digests/spread.ts). */
+  digestSpreadMs: number;
   digestNowCooldownMs: number;
   sandboxPort: number;
   /** Knobs of the built-in sandbox gateway (`npm run sandbox`, the demo): fault rates are fractions 0–1. */
@@ -539,6 +553,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       actionRate: e.GATEWAY_ACTION_RATE,
       actionTimeoutMs: e.GATEWAY_ACTION_TIMEOUT,
       readTimeoutMs: e.GATEWAY_READ_TIMEOUT,
+      readConcurrency: e.GATEWAY_READ_CONCURRENCY,
+      fleetReadConcurrency: e.GATEWAY_FLEET_READ_CONCURRENCY,
     },
     metricsToken: e.METRICS_TOKEN,
     redis: {
@@ -560,6 +576,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     approvalTtlMs: e.GATEWAY_APPROVAL_TTL,
     digestTz: e.DIGEST_TZ,
     digestNowCooldownMs: e.DIGEST_NOW_COOLDOWN,
+    digestSpreadMs: e.DIGEST_SPREAD,
     sandboxPort: e.SANDBOX_PORT,
     sandbox: {
       seed: e.SANDBOX_SEED,

@@ -35,6 +35,7 @@ import { createSlackPoster, createWorkerSlackClient } from './slack/slack-poster
 import { createPeopleClient, createWebSlackClient } from './slack/web-clients.js';
 import { AssistantTokenStore } from './store/assistant-token-store.js';
 import { BindingStore } from './store/bindings.js';
+import { gatewayReadGate } from './store/fleet-read-slots.js';
 import { HomeMarks } from './store/home-marks.js';
 import { ActionLedger } from './store/ledger.js';
 import { createTokenFeature } from './tokens/index.js';
@@ -132,6 +133,7 @@ export async function startRuntime(
     logger: logger.child({ part: 'gateway' }),
     actionTimeoutMs: config.gateway.actionTimeoutMs,
     readTimeoutMs: config.gateway.readTimeoutMs,
+    readGate: gatewayReadGate(redis, config.redis.prefix, config.gateway),
     observer: metrics.gatewayObserver(),
     ...(options.gatewayRetry ? { retry: options.gatewayRetry } : {}),
   };
@@ -285,6 +287,7 @@ export async function startRuntime(
       gateway,
       slack: workerPoster,
       tz: config.digestTz,
+      spreadMs: config.digestSpreadMs,
       logger,
       metrics,
       redisOutage,

@@ -7,7 +7,7 @@ import type { Metrics } from '../metrics.js';
 import type { Redis } from '../redis.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import type { SlackOutbound } from '../slack/slack-poster.js';
-import type { BindingStore } from '../store/bindings.js';
+import type { BindingStore, ChannelBinding } from '../store/bindings.js';
 import type { SlackMessage } from '../views/blocks.js';
 import {
   buildDigestBaseline,
@@ -29,7 +29,8 @@ import { type Gathered, gatherDigest } from './gather.js';
 import { DigestNowGuard } from './now-guard.js';
 import { rankingsChanged } from './rankings.js';
 import { periodOf } from './schedule.js';
-import type { DigestStore, PendingDigest, Subscription } from './store.js';
+import { placeInWindow } from './spread.js';
+import type { DigestStore, MarkMeta, PendingDigest, Subscription } from './store.js';
 
 /**
  * digests/ owns the digest feature whole: subscriptions and marks, schedule, scheduler, queue, worker, gather,
@@ -53,6 +54,8 @@ export interface DigestJobDeps {
   logger: AppLogger;
   metrics?: Metrics;
   leaseMs?: number;
+  /** DIGEST_SPREAD: scheduled daily and weekly runs spread over this window after their due time (spread.ts). */
+  spreadMs?: number;
 }
 
 export type DigestJob = Job<DigestJobData, DigestJobOutcome>;
@@ -109,6 +112,52 @@ function hasNews(gathered: Gathered): boolean {
   return rankingsChanged(gathered.diff);
 }
 
+/** Reads what the gateway holds against the mark and renders the digest to post, if there is one. */
+async function gatherAndRender(
+  deps: DigestJobDeps,
+  data: DigestJobData,
+  ctx: { sub: Subscription | undefined; binding: ChannelBinding; run: string; tz: string },
+): Promise<{ gathered: Gathered; meta: MarkMeta; pending: PendingDigest | undefined; baseline: boolean }> {
+  const { sub, binding, run } = ctx;
+  const gathered = await gatherDigest(deps.gateway, deps.store, {
+    channel: data.channel,
+    kind: data.kind,
+    clientId: binding.clientId,
+    filters: sub?.filters ?? {},
+  }).catch((error: unknown) => {
+    // A refusal (401, 403, 400) will not pass on retry: fail at once and tell the channel.
+    // Its code leads the message: the channel is told the code (publicErrorCode), never the message.
+    if (isGatewayError(error) && !error.retryable)
+      throw new UnrecoverableError(`${error.code}: ${error.message}`);
+    throw error;
+  });
+  const now = new Date().toISOString();
+  const meta: MarkMeta = {
+    clientId: binding.clientId,
+    since: now,
+    baselineAt: gathered.first ? now : gathered.meta?.baselineAt || now,
+    rows: gathered.rows,
+  };
+  if (gathered.first) {
+    const summary = buildDigestBaseline({
+      kind: data.kind,
+      clientLabel: binding.clientLabel,
+      tracked: gathered.tracked,
+      ...(gathered.kind === 'rankings' ? { census: gathered.census } : {}),
+    });
+    return { gathered, meta, baseline: true, pending: { run, summary, details: [], repliesPosted: 0 } };
+  }
+  if (!hasNews(gathered)) return { gathered, meta, baseline: false, pending: undefined };
+  const post = render(gathered, {
+    clientLabel: binding.clientLabel,
+    tz: ctx.tz,
+    filters: describeFilters(sub?.filters ?? {}),
+  });
+  const chart = digestChart(gathered, sub, binding);
+  const pending = { run, summary: post.summary, details: post.details, repliesPosted: 0 };
+  return { gathered, meta, baseline: false, pending: chart ? { ...pending, chart } : pending };
+}
+
 export async function processDigestJob(
   job: DigestJob,
   token: string | undefined,
@@ -118,6 +167,11 @@ export async function processDigestJob(
   const log = deps.logger.child({ job: job.id, channel, digest: kind });
   const sub = await deps.store.get(channel, kind);
   if (trigger === 'schedule' && (!sub || sub.stopped)) return { outcome: 'skipped' };
+  if (trigger === 'schedule' && sub && deps.spreadMs) {
+    // Its slot in the DIGEST_SPREAD window, small clients first (spread.ts): throws DelayedError when moved.
+    const lastRows = (await deps.store.meta(channel, kind))?.rows;
+    await placeInWindow(job, token, { ...sub, spreadMs: deps.spreadMs, lastRows });
+  }
   const run = runOf(job, sub);
   if (trigger === 'schedule' && !(await deps.store.claimPeriod(channel, kind, run, String(job.id)))) {
     log.info(`period ${run} already claimed by another run; nothing posted`);
@@ -139,65 +193,13 @@ export async function processDigestJob(
     let pending = await deps.store.pending(channel, kind);
     let outcome: DigestJobOutcome['outcome'] = 'posted';
     if (!pending) {
-      const gathered = await gatherDigest(deps.gateway, deps.store, {
-        channel,
-        kind,
-        clientId: binding.clientId,
-        filters: sub?.filters ?? {},
-      }).catch((error: unknown) => {
-        // A refusal (401, 403, 400) will not pass on retry: fail at once and tell the channel.
-        // Its code leads the message: the channel is told the code (publicErrorCode), never the message.
-        if (isGatewayError(error) && !error.retryable)
-          throw new UnrecoverableError(`${error.code}: ${error.message}`);
-        throw error;
-      });
-      const now = new Date().toISOString();
-      const meta = { clientId: binding.clientId, since: now, baselineAt: gathered.meta?.baselineAt || now };
-      if (gathered.first) {
-        outcome = 'baseline';
-        pending = {
-          run,
-          summary: buildDigestBaseline({
-            kind,
-            clientLabel: binding.clientLabel,
-            tracked: gathered.tracked,
-            ...(gathered.kind === 'rankings' ? { census: gathered.census } : {}),
-          }),
-          details: [],
-          repliesPosted: 0,
-        };
-        meta.baselineAt = now;
-      } else if (hasNews(gathered)) {
-        const post = render(gathered, {
-          clientLabel: binding.clientLabel,
-          tz,
-          filters: describeFilters(sub?.filters ?? {}),
-        });
-        const chart = digestChart(gathered, sub, binding);
-        pending = {
-          run,
-          summary: post.summary,
-          details: post.details,
-          repliesPosted: 0,
-          ...(chart ? { chart } : {}),
-        };
-      }
-      await deps.store.advance(channel, kind, gathered.mark, meta, pending);
+      const made = await gatherAndRender(deps, job.data, { sub, binding, run, tz });
+      pending = made.pending;
+      if (made.baseline) outcome = 'baseline';
+      await deps.store.advance(channel, kind, made.gathered.mark, made.meta, pending);
       // The scan is done: a new `digest now` is no longer a second one on its way (commands/digest.ts).
       if (trigger === 'now') await releaseNow(deps, job);
-      if (!pending) {
-        // Nothing new: a schedule stays silent; the person who asked is told alone.
-        if (trigger === 'now' && job.data.requestedBy) {
-          await ephemeral(
-            deps,
-            channel,
-            job.data.requestedBy,
-            buildNothingNew({ kind, since: gathered.since, tz }),
-          );
-        }
-        await deps.store.ran(channel, kind, false);
-        return { outcome: 'nothing' };
-      }
+      if (!pending) return await nothingNew(deps, job, made.gathered.since, tz);
     }
     await postPending(deps, channel, kind, pending);
     await deps.store.clearPending(channel, kind);
@@ -215,6 +217,15 @@ export async function processDigestJob(
   } finally {
     await leased.lease.release().catch(() => {});
   }
+}
+
+/** Nothing new: a schedule stays silent; the person who asked is told alone. */
+async function nothingNew(deps: DigestJobDeps, job: DigestJob, since: string, tz: string) {
+  const { channel, kind, trigger, requestedBy } = job.data;
+  if (trigger === 'now' && requestedBy)
+    await ephemeral(deps, channel, requestedBy, buildNothingNew({ kind, since, tz }));
+  await deps.store.ran(channel, kind, false);
+  return { outcome: 'nothing' } as const;
 }
 
 async function releaseNow(deps: DigestJobDeps, job: DigestJob): Promise<void> {

@@ -28,6 +28,8 @@ export interface DigestWorkerOptions {
   /** Digests page whole resources: a couple at a time per process is plenty. */
   concurrency?: number;
   leaseMs?: number;
+  /** DIGEST_SPREAD (spread.ts). */
+  spreadMs?: number;
 }
 
 export interface DigestWorkers {
@@ -47,6 +49,7 @@ export function startDigestWorkers(options: DigestWorkerOptions): DigestWorkers 
     logger,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+    ...(options.spreadMs ? { spreadMs: options.spreadMs } : {}),
   };
   const process = dispatch({ [DIGEST_JOB_NAME]: (job, token) => processDigestJob(job, token, deps) });
   const worker = new Worker<DigestJobData, DigestJobOutcome>(

@@ -18,6 +18,8 @@ export type Gathered =
       first: boolean;
       since: string;
       tracked: number;
+      /** Rows read: how large the client is (spread.ts). */
+      rows: number;
       diff: ReviewDiff | undefined;
       mark: { ids: Iterable<string> };
       /** Every review counted by month and rating on the way: the digest's chart, with no read of its own. */
@@ -28,6 +30,7 @@ export type Gathered =
       first: boolean;
       since: string;
       tracked: number;
+      rows: number;
       /** Every keyword the client has, and those not tracked (paused, or never given a position). */
       census: { all: number; paused: number; unranked: number };
       diff: RankingDiff | undefined;
@@ -86,6 +89,7 @@ export async function gatherDigest(
       since,
       meta,
       tracked: scan.tracked(),
+      rows: scan.rows,
       census: scan.census(),
       diff: previous ? diffRankings(scan.keywords, previous, input.filters) : undefined,
       mark: { positions: scan.keywords },
@@ -115,6 +119,7 @@ export async function gatherDigest(
     since,
     meta,
     tracked: ids.size,
+    rows: ids.size,
     diff: seen ? diffReviews(fresh, input.filters) : undefined,
     mark: { ids },
     months,

@@ -36,6 +36,8 @@ export interface MarkMeta {
   /** When the mark last advanced (the "since" of the next digest). */
   since: string;
   baselineAt: string;
+  /** Rows the last run read: how large the client is (spread.ts takes small ones first). */
+  rows?: number;
 }
 
 /** A digest whose mark has advanced and whose messages are (being) posted: a retry resumes it. */
@@ -163,7 +165,13 @@ export class DigestStore {
   async meta(channel: string, kind: DigestKind): Promise<MarkMeta | undefined> {
     const hash = await this.redis.hgetall(this.#key('meta', subscriptionId(channel, kind)));
     if (!hash.clientId) return undefined;
-    return { clientId: hash.clientId, since: hash.since ?? '', baselineAt: hash.baselineAt ?? '' };
+    const meta: MarkMeta = {
+      clientId: hash.clientId,
+      since: hash.since ?? '',
+      baselineAt: hash.baselineAt ?? '',
+    };
+    if (hash.rows) meta.rows = Number(hash.rows);
+    return meta;
   }
 
   async rankingMark(channel: string): Promise<Map<string, number>> {

@@ -5,6 +5,7 @@ import { silentLogger } from '../logger.js';
 import { DeadlineError, GatewayError } from './errors.js';
 import { type Exchange, errorFromReply, exchange, parseJson, type Reply, scrubSecret } from './http.js';
 import { type Collected, collectRows, iteratePages, iterateRows, type PagedParams } from './pages.js';
+import type { ReadGate } from './read-gate.js';
 import { buildReadQuery, validateReadParams } from './read-params.js';
 import { schemaMismatch, toActionError, toActionResult, toPage } from './responses.js';
 import {
@@ -70,9 +71,11 @@ export interface GatewayClientOptions {
   observer?: GatewayObserver;
   /**
    * Every read (each page) runs through this: a client kept for one kind of caller caps its reads in flight
-   * and counts them (the assistant tools' client, mcp/read-gate.ts). Unset, reads start at once.
+   * and counts them (the assistant tools' client, assistant-calls.ts). Unset, reads start at once.
    */
   admit?: <T>(read: () => Promise<T>) => Promise<T>;
+  /** Caps page reads in flight (read-gate.ts): GATEWAY_READ_CONCURRENCY, and the fleet's through Redis. */
+  readGate?: ReadGate;
 }
 
 /** Discovery (the catalogue, /readyz) is one shared call at a time: two connections are plenty. */
@@ -99,6 +102,7 @@ export class GatewayClient {
   readonly #discoveryTtlMs: number;
   readonly #observer: GatewayObserver;
   readonly #maxBodyBytes: number;
+  readonly #readGate: ReadGate | undefined;
   #discovery: { value: Discovery; expiresAt: number } | undefined;
   #discovering: Promise<Discovery> | undefined;
   readonly #admit: <T>(read: () => Promise<T>) => Promise<T>;
@@ -124,6 +128,7 @@ export class GatewayClient {
     this.#observer = options.observer ?? {};
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#admit = options.admit ?? ((read) => read());
+    this.#readGate = options.readGate;
     const pool = (connections: number) =>
       new Pool(url.origin, {
         connections,
@@ -169,8 +174,15 @@ export class GatewayClient {
   async read(resource: string, params: ReadParams = {}): Promise<Page> {
     validateReadParams(resource, params);
     const path = `${this.#basePath}?${buildReadQuery(resource, params)}`;
-    const json = await this.#admit(() => this.#getJson(path, `page of ${resource}`, params.signal, 'read'));
-    return toPage(json, resource);
+    return this.#admit(async () => {
+      // The wait for a slot is outside the read's deadline: a queue of digests is not a slow gateway.
+      const release = await this.#readGate?.acquire(params.signal);
+      try {
+        return toPage(await this.#getJson(path, `page of ${resource}`, params.signal, 'read'), resource);
+      } finally {
+        release?.();
+      }
+    });
   }
 
   /** Every page from `offset` on, one at a time (1,000 rows a page unless `limit` says otherwise). */

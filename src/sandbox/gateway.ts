@@ -20,6 +20,8 @@ export interface GatewayDeps {
   store: SandboxStore;
   faults: FaultPlan;
   log: SandboxRequestLog[];
+  /** Reads being answered now and the most at once (a fleet's cap on reads in flight is checked here). */
+  reads: { now: number; max: number };
   seed: number;
   sleep(ms: number): Promise<void>;
   nextRequestId(): string;
@@ -107,8 +109,11 @@ export async function handleGateway(
     status: 0,
   };
   deps.log.push(entry);
+  const read = method === 'GET' && url.searchParams.has('resource');
+  if (read) deps.reads.max = Math.max(deps.reads.max, ++deps.reads.now);
   // A caller that went away before its answer (a client timeout, a process killed mid-request) is logged so.
   res.once('close', () => {
+    if (read) deps.reads.now--;
     if (!res.writableFinished) entry.callerGone = true;
   });
   if (method !== 'GET' && method !== 'POST') {

@@ -40,7 +40,11 @@ export async function handleIntrospection(
   try {
     switch (route) {
       case 'GET /__sandbox/counts':
-        return sendJson(res, 200, { counts: sandbox.counts(), requests: sandbox.requests() });
+        return sendJson(res, 200, {
+          counts: sandbox.counts(),
+          requests: sandbox.requests(),
+          readsInFlight: sandbox.readsInFlight(),
+        });
       case 'GET /__sandbox/knobs':
         return sendJson(res, 200, { knobs: sandbox.knobs() });
       case 'GET /__sandbox/records': {

@@ -95,6 +95,8 @@ export interface Sandbox {
   counts(): Record<string, Record<string, number>>;
   /** Every gateway request received, in order. */
   requests(): SandboxRequestLog[];
+  /** Reads (GET with a resource) being answered now, and the most at once since the start or the last reset. */
+  readsInFlight(): { now: number; max: number };
   /** Current rows incl. created ones. Actions with no readable resource keep theirs under INTERNAL_RESOURCES. */
   records(clientId: string, resource: string): Row[];
   /** Adds rows to a client's resource as if they appeared upstream (new reviews for a digest, say). */

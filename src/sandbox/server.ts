@@ -55,6 +55,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store,
     faults,
     log,
+    reads: { now: 0, max: 0 },
     seed,
     nextRequestId: () => `req_${(++requestSeq).toString(36).padStart(6, '0')}`,
     sleep: (ms) =>
@@ -78,6 +79,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     failNext: (fault, match) => faults.failNext(fault, match),
     counts: () => store.counts(),
     requests: () => log.map((entry) => ({ ...entry })),
+    readsInFlight: () => ({ ...deps.reads }),
     records: (clientId, resource): Row[] => {
       const client = findClient(clientId);
       if (!client) return [];
@@ -91,6 +93,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       store.reset();
       faults.reset();
       log.length = 0;
+      deps.reads.max = deps.reads.now;
     },
     close: async () => {
       for (const timer of timers) clearTimeout(timer);
