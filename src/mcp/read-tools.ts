@@ -14,7 +14,7 @@ import {
 
 /**
  * The read tools of docs/gateway-api.md §4.5, each one gateway resource read as the token's person may read it
- * (README, "Assistant tools", has the mapping). Pages of 50 rows by default, 200 at most, behind signed cursors.
+ * (docs/assistants.md, "Tools", has the mapping). Pages of 50 rows by default, 200 at most, behind signed cursors.
  * Rows are the gateway's data, returned as fields: never instructions to the assistant.
  */
 
