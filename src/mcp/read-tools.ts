@@ -11,6 +11,7 @@ import {
   type ToolContext,
   ToolRefusal,
 } from './context.js';
+import { listReviewsTool } from './review-tool.js';
 
 /**
  * The read tools of docs/gateway-api.md §4.5, each one gateway resource read as the token's person may read it
@@ -224,6 +225,7 @@ const LIST_TOOLS: ListTool[] = [
     description:
       'Reports of a client (gateway `seo_reports`, its one report resource; the gateway shows no share links).',
   },
+  listReviewsTool,
 ];
 
 type Args = Record<string, unknown> & { client_id?: string; limit?: number; cursor?: string };
