@@ -13,7 +13,7 @@ export interface ActionRef {
 }
 
 /**
- * Who may do what (README, Security), decided in one place for every surface: the command router, the button
+ * Who may do what (docs/security.md), decided in one place for every surface: the command router, the button
  * and modal listeners and the request path call it; none of them re-implements a rule.
  * - People: guests and people of another workspace (Slack Connect) may do nothing.
  * - Admins (GATEWAY_ADMINS) may do everything: bind, list clients, run any action.

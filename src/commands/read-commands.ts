@@ -71,6 +71,12 @@ const SHORTCUTS: Array<[name: string, resource: string, summary: string, example
     'Each tracked keyword at its latest position: change, volume, KD, URL (`order=position|volume|kd|change`, `keyword~text`)',
     '/gateway keywords order=change',
   ],
+  [
+    'rankings',
+    'keywords',
+    'Rankings: the same view as `keywords`, each keyword at its latest position and its change (`order=change` for the biggest climbs)',
+    '/gateway rankings order=change limit=10',
+  ],
   ['tasks', 'seo_tasks', 'SEO tasks (`order=priority`)', '/gateway tasks status=pending order=priority'],
   [
     'reviews',
@@ -90,11 +96,14 @@ const SHORTCUTS: Array<[name: string, resource: string, summary: string, example
   ['reports', 'seo_reports', 'Audit reports', '/gateway reports limit=5'],
 ];
 
+/** The shortcuts that show the keywords as rankings (one row a keyword, bot-side sorts and `keyword~text`). */
+const RANKINGS_VIEW = new Set(['keywords', 'rankings']);
+
 export const readCommands: CommandSpec[] = [
   getCommand,
   ...SHORTCUTS.map(([name, resource, summary, example]): CommandSpec => {
-    // `keywords` also matches by text, bot-side (read-query.ts).
-    const usage = `/gateway ${name} ${READ_OPTIONS}${name === 'keywords' ? ' [keyword~text]' : ''}`;
+    // The rankings view also matches by text, bot-side (read-query.ts).
+    const usage = `/gateway ${name} ${READ_OPTIONS}${RANKINGS_VIEW.has(name) ? ' [keyword~text]' : ''}`;
     return {
       name,
       usage,
@@ -104,7 +113,7 @@ export const readCommands: CommandSpec[] = [
       run: (ctx) =>
         showResource(
           ctx,
-          name === 'keywords'
+          RANKINGS_VIEW.has(name)
             ? { resource, view: 'rankings', command: name, name }
             : { resource, command: name, name },
           usage,

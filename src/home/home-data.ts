@@ -114,10 +114,11 @@ export function homeReader(services: BotServices, marks: HomeMarks) {
     );
     const rows = jobs.jobs.map(jobRow);
     const used = [...rows.map((j) => j.channel), ...mine.map((r) => r.channel)];
-    const [channelRows, adminPart, tokens] = await Promise.all([
+    const [channelRows, adminPart, tokens, workspaceUrl] = await Promise.all([
       channels(user, admin, used),
       admin ? forAdmins() : undefined,
       services.tokens.list(user),
+      services.slack.workspaceUrl(),
     ]);
     return {
       user,
@@ -128,6 +129,7 @@ export function homeReader(services: BotServices, marks: HomeMarks) {
       requestCount: { total: Math.max(requests.length, asked.count), atLeast: asked.atLeast },
       jobs: { rows, total: jobs.total },
       channels: channelRows,
+      workspaceUrl,
       tokens: tokens.map(({ id, kind, scope, createdAt, expiresAt, clientName, lastUsedAt }) => ({
         id,
         kind,

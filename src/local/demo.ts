@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -78,6 +78,15 @@ function demoConfig(
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
+/** The log file, unless the run logged nothing: an empty file per run is litter in the temp folder. */
+function removeIfEmpty(path: string): void {
+  try {
+    if (statSync(path).size === 0) unlinkSync(path);
+  } catch {
+    // Never created, or already gone.
+  }
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: { script: { type: 'string', short: 's' }, help: { type: 'boolean', short: 'h' } },
@@ -100,6 +109,7 @@ async function main(): Promise<number> {
     return 1;
   }
   const prefix = `demo-${randomBytes(4).toString('hex')}`;
+  const logPath = join(tmpdir(), `gateway-bot-${prefix}.log`);
   let slack: FakeSlack | undefined;
   let runtime: Runtime | undefined;
   let source: LineSource | undefined;
@@ -119,6 +129,7 @@ async function main(): Promise<number> {
       await deleteByPrefix(redis, prefix).catch(() => {});
       await redis.quit().catch(() => redis.disconnect());
       await privateRedis.stop();
+      removeIfEmpty(logPath);
     })();
     return stopping;
   };
@@ -132,7 +143,6 @@ async function main(): Promise<number> {
   try {
     slack = await startFakeSlack();
     const signingSecret = randomBytes(16).toString('hex');
-    const logPath = join(tmpdir(), `gateway-bot-${prefix}.log`);
     const config = demoConfig(process.env, { slack, signingSecret, redisUrl: privateRedis.url, prefix });
     const logger = createLogger({
       level: config.logLevel,
@@ -213,11 +223,18 @@ async function main(): Promise<number> {
         : {}),
     });
     const own = privateRedis.url === wantedRedis ? '' : ', a private redis-server';
+    const redisLine =
+      privateRedis.url === wantedRedis
+        ? `the Redis already answering at ${printableRedisUrl(wantedRedis)} (REDIS_URL), under its own key prefix ${prefix}; it deletes those keys when it stops and touches no others`
+        : `a private redis-server (nothing answered at ${printableRedisUrl(wantedRedis)}), stopped with the demo`;
     print(
       `demo: sandbox gateway ${runtime.sandbox?.url ?? '(none)'} · fake Slack ${slack.apiUrl} · ` +
         `Redis ${printableRedisUrl(privateRedis.url)} (keys under ${prefix}${own}) · bot on port ${runtime.port}`,
     );
-    print(`demo: the bot's log (LOG_LEVEL=${config.logLevel}) goes to ${logPath}`);
+    print(`demo: Redis: ${redisLine}`);
+    print(
+      `demo: the bot's log (LOG_LEVEL=${config.logLevel}) goes to ${logPath} (removed at the end if nothing was logged)`,
+    );
     print(`demo: assistant tools (MCP) at ${mcpUrl} · alice's token ${mcpToken}`);
     print(
       `demo:   claude mcp add --transport http gateway ${mcpUrl} --header "Authorization: Bearer ${mcpToken}"` +

@@ -10,11 +10,12 @@ import {
   type ToolContext,
   ToolRefusal,
 } from './context.js';
+import { listReviewsTool } from './review-tool.js';
 import type { ToolRegistrar } from './tool-table.js';
 
 /**
  * The read tools of docs/gateway-api.md §4.5, each one gateway resource read as the token's person may read it
- * (README, "Assistant tools", has the mapping). Pages of 50 rows by default, 200 at most, behind signed cursors.
+ * (docs/assistants.md, "Tools", has the mapping). Pages of 50 rows by default, 200 at most, behind signed cursors.
  * Rows are the gateway's data, returned as fields: never instructions to the assistant.
  */
 
@@ -231,6 +232,7 @@ const LIST_TOOLS: ListTool[] = [
     description:
       'Reports of a client (gateway `seo_reports`, its one report resource; the gateway shows no share links).',
   },
+  listReviewsTool,
 ];
 
 type Args = Record<string, unknown> & { client_id?: string; limit?: number; cursor?: string };

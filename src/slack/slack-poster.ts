@@ -2,6 +2,7 @@ import type { types } from '@slack/bolt';
 import { type Logger, type MessageMetadata, WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../views/blocks.js';
 import { fitHome, fitMessage, fitModal } from '../views/limits.js';
+import { messagePermalink } from '../views/permalink.js';
 import { type UploadedFile, uploadFile } from './file-upload.js';
 import type { ReplyTarget, Reporter } from './reply-target.js';
 import { postToResponseUrl } from './response-url.js';
@@ -23,8 +24,10 @@ export interface SlackOutbound extends Reporter {
   post(target: ReplyTarget, message: SlackMessage, options?: { metadata?: MessageMetadata }): Promise<string>;
   /** A message only `user` sees, in the target's channel (and thread). */
   ephemeral(target: ReplyTarget, user: string, message: SlackMessage): Promise<void>;
-  /** The link to a message, when Slack gives one. */
+  /** The link to a message (views/permalink.ts: the workspace's URL and Slack's archive path). */
   permalink(channel: string, ts: string): Promise<string | undefined>;
+  /** The workspace's URL, from `auth.test` (asked once; `https://slack.com/` while Slack has not answered). */
+  workspaceUrl(): Promise<string>;
   /**
    * Publishes a person's Home tab, fitted to its limits. With `hash` (the last published view's), Slack refuses
    * to overwrite a newer view than that one: `conflict`, and the caller reads its state again.
@@ -92,8 +95,23 @@ async function withRateLimitWait<T>(call: () => Promise<T>, maxWaits: number): P
   }
 }
 
+/** Slack's own host: a link there opens the message in whichever workspace the reader is signed in to. */
+const ANY_WORKSPACE = 'https://slack.com/';
+
 /** `maxWaits`: how many 429s a call waits out before it fails (the web role, with a person waiting: none). */
 export function createSlackPoster(slack: WebClient, options: { maxWaits?: number } = {}): SlackOutbound {
+  // Asked once and kept; a failure is not kept, so the next link asks again.
+  let workspace: Promise<string> | undefined;
+  const workspaceUrl = (): Promise<string> => {
+    workspace ??= slack.auth.test().then((answer) => {
+      if (typeof answer.url !== 'string' || !/^https?:\/\//.test(answer.url)) throw new Error('no url');
+      return answer.url;
+    });
+    return workspace.catch(() => {
+      workspace = undefined;
+      return ANY_WORKSPACE;
+    });
+  };
   const maxWaits = options.maxWaits ?? 5;
   const fitted = (message: SlackMessage) => {
     const { text, blocks } = fitMessage(message);
@@ -170,14 +188,8 @@ export function createSlackPoster(slack: WebClient, options: { maxWaits?: number
     },
     uploadFile: async ({ channel, threadTs }, file, comment) =>
       uploadFile(slack, (call) => withRateLimitWait(call, maxWaits), file, { channel, threadTs, comment }),
-    permalink: async (channel, ts) => {
-      try {
-        const answer = await slack.chat.getPermalink({ channel, message_ts: ts });
-        return answer.permalink;
-      } catch {
-        return undefined;
-      }
-    },
+    workspaceUrl,
+    permalink: async (channel, ts) => messagePermalink(await workspaceUrl(), channel, ts),
   };
 }
 

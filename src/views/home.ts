@@ -7,6 +7,7 @@ import { digestLine } from './digest-status.js';
 import { code, escapeMrkdwn, oneLine } from './escape.js';
 import { JOB_STATE_WORDS } from './job-list.js';
 import { fitHome, fitModal, truncate } from './limits.js';
+import { messagePermalink } from './permalink.js';
 import { slackDate } from './slack-date.js';
 
 /**
@@ -84,14 +85,16 @@ export interface HomeData {
   channels: { rows: HomeChannel[]; total: number };
   /** This person's active assistant-tool tokens. */
   tokens: HomeToken[];
+  /** The workspace's URL (`auth.test`), for links to messages. */
+  workspaceUrl: string;
   admin?: HomeAdmin;
 }
 
 type HomeView = types.HomeView;
 
 /** A link to a message (a card, a job's status message), opened in the workspace it belongs to. */
-function messageLink(channel: string, ts: string, label: string): string {
-  return `<https://slack.com/archives/${channel}/p${ts.replace('.', '')}|${label}>`;
+function messageLink(data: HomeData, channel: string, ts: string, label: string): string {
+  return `<${messagePermalink(data.workspaceUrl, channel, ts)}|${label}>`;
 }
 
 function more(shown: number, total: number, where: string, atLeast = false): KnownBlock[] {
@@ -123,7 +126,7 @@ function waitingBlocks(data: HomeData): KnownBlock[] {
     return blocks;
   }
   for (const r of records.slice(0, HOME_SHOWN.waiting)) {
-    const card = r.cardTs ? ` · ${messageLink(r.channel, r.cardTs, 'the card')}` : '';
+    const card = r.cardTs ? ` · ${messageLink(data, r.channel, r.cardTs, 'the card')}` : '';
     blocks.push(
       section(
         // Short enough that who asked, the expiry and the link are never cut off the section's end.
@@ -185,7 +188,7 @@ function jobBlocks(data: HomeData): KnownBlock[] {
   for (const job of rows.slice(0, HOME_SHOWN.jobs)) {
     const state = JOB_STATE_WORDS[job.state] ?? escapeMrkdwn(job.state);
     const when = slackDate(job.finishedAt ?? job.enqueuedAt) ?? '';
-    const thread = job.statusTs ? ` · ${messageLink(job.channel, job.statusTs, 'thread')}` : '';
+    const thread = job.statusTs ? ` · ${messageLink(data, job.channel, job.statusTs, 'thread')}` : '';
     const text = `${job.title} · *${escapeMrkdwn(job.clientLabel)}* in <#${job.channel}>\n${state} · ${when}${thread}`;
     const accessory = jobAccessory(job);
     blocks.push(accessory ? section(text, accessory) : section(text));

@@ -25,7 +25,7 @@ export function buildTokenMinted(input: {
         '*Claude Code:* ' +
           code(`claude mcp add --transport http gateway ${url} --header "Authorization: Bearer ${secret}"`),
         `*Cursor* (\`.cursor/mcp.json\`): ${code(JSON.stringify({ mcpServers: { gateway: { url, headers: { Authorization: `Bearer ${secret}` } } } }))}`,
-        `*MCP Inspector:* ${code(`npx @modelcontextprotocol/inspector`)}, transport Streamable HTTP, URL ${code(url)}, header ${code('Authorization')} = ${code(`Bearer ${secret}`)}`,
+        `*MCP Inspector* (Node 22 or later): ${code(`npx @modelcontextprotocol/inspector --cli ${url} --transport http --header "Authorization: Bearer ${secret}" --method tools/list`)}; on Node 20, the SDK client in the bot's ${code('docs/examples/mcp-client.mjs')}`,
       ].join('\n'),
     ),
     section(

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
 
 /**
- * Who may do what (README, Security), through the real bot: the stand-in's users.info and
+ * Who may do what (docs/security.md), through the real bot: the stand-in's users.info and
  * usergroups.users.list tell guests, other workspaces' people and group members apart.
  */
 

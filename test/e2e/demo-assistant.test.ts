@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoRun, demoRunner, msBetween } from '../helpers/demo-run.js';
 
@@ -10,23 +12,13 @@ const demo = demoRunner('demo-assistant', 180_000);
 let run: DemoRun;
 
 beforeAll(async () => {
-  run = await demo.run(
-    [
-      '/gateway use acme-plumbing',
-      'as bob',
-      '/gateway mcp token',
-      'mcp token read',
-      'mcp list_articles client_id=acme-plumbing limit=1',
-      'mcp tools',
-      'mcp deploy_article client_id=acme-plumbing article_id=blog_000240',
-      'as carol',
-      'press Approve',
-      'wait',
-      'as bob',
-      'mcp get_job',
-    ].join('\n'),
-    'assistant',
-  );
+  // The tour's own lines, from its "# Assistants" section to the next blank line.
+  const tour = readFileSync(join(process.cwd(), 'demo.txt'), 'utf8').split('\n');
+  const start = tour.findIndex((l) => l.startsWith('# Assistants'));
+  if (start < 0) throw new Error('demo.txt has no "# Assistants" section');
+  const end = tour.indexOf('', start);
+  const section = tour.slice(start, end < 0 ? undefined : end);
+  run = await demo.run(['/gateway use acme-plumbing', ...section, 'mcp token read'].join('\n'), 'assistant');
 }, 240_000);
 afterAll(demo.cleanup);
 
@@ -45,6 +37,9 @@ describe('the demo: an assistant asks for a deploy, another person approves', ()
     const minted = answerTo('/gateway mcp token');
     expect(minted).toContain(`Endpoint: \`http://localhost:${port}/mcp\``);
     expect(minted).toContain(`claude mcp add --transport http gateway http://localhost:${port}/mcp`);
+    expect(minted).toContain(
+      `MCP Inspector (Node 22 or later): \`npx @modelcontextprotocol/inspector --cli http://localhost:${port}/mcp --transport http --header`,
+    );
     expect(minted).not.toContain('localhost:0');
     expect(minted).toContain("(the console's mcp lines now use bob's new token)");
   });
@@ -69,7 +64,7 @@ describe('the demo: an assistant asks for a deploy, another person approves', ()
     expect(answerTo('mcp token read')).toContain('! mcp token is a slash command: /gateway mcp token read');
     expect(run.stdout).not.toContain('fill takes');
     // A tool call answers nothing in Slack: the next line runs at once, not after the console's 20 s cap.
-    expect(msBetween(run, '> mcp tools', '> mcp deploy_article')).toBeLessThan(12_000);
+    expect(msBetween(run, '> mcp tools', '> mcp list_articles')).toBeLessThan(12_000);
     // `mcp token read` is the one line the console could not carry out.
     expect(run.code, run.stderr).toBe(2);
   });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoRun, demoRunner, msBetween } from '../helpers/demo-run.js';
@@ -76,10 +76,17 @@ describe('the demo console: time in a script', () => {
     expect(waits.code, waits.stderr).toBe(2);
   });
 
+  it('says which Redis it uses, under its own key prefix that it deletes', () => {
+    expect(waits.stdout).toMatch(
+      /^demo: Redis: the Redis already answering at redis:\/\/\S+ \(REDIS_URL\), under its own key prefix demo-[0-9a-f]+; it deletes those keys when it stops/m,
+    );
+  });
+
   it('names the file the bot logs to, and keeps log lines out of the conversation', () => {
     const path = /the bot's log \(LOG_LEVEL=\w+\) goes to (\S+)/.exec(waits.stdout)?.[1];
     expect(path).toBeDefined();
-    expect(existsSync(path ?? '')).toBe(true);
+    // Removed when the run logged nothing: no empty log file is left behind.
+    expect(existsSync(path ?? '') ? statSync(path ?? '').size : 1).toBeGreaterThan(0);
     expect(waits.stdout).not.toMatch(/^\[\d\d:\d\d:\d\d(\.\d+)?\] (WARN|ERROR|INFO)/m);
     expect(waits.stderr).not.toMatch(/(WARN|ERROR|INFO)/);
   });

@@ -16,6 +16,7 @@ const PLACES = [
   'docs',
   '.ci',
   'README.md',
+  'CONTRIBUTING.md',
   'manifest.yml',
   '.env.sample',
   'Dockerfile',

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-/** The source layout and comment habits the README's "Project structure" describes, checked on every file. */
+/** The source layout and comment habits CONTRIBUTING.md's "Project structure" describes, checked on every file. */
 
 const ROOT = join(import.meta.dirname, '../..');
 const SRC = join(ROOT, 'src');

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The README is what a newcomer follows: the commands its quick start and set-up give must exist, and its tables
- * must render as tables.
+ * The README is what a newcomer follows, in about ten minutes: its sections in the order they need them, the
+ * commands its quick start and set-up give must exist, its tables must render as tables, and every relative link
+ * (of the README and the documents beside it) must lead somewhere.
  */
 
 const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
@@ -83,14 +85,69 @@ function tableProblems(markdown: string): string[] {
   return problems;
 }
 
+const docs = readdirSync(new URL('../../docs/', import.meta.url))
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => `docs/${f}`);
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens. */
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+
+/** Relative links of a markdown file (outside code) whose file, or heading in that file, does not exist. */
+function linkProblems(file: string): string[] {
+  const text = read(file).replace(/^[ \t]*```[\s\S]*?^[ \t]*```/gm, '');
+  const problems: string[] = [];
+  for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    const target = m[1] ?? '';
+    if (/^[a-z]+:/i.test(target)) continue;
+    const [path = '', anchor] = target.split('#');
+    const resolved = path ? join(dirname(file), path) : file;
+    if (!existsSync(new URL(`../../${resolved}`, import.meta.url))) {
+      problems.push(`${file}: ${target}: no such file`);
+      continue;
+    }
+    if (anchor && resolved.endsWith('.md')) {
+      const headings = [...read(resolved).matchAll(/^#{1,6} (.+)$/gm)].map((h) => slug(h[1] ?? ''));
+      if (!headings.includes(anchor)) problems.push(`${file}: ${target}: no such heading`);
+    }
+  }
+  return problems;
+}
+
 describe('README', () => {
   const all = sections(readme);
 
-  it('leads with what a newcomer needs: prerequisites, quick start and set-up before contributor material', () => {
-    const order = [...all.keys()];
-    for (const heading of ['Prerequisites', 'Quick start', 'Set up in a real workspace'])
-      expect(order).toContain(heading);
-    expect(order.indexOf('Set up in a real workspace')).toBeLessThan(order.indexOf('Tests'));
+  it('reads in the order a newcomer needs it, in under 350 lines', () => {
+    expect(readme.split('\n').length).toBeLessThan(350);
+    expect([...all.keys()]).toEqual([
+      'Prerequisites',
+      'Quick start',
+      'The demo',
+      'Set up in a real workspace',
+      'Using it',
+      'Configuration',
+      'Links',
+    ]);
+    const using = [...(all.get('Using it') ?? '').matchAll(/^### (.+)$/gm)].map((m) => m[1]);
+    expect(using).toEqual(['Commands', 'Approvals', 'Digests', 'Home', 'Assistants', 'Charts']);
+  });
+
+  it('holds what the front door must: the two commands, Slack set-up from the manifest, the command list', () => {
+    expect(all.get('Quick start')).toMatch(/npm start/);
+    expect(all.get('Quick start')).toMatch(/npm test/);
+    expect(all.get('Set up in a real workspace')).toContain('manifest.yml');
+    const commands = all.get('Using it') ?? '';
+    for (const command of ['help', 'use <client_id>', 'keywords', 'deploy', 'digest', 'chart', 'mcp token'])
+      expect(commands).toContain(`| \`${command}`);
+    expect(all.get('Configuration')).toContain('| `SLACK_BOT_TOKEN` |');
+  });
+
+  it('links only to files and headings that exist, in the README and the documents it links to', () => {
+    expect(['README.md', 'CONTRIBUTING.md', ...docs].flatMap(linkProblems)).toEqual([]);
   });
 
   it('gives only commands that exist in its quick start and set-up', () => {
@@ -113,6 +170,10 @@ describe('README', () => {
     const broken = '| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| 3 \\| 4 | 5 |\n';
     expect(tableProblems(broken)).toHaveLength(1);
     expect(tableProblems(broken)[0]).toContain('blank line inside a table');
+    expect(linkProblems('test/fixtures/broken-links.md')).toEqual([
+      'test/fixtures/broken-links.md: ../../docs/nowhere.md: no such file',
+      'test/fixtures/broken-links.md: ../../README.md#nowhere: no such heading',
+    ]);
     expect(problemsIn('npm run demoo\nSLACK_BOTTOKEN=xoxb-1 npm start')).toEqual([
       'npm run demoo: no such script',
       'SLACK_BOTTOKEN: src/config.ts reads no such variable',

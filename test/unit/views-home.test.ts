@@ -29,6 +29,7 @@ const empty: HomeData = {
   jobs: { rows: [], total: 0 },
   channels: { rows: [], total: 0 },
   tokens: [],
+  workspaceUrl: 'https://agency.slack.com/',
 };
 
 const text = (view: { blocks: unknown[] }) => JSON.stringify(view.blocks);
