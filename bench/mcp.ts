@@ -1,10 +1,11 @@
 /**
- * Assistant-tool benchmark (`npx tsx bench/mcp.ts [samples]`): what the MCP layer adds, with the SDK's own
+ * Assistant-tool benchmark (`npx tsx bench/mcp.ts [samples] [flood commands]`): what the MCP layer adds, with the SDK's own
  * client over HTTP against the real bot (runtime.ts, HTTP mode), Redis, the Slack stand-in and the sandbox.
  * - A read tool (`list_audits`, 50 rows) against the same gateway read made directly with the gateway client,
  *   p50 of each, interleaved. Goal: at most +15 ms at p50.
  * - An action tool (`index_url`) to its job reference, with 500 jobs already queued ahead (a web-only bot: no
  *   worker takes them), p50 and p99. Goal: p99 under 300 ms. The time includes the status message to Slack.
+ * - A Slack ack's p99 and a Slack read's p50 with and without an assistant flood (bench/mcp-flood.ts), as ratios.
  */
 import { randomUUID } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -15,6 +16,7 @@ import { ensureRedis } from '../src/local/redis-local.js';
 import { silentLogger } from '../src/logger.js';
 import { createRedis, deleteByPrefix } from '../src/redis.js';
 import { startRuntime } from '../src/runtime.js';
+import { floodFigures } from './mcp-flood.js';
 import { runIfMain } from './run-if-main.js';
 
 const SECRET = 'bench-signing-secret';
@@ -32,6 +34,7 @@ const ms = (v: number) => `${v.toFixed(1)} ms`;
 
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<boolean> {
   const samples = Number(argv[0] ?? 200);
+  const floodCommands = Number(argv[1] ?? 80);
   const redisInfo = await ensureRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const slack = await startFakeSlack();
   const prefix = `bench-mcp-${randomUUID().slice(0, 8)}`;
@@ -136,7 +139,32 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       `action tool index_url → job reference, ${BACKLOG}+ jobs queued ahead: p50 ${ms(percentile(refs, 50))}, p99 ${ms(p99)} (goal p99 < 300 ms) ${actionOk ? 'ok' : 'MISSED'}`,
     );
     console.log(`(${samples} samples each)`);
-    return readOk && actionOk;
+    const tokens: string[] = [];
+    for (let i = 0; i < 5; i++)
+      tokens.push(
+        (
+          await runtime.services.assistantTokens.mint({
+            user: ADMIN,
+            team: slack.teamId,
+            scope: 'read',
+            ttlMs: 3_600_000,
+          })
+        ).secret,
+      );
+    const floodOk = await floodFigures(
+      {
+        mcpUrl: `http://127.0.0.1:${runtime.port}/mcp`,
+        tokens,
+        clientId: CLIENT,
+        driver,
+        slack,
+        user: ADMIN,
+        channel: CHANNEL,
+        setLatency: (latencyMs) => runtime.sandbox?.setKnobs({ latencyMs }),
+      },
+      floodCommands,
+    );
+    return readOk && actionOk && floodOk;
   } finally {
     await client.close().catch(() => {});
     await runtime.stop(5_000);

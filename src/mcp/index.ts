@@ -42,7 +42,7 @@ function json(
 const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
 /** Assistant requests running at once in one process (the rest wait in the lane, up to MCP_MAX_IN_FLIGHT). */
-const RUNNING = 8;
+const RUNNING = 4;
 /** How long a request may wait in the lane before it is answered 503. */
 const LANE_WAIT_MS = 10_000;
 

@@ -58,7 +58,8 @@ function toolCall(i: number, marker: string, postId: string): ToolCall {
   }
 }
 
-async function mint(fleet: Fleet): Promise<string> {
+/** Mints an assistant token as the fleet's member with `/gateway mcp token`, as a person would. */
+export async function mint(fleet: Fleet): Promise<string> {
   const before = fleet.slack.ephemerals(CHANNEL, FLEET_MEMBER).length;
   await fleet.driver().command('mcp token', { user: FLEET_MEMBER, channel: CHANNEL });
   const answer = await fleet.slack.waitFor(

@@ -30,6 +30,12 @@ export interface FaultRow {
   unanswered?: number | string;
   /** The largest resident memory any worker process reached, in MB (rows that measure it). */
   peakWorkerRssMb?: number | string;
+  /** Slack acks over 3 s (the assistant flood; goal 0). */
+  slowAcks?: number | string;
+  /** Slack reads slower than 1.5× their time without the flood (goal 0). */
+  slowReads?: number | string;
+  /** Assistant calls answered 429 or 503: a count, not a goal. */
+  assistantRefused?: number | string;
 }
 
 /** What the audit of a row also counts as unescaped (see unescapedMentions). */
@@ -84,7 +90,10 @@ export async function runRow(
     /** Goals of the row beyond the columns that the drive itself missed (read once the jobs settled). */
     missed?: string[] | (() => string[]);
     /** Columns only some rows measure, read once the jobs settled. */
-    columns?: () => Pick<FaultRow, 'unanswered' | 'peakWorkerRssMb'>;
+    columns?: () => Pick<
+      FaultRow,
+      'unanswered' | 'peakWorkerRssMb' | 'slowAcks' | 'slowReads' | 'assistantRefused'
+    >;
     /** Runs once the fleet has stopped (what the drive started for the fleet's processes). */
     after?: () => Promise<void>;
   }>,

@@ -8,13 +8,15 @@
  *   npm run faults -- --full    the full size: 1,000 jobs, 20 kills, 10,000 fuzz cases, the 1,000-command
  *                               multi-process run
  *   npm run faults -- --only=fuzz,redis   some rows only (gateway, kill, redis, slack, fuzz, approvals,
- *                                        digests, hostile, mcp, signin, cluster, sentinel, multi)
+ *                                        digests, hostile, mcp, flood, signin, cluster, sentinel,
+ *                                        multi)
  *
  * Exits 1 when a goal column is not 0, and prints what the audit found under the table.
  */
 import { runMultiProcess } from '../fleet/multi-process.js';
 import { PrivateRedis } from '../fleet/private-redis.js';
 import { concurrentApprovals } from './approvals.js';
+import { assistantFlood } from './assistant-flood.js';
 import { doubledDigests } from './digests.js';
 import { clusterMasterKilled, sentinelPrimaryKilled } from './failover.js';
 import { fuzzRow } from './fuzz.js';
@@ -43,6 +45,7 @@ const SIZES = full
       multi: 1_000,
       hostile: 1_000,
       mcp: 1_000,
+      flood: 1_000,
       signIn: { registrations: 1_000, badCodes: 500, grants: 40, commands: 200 },
     }
   : {
@@ -58,6 +61,7 @@ const SIZES = full
       multi: 200,
       hostile: 200,
       mcp: 200,
+      flood: 200,
       signIn: { registrations: 1_000, badCodes: 200, grants: 20, commands: 200 },
     };
 const SEED = Number(process.env.FAULTS_SEED ?? 20_261_123);
@@ -97,6 +101,7 @@ async function main(): Promise<void> {
     await run('digests', () => doubledDigests(redis, SIZES.digestPeriods));
     await run('hostile', () => hostileGateway(redis, SIZES.hostile));
     await run('mcp', () => toolCallsWithCommands(redis, SIZES.mcp));
+    await run('flood', () => assistantFlood(redis, SIZES.flood));
     await run('signin', () => signInAbuse(redis, SIZES.signIn));
     await run('cluster', () => clusterMasterKilled(SIZES.failoverJobs));
     await run('sentinel', () => sentinelPrimaryKilled(SIZES.failoverJobs));
@@ -133,9 +138,17 @@ async function main(): Promise<void> {
   const missed = rows.filter(
     (r) =>
       r.missed?.length ||
-      [r.lost, r.duplicates, r.silent, r.unescaped, r.blockKit, r.crashes, r.unanswered].some((v) =>
-        typeof v === 'number' ? v !== 0 : v === '?',
-      ),
+      [
+        r.lost,
+        r.duplicates,
+        r.silent,
+        r.unescaped,
+        r.blockKit,
+        r.crashes,
+        r.unanswered,
+        r.slowAcks,
+        r.slowReads,
+      ].some((v) => (typeof v === 'number' ? v !== 0 : v === '?')),
   );
   for (const r of rows)
     if (r.missed?.length) process.stdout.write(`- ${r.name}: MISSED ${r.missed.join('; ')}\n`);
@@ -157,6 +170,9 @@ function printTable(rows: FaultRow[]): void {
     'crashes',
     'unanswered 60 s',
     'peak worker RSS',
+    'acks > 3 s',
+    'reads > 1.5×',
+    'assistant 429/503',
     'time',
   ];
   const body = rows.map((r) => [
@@ -174,6 +190,7 @@ function printTable(rows: FaultRow[]): void {
       : typeof r.peakWorkerRssMb === 'number'
         ? `${r.peakWorkerRssMb} MB`
         : r.peakWorkerRssMb,
+    ...[r.slowAcks, r.slowReads, r.assistantRefused].map((v) => (v === undefined ? '—' : String(v))),
     r.ms === undefined ? '—' : `${(r.ms / 1_000).toFixed(1)} s`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));

@@ -20,11 +20,12 @@ interface Service {
   cap_drop?: string[];
   security_opt?: string[];
   tmpfs?: string[];
+  profiles?: string[];
 }
 
 describe('compose.yaml', () => {
   const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, Service> };
-  const { redis, web, worker, scheduler } = compose.services;
+  const { redis, web, worker, scheduler, mcp } = compose.services;
 
   it('runs Redis with AOF and noeviction, the settings BullMQ needs', () => {
     const command = (redis?.command ?? []).join(' ');
@@ -44,6 +45,15 @@ describe('compose.yaml', () => {
       expect(bot?.environment?.REDIS_URL).toBe('redis://redis:6379');
       expect(bot?.stop_grace_period).toBe('30s');
     }
+  });
+
+  it('has the assistant tools as a service of their own, on request (profile mcp), on this machine only', () => {
+    expect(mcp?.environment?.ROLE).toBe('mcp');
+    expect(mcp?.profiles).toEqual(['mcp']);
+    expect(mcp?.image).toBe(web?.image);
+    expect(mcp?.env_file).toBe('.env');
+    expect(mcp?.read_only).toBe(true);
+    expect(mcp?.ports).toEqual(['127.0.0.1:3001:3000']);
   });
 
   it('publishes the web port on this machine only, and no port for the worker and the scheduler', () => {
@@ -78,7 +88,7 @@ describe('compose.yaml', () => {
 
   it('names only roles the config accepts', () => {
     const config = read('src/config.ts');
-    for (const bot of [web, worker, scheduler]) expect(config).toContain(`'${bot?.environment?.ROLE}'`);
+    for (const bot of [web, worker, scheduler, mcp]) expect(config).toContain(`'${bot?.environment?.ROLE}'`);
   });
 });
 
