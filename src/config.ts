@@ -446,9 +446,9 @@ export interface Config {
   allowSelfApproval: boolean;
   approvalTtlMs: number;
   digestTz: string;
-  /** How long a non-admin waits between two `digest now` requests. */
   /** Scheduled daily and weekly digests run spread over this window after their due time (digests/spread.ts). */
   digestSpreadMs: number;
+  /** How long a non-admin waits between two `digest now` requests. */
   digestNowCooldownMs: number;
   sandboxPort: number;
   /** Knobs of the built-in sandbox gateway (`npm run sandbox`, the demo): fault rates are fractions 0–1. */

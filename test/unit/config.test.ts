@@ -74,7 +74,7 @@ describe('config', () => {
 
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
-    [{ ROLE: 'cook' }, 'ROLE must be one of web, worker, scheduler, all'],
+    [{ ROLE: 'cook' }, 'ROLE must be one of web, worker, scheduler, mcp, all'],
     [{ GATEWAY_ACTION_RATE: 'fast' }, 'GATEWAY_ACTION_RATE: "fast" is not a rate'],
     [{ GATEWAY_APPROVAL_TTL: 'soon' }, 'GATEWAY_APPROVAL_TTL'],
     [{ GATEWAY_ADMINS: 'ana' }, 'GATEWAY_ADMINS'],
