@@ -1,14 +1,13 @@
 import { channelDigests } from '../digests/channel-digests.js';
-import { DigestQueue } from '../digests/digest-queue.js';
+import { askDigestNow } from '../digests/digest-now.js';
 import type { DigestKind } from '../digests/filters.js';
 import { describeFilters } from '../digests/filters.js';
-import { DigestNowGuard } from '../digests/now-guard.js';
 import { describeSchedule, nextRunAt } from '../digests/schedule.js';
 import type { SubscriptionSettings } from '../digests/store.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import { isNotInChannel } from '../slack/describe-error.js';
 import { section } from '../views/blocks.js';
-import { formatWhen, timeLeft } from '../views/digest-common.js';
+import { formatWhen } from '../views/digest-common.js';
 import { buildDigestStatus } from '../views/digest-status.js';
 import { buildIgnoredWords } from '../views/error-message.js';
 import { escapeMrkdwn } from '../views/escape.js';
@@ -113,59 +112,27 @@ async function turnOff(ctx: CommandContext, kind: DigestKind): Promise<void> {
 
 async function now(ctx: CommandContext, kind: DigestKind): Promise<void> {
   const binding = await ctx.binding();
-  if (!(await limitNow(ctx, kind))) return;
-  await ctx.reply(
-    note(
-      `:hourglass_flowing_sand: Building the ${kind} digest of ${escapeMrkdwn(binding.clientLabel)}; it posts here in a moment (if nothing is new, I tell only you).`,
-    ),
-  );
-}
-
-/**
- * `digest now` is a full scan charged to the agency key: one on its way per (channel, kind), and for non-admins a
- * cooldown per (person, channel, kind). Queues the job and answers true, or tells the person why not and answers
- * false.
- */
-async function limitNow(ctx: CommandContext, kind: DigestKind): Promise<boolean> {
-  const { services } = ctx;
-  const guard = new DigestNowGuard(services.redis, services.digests.prefix);
-  const holder = { user: ctx.user, jobId: DigestQueue.nowJobId(ctx.triggerId), at: Date.now() };
-  const claim = await guard.claim(ctx.channel, kind, holder, (id) => services.digestQueue.stateOf(id));
-  if (!claim.claimed) {
-    const who = claim.holder.user ? `, asked for by <@${claim.holder.user}>` : '';
+  const outcome = await askDigestNow(ctx.services, {
+    user: ctx.user,
+    channel: ctx.channel,
+    kind,
+    request: ctx.triggerId,
+    isAdmin: ctx.isAdmin(),
+  });
+  if (outcome.kind === 'on-its-way') {
+    const who = outcome.by ? `, asked for by <@${outcome.by}>` : '';
     await ctx.reply(
       note(
         `:hourglass_flowing_sand: The ${kind} digest of this channel is already on its way${who}; it posts here in a moment, so I did not start another.`,
       ),
     );
-    return false;
+    return;
   }
-  const cooled = !ctx.isAdmin();
-  try {
-    if (cooled) {
-      const cooldownMs = services.config.digestNowCooldownMs;
-      const started = await guard.cooldown(ctx.user, ctx.channel, kind, cooldownMs);
-      if (!started.started) {
-        throw new UserError(
-          UserErrorCode.TooSoon,
-          `You asked for this channel’s ${kind} digest lately; you can ask for it again in ${timeLeft(started.leftMs)}.`,
-          {
-            hint: `Each \`digest now\` reads all of the client’s data, so a person may ask for one channel’s digest of one kind once every ${timeLeft(cooldownMs)}; scheduled digests are not limited.`,
-          },
-        );
-      }
-    }
-    try {
-      await services.digestQueue.enqueueNow(ctx.channel, kind, ctx.user, ctx.triggerId);
-    } catch (error) {
-      if (cooled) await guard.endCooldown(ctx.user, ctx.channel, kind);
-      throw error;
-    }
-  } catch (error) {
-    await guard.release(ctx.channel, kind, holder.jobId);
-    throw error;
-  }
-  return true;
+  await ctx.reply(
+    note(
+      `:hourglass_flowing_sand: Building the ${kind} digest of ${escapeMrkdwn(binding.clientLabel)}; it posts here in a moment (if nothing is new, I tell only you).`,
+    ),
+  );
 }
 
 export const digestCommand: CommandSpec = {
