@@ -1,8 +1,8 @@
 import { requestApproval } from '../approvals/ask-approval.js';
+import { type DraftedAction, emailFromDraft, findDraft } from '../jobs/drafts.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { openActionModal } from '../slack/open-action-modal.js';
-import { escapeHtml } from '../views/escape.js';
 import { type ButtonListener, channelOf } from './pipeline.js';
 
 /**
@@ -12,20 +12,14 @@ import { type ButtonListener, channelOf } from './pipeline.js';
  * draft is read from that job, never from the button.
  */
 
-const DRAFT_ACTION = {
-  deploy_blog: 'generate_blog',
-  send_prospect_email: 'generate_outreach_email',
-} as const;
-
 async function draftOf(
   services: BotServices,
-  guarded: keyof typeof DRAFT_ACTION,
+  guarded: DraftedAction,
   jobKey: string | undefined,
   channel: string | undefined,
 ) {
-  const job = jobKey ? await services.queue.findJob(jobKey) : undefined;
-  const result = job?.data.result;
-  if (!job || !result || job.data.action !== DRAFT_ACTION[guarded] || job.data.replyTo.channel !== channel) {
+  const draft = await findDraft(services.queue, guarded, jobKey, { channel });
+  if (!draft) {
     throw new UserError(UserErrorCode.Expired, 'That draft is no longer known to the bot.', {
       hint:
         guarded === 'deploy_blog'
@@ -35,7 +29,7 @@ async function draftOf(
   }
   const entry = (await services.catalogue()).byAction(guarded);
   if (!entry) throw new UserError(UserErrorCode.Unavailable, `The gateway no longer lists \`${guarded}\`.`);
-  return { job, result, entry };
+  return { ...draft, entry };
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : v == null ? '' : String(v));
@@ -66,16 +60,16 @@ export function requestSendButton(services: BotServices): ButtonListener {
     const { job, result, entry } = await draftOf(services, 'send_prospect_email', action.value, channel);
     const refusal = await services.requests.refusal(body.user.id, entry, true);
     if (refusal) throw refusal;
-    const draft = str(result.body);
+    const email = emailFromDraft(result);
     await openActionModal(services, {
       entry,
       triggerId: (body as { trigger_id: string }).trigger_id,
       channel: channel ?? '',
       clientId: job.data.clientId,
       prefill: {
-        subject: str(result.subject),
-        html: draft ? `<p>${escapeHtml(draft)}</p>` : '',
-        ...(typeof result.to === 'string' ? { to: result.to } : {}),
+        subject: email.subject ?? '',
+        html: email.html ?? '',
+        ...(email.to ? { to: email.to } : {}),
       },
       ...(job.data.statusTs ? { thread: job.data.statusTs } : {}),
     });

@@ -5,9 +5,9 @@ import { validateActionFields } from '../actions/parse-args.js';
 import { requestApproval } from '../approvals/ask-approval.js';
 import { payloadHash } from '../approvals/payload.js';
 import type { Row } from '../gateway/types.js';
+import { emailFromDraft, findDraft } from '../jobs/drafts.js';
 import { deployPost } from '../requests/references.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
-import { escapeHtml } from '../views/escape.js';
 import { answered, requireClient, type ToolContext, ToolRefusal } from './context.js';
 import { describeJob, jobSchema } from './job-tools.js';
 import type { ToolRegistrar } from './tool-table.js';
@@ -80,19 +80,14 @@ async function latest(ctx: ToolContext, resource: string, clientId: string): Pro
   return page.data[0];
 }
 
-/** The draft of an outreach email (a generate_outreach_email job this person's client ran). */
-async function outreachDraft(
-  ctx: ToolContext,
-  clientId: string,
-  emailId: string,
-): Promise<Record<string, unknown>> {
-  const job = await ctx.services.queue.findJob(emailId);
-  const result = job?.data.result;
-  if (!job || !result || job.data.action !== 'generate_outreach_email' || job.data.clientId !== clientId)
+/** The draft of an outreach email (a generate_outreach_email job this person's client ran), as the email's fields. */
+async function outreachDraft(ctx: ToolContext, clientId: string, emailId: string) {
+  const draft = await findDraft(ctx.services.queue, 'send_prospect_email', emailId, { clientId });
+  if (!draft)
     throw new ToolRefusal(
       `No drafted outreach email \`${emailId}\` for this client: give the job_id generate_outreach_email answered, or to, subject and html.`,
     );
-  return result;
+  return emailFromDraft(draft.result);
 }
 
 const ACTION_TOOLS: ActionTool[] = [
@@ -279,11 +274,10 @@ const ACTION_TOOLS: ActionTool[] = [
     },
     async fields(a, ctx, id) {
       const draft = str(a.email_id) ? await outreachDraft(ctx, id, String(a.email_id)) : {};
-      const body = str(draft.body);
       const fields = {
-        to: str(a.to) ?? str(draft.to),
-        subject: str(a.subject) ?? str(draft.subject),
-        html: str(a.html) ?? (body ? `<p>${escapeHtml(body)}</p>` : undefined),
+        to: str(a.to) ?? draft.to,
+        subject: str(a.subject) ?? draft.subject,
+        html: str(a.html) ?? draft.html,
       };
       const missing = Object.entries(fields)
         .filter(([, v]) => v === undefined)
