@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/helpers/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -9,5 +10,7 @@ export default defineConfig({
     // Integration and e2e files each own a Redis prefix and loopback ports; two cores run two at a time.
     pool: 'forks',
     maxWorkers: 2,
+    // The longest files first (test/helpers/sequencer.ts): no worker ends the run alone on one of them.
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
+import { nodeArgsFor } from '../helpers/compiled.js';
 import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const prefix = uniquePrefix('e2e-main');
@@ -14,7 +15,7 @@ function run(env: Record<string, string>): {
   output: () => string;
   exited: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, nodeArgsFor('src/main.ts'), {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

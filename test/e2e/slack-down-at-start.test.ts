@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlackDriver } from '../../src/local/driver.js';
 import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
+import { nodeArgsFor } from '../helpers/compiled.js';
 import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const prefix = uniquePrefix('e2e-slack-down-at-start');
@@ -44,7 +45,7 @@ function waitForOutput(output: () => string, pattern: RegExp, timeoutMs = 90_000
 describe('Slack down when the bot starts', () => {
   it('keeps the process up, logs what is wrong, and serves once Slack answers auth.test', async () => {
     slack.simulate.outage(['auth.test'], 'error');
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    child = spawn(process.execPath, nodeArgsFor('src/main.ts'), {
       env: {
         PATH: process.env.PATH ?? '',
         SLACK_BOT_TOKEN: slack.botToken,

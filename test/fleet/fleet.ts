@@ -4,6 +4,7 @@ import { SlackDriver } from '../../src/local/driver.js';
 import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
 import { createRedis, deleteByPrefix, type RedisTarget } from '../../src/redis.js';
 import { type Sandbox, type SandboxKnobs, startSandbox } from '../../src/sandbox/index.js';
+import { nodeArgsFor } from '../helpers/compiled.js';
 import { within } from './deadline.js';
 
 /**
@@ -154,7 +155,7 @@ export class Fleet {
     const name = `${role}-${++this.serial}`;
     const { tuning } = this.options;
     const entry = tuning ? 'test/fleet/role.ts' : 'src/main.ts';
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    const child = spawn(process.execPath, nodeArgsFor(entry), {
       env: {
         PATH: process.env.PATH ?? '',
         SLACK_BOT_TOKEN: this.slack.botToken,

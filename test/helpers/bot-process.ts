@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { nodeArgsFor } from './compiled.js';
 
 /** `npm start`'s entry (src/main.ts through tsx) in a child process, its stdout and stderr gathered in order. */
 export interface BotProcess {
@@ -13,7 +14,7 @@ export interface BotProcess {
 }
 
 export function startBotProcess(env: Record<string, string>): BotProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, nodeArgsFor('src/main.ts'), {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL, created, type JobsHarness, startJobsHarness } from '../fixtures/jobs-harness.js';
+import { nodeArgsFor } from '../helpers/compiled.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 
 /** BullMQ is at-least-once: a worker that dies mid-POST leaves a job that runs again and must reconcile. */
@@ -17,7 +18,7 @@ afterAll(async () => {
 });
 
 function startChildWorker(): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/jobs-worker.ts'], {
+  const proc = spawn(process.execPath, nodeArgsFor('test/fixtures/jobs-worker.ts'), {
     env: {
       ...process.env,
       REDIS_URL: TEST_REDIS_URL,

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeArgsFor } from '../helpers/compiled.js';
 import { uniquePrefix } from '../helpers/redis.js';
 import { LOCAL_ACL } from '../helpers/redis-cluster.js';
 import { freePorts, RedisProcess } from '../helpers/redis-process.js';
@@ -68,7 +69,7 @@ async function makeCertificates(): Promise<void> {
 
 /** Runs test/fixtures/redis-login.ts with this environment and answers its JSON line. */
 async function login(env: Record<string, string>): Promise<{ ok: boolean; error?: string }> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/redis-login.ts'], {
+  const { stdout } = await run(process.execPath, nodeArgsFor('test/fixtures/redis-login.ts'), {
     env: { PATH: process.env.PATH ?? '', REDIS_PREFIX: `{${uniquePrefix('tls')}}`, ...env },
     timeout: 30_000,
   });
