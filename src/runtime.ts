@@ -38,6 +38,7 @@ import { AssistantTokenStore } from './store/assistant-token-store.js';
 import { BindingStore } from './store/bindings.js';
 import { HomeMarks } from './store/home-marks.js';
 import { ActionLedger } from './store/ledger.js';
+import { RedisMembershipVersions } from './store/membership-versions.js';
 import { createTokenFeature } from './tokens/index.js';
 
 export interface Runtime {
@@ -176,7 +177,11 @@ export async function startRuntime(
     retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000 },
     fetch: slackFetch,
   });
-  const directory = new UserDirectory(people, options.userCacheMs ? { ttlMs: options.userCacheMs } : {});
+  // Every process reads one membership version per person, moved by Slack's join and leave events.
+  const directory = new UserDirectory(people, {
+    ...(options.userCacheMs ? { ttlMs: options.userCacheMs } : {}),
+    versions: new RedisMembershipVersions(redis, config.redis.prefix),
+  });
   const access = new AccessPolicy(
     config,
     directory,
