@@ -25,7 +25,7 @@ import type { AppLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { createRedis } from './redis.js';
 import { RedisOutageLog, redisReadyAtStart } from './redis-outage.js';
-import { replicaWaitMs } from './redis-replica.js';
+import { ReplicaWait, replicaWaitMs } from './redis-replica.js';
 import { ActionRequests } from './requests/action-requests.js';
 import type { Sandbox } from './sandbox/index.js';
 import { recentAnchor, startSandbox } from './sandbox/index.js';
@@ -229,6 +229,7 @@ export async function startRuntime(
       config,
       redis,
       tokens: assistantTokens,
+      replicaWait: new ReplicaWait(replicaWaitMs(config.redis.form), logger),
       access,
       reach,
       logger,
