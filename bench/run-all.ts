@@ -13,6 +13,7 @@ import { main as mcpBench } from './mcp.js';
 import { main as paginationBench } from './pagination.js';
 import { main as queueBench } from './queue.js';
 import { main as queueClusterBench } from './queue-cluster.js';
+import { main as tokensBench } from './tokens.js';
 
 const benches: Array<[name: string, run: (argv: readonly string[]) => Promise<unknown>]> = [
   ['pagination', paginationBench],
@@ -26,6 +27,7 @@ const benches: Array<[name: string, run: (argv: readonly string[]) => Promise<un
   ['Home tab: open → publish, and publishes under 500 approval transitions a minute', homeBench],
   ['assistant tools (MCP): read overhead, action to job reference', mcpBench],
   ['charts: render time, against the rankings read, and memory', chartBench],
+  ['assistant tokens: one person’s list and revoke among 3,000, against a full scan', tokensBench],
 ];
 
 for (const [name, run] of benches) {

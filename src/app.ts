@@ -125,6 +125,10 @@ export function createBot(services: BotServices): Bot {
   instrumentRequests(app, services.metrics);
   // One middleware routes every request to its surface (http/slack-routes.ts), not one Bolt listener each.
   const slackRoutes = new SlackRoutes();
+  // Who is in which channel decides which clients a token reaches: every process reads it anew after a change.
+  slackRoutes.membershipChanged(async ({ event }) => {
+    await services.reach.membershipChanged(event.user);
+  });
   registerCommands(slackRoutes, services);
   registerInteractions(slackRoutes, services);
   const home = registerHome(slackRoutes, services);

@@ -24,7 +24,7 @@ import type { AppLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { createRedis } from './redis.js';
 import { RedisOutageLog, redisReadyAtStart } from './redis-outage.js';
-import { replicaWaitMs } from './redis-replica.js';
+import { ReplicaWait, replicaWaitMs } from './redis-replica.js';
 import { ActionRequests } from './requests/action-requests.js';
 import type { Sandbox } from './sandbox/index.js';
 import { recentAnchor, startSandbox } from './sandbox/index.js';
@@ -38,6 +38,7 @@ import { BindingStore } from './store/bindings.js';
 import { gatewayReadGate } from './store/fleet-read-slots.js';
 import { HomeMarks } from './store/home-marks.js';
 import { ActionLedger } from './store/ledger.js';
+import { RedisMembershipVersions } from './store/membership-versions.js';
 import { createTokenFeature } from './tokens/index.js';
 
 export interface Runtime {
@@ -176,7 +177,11 @@ export async function startRuntime(
       redisOutage.otherwise((error) => logger.error('queue error', error)),
     );
   const people = createPeopleClient(botToken, config.slack.apiUrl, logger);
-  const directory = new UserDirectory(people, options.userCacheMs ? { ttlMs: options.userCacheMs } : {});
+  // Every process reads one membership version per person, moved by Slack's join and leave events.
+  const directory = new UserDirectory(people, {
+    ...(options.userCacheMs ? { ttlMs: options.userCacheMs } : {}),
+    versions: new RedisMembershipVersions(redis, config.redis.prefix),
+  });
   const access = new AccessPolicy(
     config,
     directory,
@@ -221,6 +226,7 @@ export async function startRuntime(
       config,
       redis,
       tokens: assistantTokens,
+      replicaWait: new ReplicaWait(replicaWaitMs(config.redis.form), logger),
       access,
       reach,
       logger,

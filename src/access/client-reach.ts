@@ -24,10 +24,11 @@ export class ClientReach {
     private readonly logger: AppLogger,
   ) {}
 
-  async of(user: string): Promise<Reach> {
+  /** `fresh`: the person's channels asked of Slack now, not from the cache (before an action). */
+  async of(user: string, options: { fresh?: boolean } = {}): Promise<Reach> {
     let channels: readonly string[];
     try {
-      channels = await this.directory.channels(user);
+      channels = await this.directory.channels(user, options);
     } catch (error) {
       // Fail closed, as every access lookup does.
       this.logger.warn('could not list a person’s channels; refusing', error);
@@ -43,6 +44,11 @@ export class ClientReach {
     }
     for (const list of byClient.values()) list.sort((a, b) => a.boundAt.localeCompare(b.boundAt));
     return { all: this.access.isAdmin(user), channels: byClient };
+  }
+
+  /** Slack said the person joined or left a channel: their reach is read anew, by every process. */
+  membershipChanged(user: string): Promise<void> {
+    return this.directory.membershipChanged(user);
   }
 
   /** Whether the person reaches the client at all. */

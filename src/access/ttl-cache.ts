@@ -34,6 +34,11 @@ export class TtlCache<V> {
     return loading;
   }
 
+  /** Forgets an answer (the next get loads it again). */
+  delete(key: string): void {
+    this.#entries.delete(key);
+  }
+
   get size(): number {
     return this.#entries.size;
   }

@@ -14,11 +14,22 @@ export interface SlackPerson {
   deleted: boolean;
 }
 
+/**
+ * A version of each person's channel membership that every process reads (store/membership-versions.ts): it
+ * moves when Slack says the person joined or left a channel, so no process answers from a list made before.
+ */
+export interface MembershipVersions {
+  of(user: string): Promise<string>;
+  bump(user: string): Promise<void>;
+}
+
 export interface DirectoryOptions {
   /** How long an answer stands; default 5 minutes (a guest promoted or a person removed shows after that). */
   ttlMs?: number;
   /** Most people remembered at once; default 1,000. */
   maxEntries?: number;
+  /** Shared membership versions; without them a list stands until it expires. */
+  versions?: MembershipVersions;
 }
 
 interface UsersInfo {
@@ -40,7 +51,7 @@ export class UserDirectory {
 
   constructor(
     private readonly client: WebClient,
-    options: DirectoryOptions = {},
+    private readonly options: DirectoryOptions = {},
   ) {
     this.#people = new TtlCache(options.ttlMs ?? 300_000, options.maxEntries ?? 1_000);
     this.#channels = new TtlCache(options.ttlMs ?? 300_000, options.maxEntries ?? 1_000);
@@ -48,10 +59,13 @@ export class UserDirectory {
 
   /**
    * The channels a person is a member of (users.conversations; scopes channels:read, groups:read), cached as
-   * users.info is: someone who leaves a channel stops reaching its client once the answer expires.
+   * users.info is, under the person's membership version: a join or a leave Slack told any process of makes
+   * every process ask again. `fresh`: ask Slack now whatever the cache holds (before an action).
    */
-  channels(userId: string): Promise<readonly string[]> {
-    return this.#channels.get(userId, async () => {
+  async channels(userId: string, options: { fresh?: boolean } = {}): Promise<readonly string[]> {
+    const key = `${userId}#${(await this.options.versions?.of(userId)) ?? ''}`;
+    if (options.fresh) this.#channels.delete(key);
+    return this.#channels.get(key, async () => {
       const ids: string[] = [];
       let cursor: string | undefined;
       // At most 20 pages of 1,000: a person in more channels than that is told of the first 20,000.
@@ -69,6 +83,11 @@ export class UserDirectory {
       }
       return ids;
     });
+  }
+
+  /** Slack said the person joined or left a channel: every process's list of their channels is stale. */
+  async membershipChanged(userId: string): Promise<void> {
+    await this.options.versions?.bump(userId);
   }
 
   person(userId: string): Promise<SlackPerson> {

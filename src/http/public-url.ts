@@ -15,7 +15,7 @@ const PLAIN_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45
  * The origin (`http://name[:port]`) a Host header names, or undefined when it is anything but a name and port,
  * or its name is not one of `allowed` (lower case; DNS-rebinding protection).
  */
-export function hostOrigin(host: string | undefined, allowed: readonly string[]): string | undefined {
+function hostOrigin(host: string | undefined, allowed: readonly string[]): string | undefined {
   if (!host || !PLAIN_HOST.test(host)) return undefined;
   let url: URL;
   try {

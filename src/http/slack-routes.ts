@@ -25,6 +25,10 @@ type CommandRoute = Middleware<SlackCommandMiddlewareArgs>;
 type ButtonRoute = Middleware<SlackActionMiddlewareArgs<BlockButtonAction>>;
 type ViewRoute = Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>>;
 type HomeOpenedRoute = Middleware<SlackEventMiddlewareArgs<'app_home_opened'>>;
+type MembershipRoute = Middleware<SlackEventMiddlewareArgs<'member_joined_channel' | 'member_left_channel'>>;
+
+/** Slack's events for a person joining or leaving a channel, public or private (scopes channels:read, groups:read). */
+export const MEMBERSHIP_EVENTS = ['member_joined_channel', 'member_left_channel'] as const;
 
 type Args = AnyMiddlewareArgs & AllMiddlewareArgs;
 type Chain = readonly Middleware<never>[];
@@ -69,6 +73,11 @@ export class SlackRoutes {
   /** The Home tab opened (Bolt acks every event before any middleware runs). */
   homeOpened(...chain: HomeOpenedRoute[]): void {
     this.#add(this.#events, 'event', ['app_home_opened'], chain);
+  }
+
+  /** A person joined or left a channel the bot is in. */
+  membershipChanged(...chain: MembershipRoute[]): void {
+    this.#add(this.#events, 'event', MEMBERSHIP_EVENTS, chain);
   }
 
   /** The one middleware that routes every request (app.ts adds it once every surface has added its routes). */

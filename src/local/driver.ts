@@ -221,6 +221,37 @@ export class SlackDriver {
     return { ...sent, eventId };
   }
 
+  /**
+   * Slack tells the bot a person joined or left a channel (`member_joined_channel`, `member_left_channel`), as it
+   * does for every channel the bot is in. The stand-in's membership itself is set with simulate.joinChannel.
+   */
+  async memberEvent(
+    type: 'member_joined_channel' | 'member_left_channel',
+    as: { user: string; channel: string },
+  ): Promise<SentRequest> {
+    const now = Date.now() / 1000;
+    const body = {
+      token: VERIFICATION_TOKEN,
+      team_id: this.teamId,
+      api_app_id: this.appId,
+      type: 'event_callback',
+      event_id: `Ev${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e6)}`,
+      event_time: Math.floor(now),
+      authorizations: [{ team_id: this.teamId, user_id: this.slack.botUserId, is_bot: true }],
+      event: {
+        type,
+        user: as.user,
+        channel: as.channel,
+        channel_type: 'C',
+        team: this.teamId,
+        event_ts: now.toFixed(6),
+      },
+    };
+    return this.options.transport === 'socket'
+      ? this.viaSocket('events_api', body)
+      : this.signedPost(JSON.stringify(body), 'application/json');
+  }
+
   /** The user closes a modal: Slack sends view_closed only when the view asked for it (notify_on_close). */
   async close(view: FakeView, as: { user: string }): Promise<SentRequest | undefined> {
     const current = this.slack.getView(view.id);

@@ -8,7 +8,7 @@ import type { Row } from '../gateway/types.js';
 import { emailFromDraft, findDraft } from '../jobs/drafts.js';
 import { deployPost } from '../requests/references.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
-import { answered, requireClient, type ToolContext, ToolRefusal } from './context.js';
+import { answered, noSuchClient, requireClient, type ToolContext, ToolRefusal } from './context.js';
 import { describeJob, jobSchema } from './job-tools.js';
 import type { ToolRegistrar } from './tool-table.js';
 
@@ -300,9 +300,13 @@ const empty = (status: Reference['status'], reason: string, extra: Partial<Refer
   ...extra,
 });
 
-/** The channel the job reports to: one of the client's bound channels the person reaches. */
+/**
+ * The channel the job reports to: one of the client's bound channels the person reaches, by their membership
+ * as Slack tells it now (not a cached list: an action is not taken on the strength of a channel they left).
+ */
 async function targetChannel(ctx: ToolContext, clientId: string, asked: string | undefined): Promise<string> {
-  const reach = await requireClient(ctx, clientId);
+  const reach = await ctx.services.reach.of(ctx.caller.user, { fresh: true });
+  if (!ctx.services.reach.reaches(reach, clientId)) throw noSuchClient(clientId);
   const channels = await ctx.services.reach.targets(reach, clientId);
   if (channels.length === 0)
     throw new ToolRefusal(

@@ -5,7 +5,10 @@ import type { Redis } from '../redis.js';
  * Opaque page cursors of the read tools: signed (HMAC-SHA256) over the tool, the person, the client, the
  * position and the filter, and expiring, so a cursor handed out for one client or person cannot be replayed for
  * another, nor edited. The key lives in Redis, made once by whichever process needs it first, so a cursor from
- * one web process pages on any other.
+ * one web process pages on any other. Should Redis lose the key, the next process to need one makes another:
+ * every cursor is signed with the key Redis holds at that moment (read each time), and a cursor whose MAC does
+ * not match the key a process holds is checked again against Redis's, so the processes agree at once instead
+ * of each keeping the key it read first.
  */
 
 export interface CursorScope {
@@ -29,6 +32,12 @@ export class CursorSigner {
     private readonly prefix: string,
   ) {}
 
+  /** The key as Redis holds it now (made if there is none), remembered for opening cursors. */
+  #current(): Promise<Buffer> {
+    this.#key = undefined;
+    return this.#secret();
+  }
+
   #secret(): Promise<Buffer> {
     this.#key ??= (async () => {
       const key = `${this.prefix}:mcp:cursor-key`;
@@ -47,7 +56,7 @@ export class CursorSigner {
     const body = Buffer.from(
       JSON.stringify({ p: position, e: Date.now() + CURSOR_TTL_MS, s: digest(scope) }),
     ).toString('base64url');
-    const mac = createHmac('sha256', await this.#secret())
+    const mac = createHmac('sha256', await this.#current())
       .update(body)
       .digest('base64url');
     return `${body}.${mac}`;
@@ -57,11 +66,13 @@ export class CursorSigner {
   async open(scope: CursorScope, cursor: string): Promise<number | undefined> {
     const [body, mac] = cursor.split('.');
     if (!body || !mac) return undefined;
-    const expected = createHmac('sha256', await this.#secret())
-      .update(body)
-      .digest();
     const given = Buffer.from(mac, 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    const matches = (key: Buffer) => {
+      const expected = createHmac('sha256', key).update(body).digest();
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    };
+    // A mismatch may be a key this process has not read yet (Redis lost the one it holds): ask once more.
+    if (!matches(await this.#secret()) && !matches(await this.#current())) return undefined;
     try {
       const parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as {
         p?: unknown;

@@ -5,6 +5,7 @@ import type { AccessPolicy } from '../access/policy.js';
 import type { Config } from '../config.js';
 import type { AppLogger } from '../logger.js';
 import type { Redis } from '../redis.js';
+import type { ReplicaWait } from '../redis-replica.js';
 import { SignInWithSlack } from '../slack/sign-in-with-slack.js';
 import type {
   AssistantTokenStore,
@@ -53,6 +54,11 @@ export interface TokenFeatureDeps {
   logger: AppLogger;
   /** Told whose assistant access changed (their Home tab lists it). */
   changed?: (user: string) => Promise<void>;
+  /**
+   * Waited for after a revoke, before the person is told it took: a failover must not bring the token back
+   * (as a job's POST waits after its checkpoint). Absent or 0 ms on a Redis that does not fail over.
+   */
+  replicaWait?: ReplicaWait;
   /** Certificate authorities trusted for the operator-allowed metadata hosts (tests). */
   metadataCa?: string | undefined;
 }
@@ -95,6 +101,12 @@ export function createTokenFeature(deps: TokenFeatureDeps): TokenFeature {
     clientName: g.clientName,
     lastUsedAt: g.lastUsedAt,
   });
+  // A replica holds the revoke before "refused from now on" is said (slotKey: a key of the prefix's slot).
+  const replicated = async (slotKey: string) => {
+    await deps.replicaWait
+      ?.after(redis, slotKey)
+      .catch((e: unknown) => deps.logger.warn('could not wait for a replica to hold a revoke', e));
+  };
   const limits = { maxActive: config.assistantTokens.maxActive, rate: config.assistantTokens.mintRate };
   return {
     mint: (input) => deps.tokens.mintWithin(input, limits),
@@ -109,11 +121,15 @@ export function createTokenFeature(deps: TokenFeatureDeps): TokenFeature {
     },
     async revokeAs(id, by, everyone) {
       const token = await deps.tokens.revokeAs(id, by, everyone);
-      if (token) return { kind: 'token', ...token };
+      if (token) {
+        await replicated(`${prefix}:mcp:tokens`);
+        return { kind: 'token', ...token };
+      }
       const grant = await grants.get(id);
       // Someone else's grant is answered as an unknown one, as a token is.
       if (!grant || (!everyone && grant.user !== by)) return undefined;
       const revoked = await grants.revoke(id);
+      if (revoked) await replicated(`${prefix}:oauth:grants`);
       return revoked && asGrant(revoked);
     },
     signIn: config.signIn ? signInFeature(deps, store, grants, grantTtlS) : undefined,

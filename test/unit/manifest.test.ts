@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SLASH_COMMANDS } from '../../src/commands/index.js';
 import { HOME_ACTION_IDS } from '../../src/home/index.js';
+import { MEMBERSHIP_EVENTS } from '../../src/http/slack-routes.js';
 import { INTERACTIVE_IDS } from '../../src/interactions/index.js';
 
 const manifestText = readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8');
@@ -42,6 +43,11 @@ describe('manifest.yml', () => {
   it('enables the Home tab and subscribes to its open event', () => {
     expect(manifest.features.app_home.home_tab_enabled).toBe(true);
     expect(manifest.settings.event_subscriptions.bot_events).toContain('app_home_opened');
+  });
+
+  it('subscribes to the membership events that keep a token’s reach current', () => {
+    for (const event of MEMBERSHIP_EVENTS)
+      expect(manifest.settings.event_subscriptions.bot_events).toContain(event);
   });
 
   it('turns on interactivity and asks only for the scopes the bot uses', () => {
