@@ -99,11 +99,13 @@ const lowerCaseList = (pattern: RegExp, message: string) =>
     )
     .pipe(z.array(z.string().regex(pattern, message)));
 
-const duration = (name: string, fallback: string) =>
+/** `allowZero`: `0s` (or `0`) turns the thing off. */
+const duration = (name: string, fallback: string, allowZero = false) =>
   z
     .string()
     .default(fallback)
     .transform((v, ctx) => {
+      if (allowZero && /^0+(?:\.0+)?\s*(?:ms|s|m|h|d)?$/.test(v.trim())) return 0;
       const ms = parseDuration(v);
       if (ms === undefined) {
         ctx.addIssue({
@@ -271,6 +273,7 @@ const envSchema = z
       }),
     GATEWAY_ACTION_TIMEOUT: duration('GATEWAY_ACTION_TIMEOUT', '30s'),
     GATEWAY_READ_TIMEOUT: duration('GATEWAY_READ_TIMEOUT', '20s'),
+    SLACK_POST_INTERVAL: duration('SLACK_POST_INTERVAL', '1s', true),
     GATEWAY_READ_CONCURRENCY: count('GATEWAY_READ_CONCURRENCY', 8, 'gateway reads in flight per process'),
     GATEWAY_FLEET_READ_CONCURRENCY: count(
       'GATEWAY_FLEET_READ_CONCURRENCY',
@@ -296,7 +299,7 @@ const envSchema = z
         { message: 'DIGEST_TZ must be an IANA time zone such as UTC or Europe/Berlin' },
       ),
     DIGEST_NOW_COOLDOWN: duration('DIGEST_NOW_COOLDOWN', '5m'),
-    DIGEST_SPREAD: duration('DIGEST_SPREAD', '5m'),
+    DIGEST_SPREAD: duration('DIGEST_SPREAD', '5m', true),
     SANDBOX_PORT: port('SANDBOX_PORT', 4010, true),
     SANDBOX_SEED: z.coerce.number({ message: 'SANDBOX_SEED must be a number' }).int().default(42),
     SANDBOX_LATENCY_MS: z.coerce
@@ -408,6 +411,8 @@ export interface Config {
     signingSecret: string | undefined;
     appToken: string | undefined;
     apiUrl: string | undefined;
+    /** The worker's pace of new messages in one channel (Slack: about one a second); 0: none. */
+    postIntervalMs: number;
     mode: 'http' | 'socket';
   };
   port: number;
@@ -543,6 +548,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signingSecret: e.SLACK_SIGNING_SECRET,
       appToken: e.SLACK_APP_TOKEN,
       apiUrl: e.SLACK_API_URL,
+      postIntervalMs: e.SLACK_POST_INTERVAL,
       mode: e.SLACK_APP_TOKEN ? 'socket' : 'http',
     },
     port: e.PORT,

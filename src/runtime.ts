@@ -270,7 +270,7 @@ export async function startRuntime(
       );
     }
     const workerSlack = createWorkerSlackClient(botToken, config.slack.apiUrl, logger);
-    const workerPoster = createSlackPoster(workerSlack);
+    const workerPoster = createSlackPoster(workerSlack, { postIntervalMs: config.slack.postIntervalMs });
     workers = startActionWorkers({
       connection: config.redis,
       prefix: config.redis.prefix,

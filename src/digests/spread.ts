@@ -30,7 +30,7 @@ export function spreadOffsetMs(channel: string, kind: DigestKind, spreadMs: numb
  * BullMQ priority from the rows the last run read (1 is taken first): one step per tenfold, so 100 rows
  * and 5,000 are close, 120,000 well behind. Unknown (a first run) counts as small.
  */
-export function sizePriority(rows: number | undefined): number {
+function sizePriority(rows: number | undefined): number {
   return 1 + Math.floor(Math.log10(Math.max(1, rows ?? 1)));
 }
 

@@ -15,7 +15,7 @@ import { DAY_MS, pad } from './rows/helpers.js';
 /** Above this, a synthetic client's keyword rows are served in date order only (they are not materialised). */
 const MATERIALISE_MAX = 250_000;
 
-export function syntheticRowCount(client: SampleClient): number {
+function syntheticRowCount(client: SampleClient): number {
   return client.synthetic ? client.synthetic.keywords * client.synthetic.days : 0;
 }
 
@@ -23,7 +23,7 @@ const SERVICES = ['roofer', 'roof repair', 'gutter cleaning', 'siding installati
 const PLACES = ['denver', 'aurora', 'boulder', 'lakewood', 'golden', 'arvada', 'littleton'];
 
 /** Row `i` of the client's keyword rows, oldest day first (one row per keyword a day). */
-export function syntheticKeywordRow(client: SampleClient, anchorMs: number, i: number): Row {
+function syntheticKeywordRow(client: SampleClient, anchorMs: number, i: number): Row {
   const { keywords, days } = client.synthetic as Synthetic;
   const day = Math.floor(i / keywords);
   const k = i % keywords;

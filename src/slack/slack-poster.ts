@@ -3,6 +3,7 @@ import { type Logger, type MessageMetadata, WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../views/blocks.js';
 import { fitHome, fitMessage, fitModal } from '../views/limits.js';
 import { messagePermalink } from '../views/permalink.js';
+import { ChannelPacer } from './channel-pacer.js';
 import { type UploadedFile, uploadFile } from './file-upload.js';
 import type { ReplyTarget, Reporter } from './reply-target.js';
 import { postToResponseUrl } from './response-url.js';
@@ -98,8 +99,14 @@ async function withRateLimitWait<T>(call: () => Promise<T>, maxWaits: number): P
 /** Slack's own host: a link there opens the message in whichever workspace the reader is signed in to. */
 const ANY_WORKSPACE = 'https://slack.com/';
 
-/** `maxWaits`: how many 429s a call waits out before it fails (the web role, with a person waiting: none). */
-export function createSlackPoster(slack: WebClient, options: { maxWaits?: number } = {}): SlackOutbound {
+/**
+ * `maxWaits`: how many 429s a call waits out before it fails (the web role, with a person waiting: none).
+ * `postIntervalMs`: new messages in one channel at most one per interval (SLACK_POST_INTERVAL; channel-pacer.ts).
+ */
+export function createSlackPoster(
+  slack: WebClient,
+  options: { maxWaits?: number; postIntervalMs?: number } = {},
+): SlackOutbound {
   // Asked once and kept; a failure is not kept, so the next link asks again.
   let workspace: Promise<string> | undefined;
   const workspaceUrl = (): Promise<string> => {
@@ -113,22 +120,29 @@ export function createSlackPoster(slack: WebClient, options: { maxWaits?: number
     });
   };
   const maxWaits = options.maxWaits ?? 5;
+  const pacer = new ChannelPacer(options.postIntervalMs ?? 0);
   const fitted = (message: SlackMessage) => {
     const { text, blocks } = fitMessage(message);
     return { text, blocks };
   };
+  /** chat.postMessage at the channel's pace; a 429 the client hands over pushes the channel's pace back. */
+  const postMessage = (args: Parameters<WebClient['chat']['postMessage']>[0] & { channel: string }) =>
+    withRateLimitWait(async () => {
+      await pacer.turn(args.channel);
+      return slack.chat.postMessage(args).catch((error: unknown) => {
+        const wait = retryAfterMs(error);
+        if (wait) pacer.pushBack(args.channel, wait);
+        throw error;
+      });
+    }, maxWaits);
   return {
     post: async ({ channel, threadTs }, message, opts = {}) => {
-      const answer = await withRateLimitWait(
-        () =>
-          slack.chat.postMessage({
-            channel,
-            ...fitted(message),
-            ...(threadTs ? { thread_ts: threadTs } : {}),
-            ...(opts.metadata ? { metadata: opts.metadata } : {}),
-          }),
-        maxWaits,
-      );
+      const answer = await postMessage({
+        channel,
+        ...fitted(message),
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+        ...(opts.metadata ? { metadata: opts.metadata } : {}),
+      });
       return String(answer.ts ?? '');
     },
     update: async ({ channel }, ts, message) => {
@@ -136,10 +150,7 @@ export function createSlackPoster(slack: WebClient, options: { maxWaits?: number
     },
     // A status message already in a thread has its replies beside it, in that thread.
     reply: async ({ channel, threadTs }, statusTs, message) => {
-      await withRateLimitWait(
-        () => slack.chat.postMessage({ channel, thread_ts: threadTs ?? statusTs, ...fitted(message) }),
-        maxWaits,
-      );
+      await postMessage({ channel, thread_ts: threadTs ?? statusTs, ...fitted(message) });
     },
     remove: async ({ channel }, ts) => {
       await withRateLimitWait(() => slack.chat.delete({ channel, ts }), maxWaits);

@@ -27,7 +27,7 @@ return 0
 `,
 );
 
-export interface FleetReadSlotsOptions {
+interface FleetReadSlotsOptions {
   limit: number;
   /** How long a slot is held at most (a dead holder's slot lapses then). */
   leaseMs: number;
@@ -36,7 +36,7 @@ export interface FleetReadSlotsOptions {
   maxPollMs?: number;
 }
 
-export class FleetReadSlots implements ReadGate {
+class FleetReadSlots implements ReadGate {
   readonly #key: string;
 
   constructor(

@@ -62,6 +62,8 @@ export function testConfig(slack: FakeSlack, prefix: string, env: Record<string,
     GATEWAY_ADMINS: ADMIN,
     GATEWAY_ACTION_RATE: '1000/1s',
     GATEWAY_ACTION_TIMEOUT: '2s',
+    // The stand-in does not pace channels unless a test asks (test/e2e/slack-pace.test.ts): neither does the bot.
+    SLACK_POST_INTERVAL: '0s',
     ...env,
   });
 }

@@ -51,6 +51,8 @@ export async function startRoleFleet(
         GATEWAY_BASE_URL: sandbox.url,
         GATEWAY_API_KEY: 'sandbox-key',
         GATEWAY_ADMINS: 'UADMIN',
+        // The stand-in does not pace channels unless a test asks: neither does the bot.
+        SLACK_POST_INTERVAL: '0s',
         ...env,
       });
       const logger = process.env.E2E_LOGS ? createLogger({ level: 'debug' }) : silentLogger();

@@ -1,3 +1,4 @@
+import type { ChannelPaceOptions } from './channel-pace.js';
 /** Public shapes of the local Slack stand-in: what tests, the driver and the demo console read. */
 
 export interface FakeUser {
@@ -49,6 +50,8 @@ export interface FakeSlackOptions {
   /** The app's OAuth client for Sign in with Slack (`openid.connect.token`); defaults given. */
   clientId?: string;
   clientSecret?: string;
+  /** Slack's per-channel pace for chat.postMessage (429 with Retry-After beyond it); off by default. */
+  channelPace?: ChannelPaceOptions;
 }
 
 export interface FakeMessage {
@@ -205,6 +208,8 @@ export interface FakeSlack {
   simulate: {
     /** The next `count` calls (default 1) of `method` get HTTP 429 with Retry-After (default 1 s). */
     ratelimit(method: string, count?: number, retryAfterSec?: number): void;
+    /** Slack's per-channel pace for chat.postMessage from now on (channel-pace.ts); undefined turns it off. */
+    pace(options: ChannelPaceOptions | undefined): void;
     /** Slack is down for these methods until `restore`: every call is answered HTTP 503 ('error') or never ('hang'). */
     outage(methods: readonly string[], mode?: 'error' | 'hang'): void;
     restore(): void;

@@ -105,14 +105,18 @@ async function handleApi(
     return;
   }
   const limit = ctx.state.rateLimits.get(method);
-  if (limit && limit.remaining > 0) {
-    limit.remaining -= 1;
+  const paced =
+    method === 'chat.postMessage' && typeof args.channel === 'string'
+      ? ctx.state.pace?.take(args.channel)
+      : undefined;
+  if ((limit && limit.remaining > 0) || paced !== undefined) {
+    if (limit && limit.remaining > 0) limit.remaining -= 1;
     record(false, 'ratelimited');
     return sendJson(
       res,
       429,
       { ok: false, error: 'ratelimited' },
-      { 'retry-after': String(limit.retryAfterSec) },
+      { 'retry-after': String(paced ?? limit?.retryAfterSec ?? 1) },
     );
   }
   // An image block may name an uploaded file: one the stand-in never received is refused, as Slack refuses it.

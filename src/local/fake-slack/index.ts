@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { ChannelPace } from './channel-pace.js';
 import type { FakeCall, FakeMessage, FakeSlack, FakeSlackOptions, WaitForOptions } from './fake-types.js';
 import { createFakeSlackServer } from './http-server.js';
 import { newTriggerValue, randomId } from './ids.js';
@@ -123,6 +124,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     simulate: {
       ratelimit: (method, count = 1, retryAfterSec = 1) =>
         state.rateLimits.set(method, { remaining: count, retryAfterSec }),
+      pace: (pace) => {
+        state.pace = pace ? new ChannelPace(pace) : undefined;
+      },
       outage: (methods, mode = 'error') => {
         for (const method of methods) state.outages.set(method, mode);
       },

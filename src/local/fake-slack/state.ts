@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { ChannelPace } from './channel-pace.js';
 import type {
   FakeCall,
   FakeChannel,
@@ -55,6 +56,8 @@ export class FakeState {
   readonly triggers = new Map<string, TriggerRecord>();
   readonly responseUrls = new Map<string, ResponseUrlRecord>();
   readonly rateLimits = new Map<string, RateLimitRecord>();
+  /** chat.postMessage's per-channel pace, when on. */
+  pace: ChannelPace | undefined;
   /** Methods Slack is down for: answered HTTP 503, or never answered at all. */
   readonly outages = new Map<string, 'error' | 'hang'>();
   readonly channels = new Map<string, FakeChannel & { botIsMember: boolean }>();
@@ -66,6 +69,7 @@ export class FakeState {
   readonly files = new Map<string, FakeFile>();
 
   constructor(private readonly options: FakeSlackOptions) {
+    this.pace = options.channelPace ? new ChannelPace(options.channelPace) : undefined;
     this.seed();
   }
 
