@@ -45,7 +45,7 @@ const decide =
 const BUTTONS: Record<string, HomeButton> = {
   [HOME_APPROVE_ID]: decide('approved', ':white_check_mark: Approved: it runs once, and its card says so.'),
   [HOME_REJECT_ID]: decide('rejected', ':no_entry: Rejected: nothing was run.'),
-  [HOME_CANCEL_APPROVAL_ID]: decide('cancelled', ':heavy_multiplication_x: Cancelled: nothing was run.'),
+  [HOME_CANCEL_APPROVAL_ID]: decide('cancelled', '✖️ Cancelled: nothing was run.'),
   [HOME_CANCEL_JOB_ID]: async (services, { user, value }) => {
     await services.requests.cancel(value, user, undefined);
     return { text: ':no_entry_sign: Cancelled before it started: nothing was sent to the gateway.' };

@@ -84,6 +84,14 @@ export function modalFields(view: FakeView): ModalField[] {
   });
 }
 
+/** A select's options: on one line when they fit a terminal's, else one option a line (a form of 25 posts). */
+function optionLines(options: readonly ModalOption[]): string[] {
+  const numbered = options.map((o, i) => `${i + 1}) ${o.label}`);
+  const oneLine = numbered.join('  ');
+  if (!numbered.length) return [];
+  return oneLine.length <= 100 ? [`│     ${oneLine}`] : numbered.map((o) => `│     ${o}`);
+}
+
 /** The modal's title and non-input content (the intro), then its fields: what a person sees before typing. */
 export function describeModal(view: FakeView, names?: RenderNames): string[] {
   const title = textOf(view.view?.title) ?? 'Modal';
@@ -96,7 +104,7 @@ export function describeModal(view: FakeView, names?: RenderNames): string[] {
   const lines = [`┌ modal “${title}”${submit ? ` [${submit}]` : ''}`, ...intro.map((l) => `│ ${l}`)];
   for (const f of modalFields(view)) {
     lines.push(`│ • ${fieldHeading(f)}`);
-    if (f.options.length) lines.push(`│     ${f.options.map((o, i) => `${i + 1}) ${o.label}`).join('  ')}`);
+    lines.push(...optionLines(f.options));
     if (f.error) lines.push(`│     ✗ ${mrkdwnToText(f.error, names)}`);
   }
   lines.push('└');

@@ -27,7 +27,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 
 const plainNames: RenderNames = { user: (id) => id, channel: (id) => id };
 
-/** The emoji the bot's views use, as characters a terminal shows; others keep their :name:. */
+/** The emoji the bot's messages use, as Slack shows them (a terminal shows the character); others keep their :name:. */
 const EMOJI: Record<string, string> = {
   white_check_mark: '✅',
   heavy_check_mark: '✔',
@@ -61,6 +61,19 @@ const EMOJI: Record<string, string> = {
   thumbsup: '👍',
   thumbsdown: '👎',
   information_source: 'ℹ️',
+  key: '🔑',
+  bookmark: '🔖',
+  rotating_light: '🚨',
+  heavy_multiplication_x: '✖️',
+  scissors: '✂️',
+  ledger: '📒',
+  hourglass: '⌛',
+  repeat: '🔁',
+  zzz: '💤',
+  wave: '👋',
+  twisted_rightwards_arrows: '🔀',
+  trophy: '🏆',
+  no_bell: '🔕',
 };
 
 /** `&lt;` `&gt;` `&amp;` back to characters; `&amp;` last so `&amp;lt;` stays the text `&lt;`. */
@@ -95,9 +108,21 @@ function proseText(text: string): string {
   );
 }
 
+/**
+ * Bold that holds a code span (*No client `acme`.*): its markers fall on both sides of the span, so they are
+ * dropped before the text is cut at spans. Spans are set aside first, so a `*` inside one is never a marker.
+ */
+function unboldAroundCode(text: string): string {
+  const spans: string[] = [];
+  const masked = text.replace(/`[^`\n]*`/g, (span) => `\uE000${spans.push(span) - 1}\uE001`);
+  return masked
+    .replace(/(^|[^\w*])\*(?=[^\s*])([^*\n]*?\uE001[^*\n]*?)\*(?![\w*])/g, '$1$2')
+    .replace(/\uE000(\d+)\uE001/g, (_, n: string) => spans[Number(n)] ?? '');
+}
+
 /** mrkdwn → terminal text. Code spans keep their backticks and are not touched inside. */
 export function mrkdwnToText(text: string, names: RenderNames = plainNames): string {
-  return text
+  return unboldAroundCode(text)
     .split(/(<[^<>\n]*>|`[^`\n]*`)/)
     .map((part, i) => {
       if (i % 2 === 0) return proseText(part);

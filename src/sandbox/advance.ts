@@ -29,14 +29,22 @@ function dayAfter(rows: readonly Row[], field: string, fallbackMs: number): numb
   return Math.floor(ms / DAY_MS) * DAY_MS + DAY_MS;
 }
 
-function newReviews(store: SandboxStore, client: SampleClient, rng: Rng, dayMs: number): Row[] {
+function newReviews(
+  store: SandboxStore,
+  client: SampleClient,
+  rng: Rng,
+  dayMs: number,
+  nowMs: number,
+): Row[] {
   const ratings = [1, 2, 4, 5, 5, 3];
   const count = client.size === 'large' ? 6 : 3;
   return Array.from({ length: count }, (_, i) => {
     const rating = ratings[i % ratings.length] as number;
     const sentiment = rating <= 2 ? 'negative' : rating === 3 ? 'neutral' : 'positive';
-    // The last one is a late arrival: dated three days back, new all the same.
-    const at = i === count - 1 ? dayMs - 3 * DAY_MS + 3_600_000 : dayMs + (9 + i) * 3_600_000;
+    // The last one is a late arrival: dated three days back, new all the same. None is dated after now (a day
+    // advanced past today would otherwise hand a digest reviews from the future); they keep their order.
+    const planned = i === count - 1 ? dayMs - 3 * DAY_MS + 3_600_000 : dayMs + (9 + i) * 3_600_000;
+    const at = Math.min(planned, nowMs - (count - i) * 60_000);
     return {
       id: store.nextId('rev'),
       author: `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`,
@@ -48,6 +56,28 @@ function newReviews(store: SandboxStore, client: SampleClient, rng: Rng, dayMs: 
       created_at: new Date(at).toISOString(),
     };
   });
+}
+
+const FIRST_WORDS = [
+  'open late',
+  'same day',
+  'weekend',
+  '24 hour',
+  'emergency',
+  'affordable',
+  'top rated',
+  'local',
+];
+const SECOND_WORDS = ['', 'near me', 'today', 'prices', 'reviews', 'quote', 'service', 'company'];
+
+/** A keyword a person might search, different for each of 64 days in a row (no date in its text). */
+function newKeyword(client: SampleClient, dayMs: number): string {
+  const n = Math.floor(dayMs / DAY_MS);
+  const first = FIRST_WORDS[n % FIRST_WORDS.length];
+  const second = SECOND_WORDS[Math.floor(n / FIRST_WORDS.length) % SECOND_WORDS.length];
+  return [client.services[0] ?? 'service', client.city.toLowerCase(), first, second]
+    .filter(Boolean)
+    .join(' ');
 }
 
 function newObservations(store: SandboxStore, client: SampleClient, rng: Rng, day: string): Row[] {
@@ -86,7 +116,7 @@ function newObservations(store: SandboxStore, client: SampleClient, rng: Rng, da
   out.push({
     ...template,
     id: `kw_${pad(++sequence, 7)}`,
-    keyword: `${client.services[0] ?? 'service'} ${client.city.toLowerCase()} open late ${day.replace(/-/g, '')}`,
+    keyword: newKeyword(client, Date.parse(day)),
     position: rng.int(15, 40),
     search_volume: rng.int(50, 900),
     created_at: day,
@@ -102,6 +132,7 @@ export function advanceDay(
   seed: number,
   anchorMs: number,
   clientId?: string,
+  nowMs = Date.now(),
 ): AdvanceSummary[] {
   const clients = clientId
     ? [findClient(clientId)].filter((c): c is SampleClient => !!c)
@@ -110,7 +141,7 @@ export function advanceDay(
     const dayMs = dayAfter(store.rows(client.id, 'keywords'), 'tracked_at', anchorMs);
     const day = new Date(dayMs).toISOString().slice(0, 10);
     const rng = createRng(hashSeed(seed, client.id, 'advance', day));
-    const reviews = newReviews(store, client, rng, dayMs);
+    const reviews = newReviews(store, client, rng, dayMs, nowMs);
     const keywords = newObservations(store, client, rng, day);
     store.append(client.id, 'reviews', ...reviews);
     store.append(client.id, 'keywords', ...keywords);

@@ -114,9 +114,9 @@ export function decision(record: ApprovalRecord): string {
     case 'cancelled':
       if (record.cancelledBy) {
         const when = record.cancelledAt ? ` at ${cardTime(record.cancelledAt)}` : '';
-        return `:heavy_multiplication_x: Approved by ${by}${at}, then cancelled by <@${record.cancelledBy}>${when} before it started. Nothing was run.`;
+        return `✖️ Approved by ${by}${at}, then cancelled by <@${record.cancelledBy}>${when} before it started. Nothing was run.`;
       }
-      return `:heavy_multiplication_x: Cancelled by ${by}${at}. Nothing was run.`;
+      return `✖️ Cancelled by ${by}${at}. Nothing was run.`;
     case 'expired':
       return `:hourglass: Expired at ${cardTime(record.expiresAt)} without a decision. Nothing was run; ask again to run it.`;
   }

@@ -105,7 +105,7 @@ export function buildDigestBaseline(input: {
       untracked.push(`${count(census.unranked)} ${census.unranked === 1 ? 'has' : 'have'} no position yet`);
     of = ` (of ${count(census.all)}: ${untracked.join(', ')})`;
   }
-  const text = `:bookmark: *${input.kind === 'reviews' ? 'Reviews' : 'Rankings'} digest for ${escapeMrkdwn(input.clientLabel)}*: tracking ${what} from now on${of}. The next digest lists what changes.`;
+  const text = `🔖 *${input.kind === 'reviews' ? 'Reviews' : 'Rankings'} digest for ${escapeMrkdwn(input.clientLabel)}*: tracking ${what} from now on${of}. The next digest lists what changes.`;
   return fitMessage({ text, blocks: [section(text)] });
 }
 

@@ -77,9 +77,7 @@ export function buildRankingsDigest(input: {
         ? `\n…and ${count(diff.fellOut.length - LEAD_MAX)} more in the thread`
         : '';
     blocks.unshift(
-      section(
-        `:rotating_light: *${plural(diff.fellOut.length, 'keyword')} fell out of the top 10*\n${lead}${more}`,
-      ),
+      section(`🚨 *${plural(diff.fellOut.length, 'keyword')} fell out of the top 10*\n${lead}${more}`),
     );
   }
   if (diff.moved.length) {

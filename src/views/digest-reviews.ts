@@ -42,9 +42,7 @@ export function buildReviewsDigest(input: {
     const more =
       alarming.length > LEAD_MAX ? `\n…and ${count(alarming.length - LEAD_MAX)} more in the thread` : '';
     blocks.unshift(
-      section(
-        `:rotating_light: *${plural(alarming.length, 'new 1- or 2-star review')} to answer*\n${lead}${more}`,
-      ),
+      section(`🚨 *${plural(alarming.length, 'new 1- or 2-star review')} to answer*\n${lead}${more}`),
     );
   }
   // "Every new review" only when it is so: filters that leave some out make the thread a selection.

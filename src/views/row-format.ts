@@ -121,6 +121,8 @@ const PROFILES: Record<string, Profile> = {
       ['search_volume', labelled('vol')],
       ['difficulty', labelled('KD')],
       ['url', link],
+      // On the row's own line, and only when it is news: a paused keyword among active ones.
+      ['status', (v) => (String(v).toLowerCase() === 'active' ? undefined : plainValue(v))],
       ['tracked_at', dated('tracked')],
       ['created_at', created],
     ],

@@ -17,7 +17,7 @@ export function buildTokenMinted(input: {
   const scope = token.scope === 'read' ? 'read-only (the read tools)' : 'read and act';
   const blocks: KnownBlock[] = [
     section(
-      `:key: *Your assistant-tool token* (${scope}, id ${code(token.id)}, expires ${day(token.expiresAt)}). It is shown this once: copy it now.`,
+      `🔑 *Your assistant-tool token* (${scope}, id ${code(token.id)}, expires ${day(token.expiresAt)}). It is shown this once: copy it now.`,
     ),
     section(`*Endpoint:* ${code(url)}\n*Token:* ${code(secret)}`),
     section(

@@ -51,7 +51,7 @@ describe('the shipped demo tour: digests', () => {
     for (const day of reviewDays) expect(recent.map((r) => r.replace(',', ''))).toContain(day);
     expect(after).toMatch(/\d+ keywords? fell out of the top 10/);
     expect(after).toMatch(/→ 1 \(▲\d+\)/);
-    expect(after).toContain(':trophy: new best');
+    expect(after).toContain('🏆 new best');
     expect(after).toMatch(/new 1- or 2-star reviews? to answer/);
     expect(after).toContain('Digests in this channel');
     expect(after).toMatch(/Rankings weekly on Monday at 09:00 \(UTC\) · filters `min_change=3` · next /);

@@ -95,7 +95,8 @@ describe('npm run demo -- --script', () => {
     // No post named: the form offers the newest posts, the first chosen by its number.
     expect(out).toMatch(/^bob in #seo> \/gateway deploy\n┌ modal “Blog deploy” \[Request approval\]/);
     expect(out).toMatch(/│ • Post \(post_id; required; The 25 newest of \d+ posts, newest first\./);
-    const chosen = /│ {5}1\) .* \((?:draft|published) · \d{4}-\d{2}-\d{2} · (blog_\d+)\) {2}2\) /.exec(
+    // One option a line: 25 posts on one line would be about 2,000 characters.
+    const chosen = /│ {5}1\) .* \((?:draft|published) · \d{4}-\d{2}-\d{2} · (blog_\d+)\)\n│ {5}2\) /.exec(
       out,
     )?.[1];
     expect(chosen).toBeDefined();

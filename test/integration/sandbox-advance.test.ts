@@ -1,12 +1,13 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { recentAnchor, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 
 /** `POST /__sandbox/advance`: a day passes upstream, with ranking history kept (several observations a keyword). */
 
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  // Its data ends yesterday, as the demo's does: a day advanced is today, the next one tomorrow.
+  sandbox = await startSandbox({ port: 0, anchorDate: recentAnchor() });
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -46,6 +47,18 @@ describe('sandbox advance', () => {
     expect(fresh).toHaveLength(advanced[0]!.reviews);
     expect(fresh.some((r) => Number(r.rating) <= 2)).toBe(true);
     expect(fresh.some((r) => String(r.created_at) < day)).toBe(true);
+    // A new keyword reads like a search, with no date in it.
+    const added = todays.filter((r) => !keywordsBefore.data.some((b) => b.keyword === r.keyword));
+    expect(added.map((r) => String(r.keyword))).not.toContainEqual(expect.stringMatching(/\d{6,}/));
+
+    // A second day, past today: still no review dated after now.
+    await request(`${sandbox.origin}/__sandbox/advance`, {
+      method: 'POST',
+      body: JSON.stringify({ client_id: 'bright-dental' }),
+    }).then((r) => r.body.dump());
+    const now = new Date().toISOString();
+    const later = (await read('reviews')).data.filter((r) => String(r.created_at) > now);
+    expect(later).toEqual([]);
 
     const unknown = await request(`${sandbox.origin}/__sandbox/advance`, {
       method: 'POST',

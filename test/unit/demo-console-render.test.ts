@@ -50,8 +50,19 @@ describe('mrkdwn as terminal text', () => {
     expect(mrkdwnToText('run `*not bold*` and `a &amp; b`', names)).toBe('run `*not bold*` and `a & b`');
   });
 
+  it('drops bold markers around a code span, as Slack shows them', () => {
+    expect(mrkdwnToText(':warning: *No client `acme`.* Did you mean `acme-plumbing`?', names)).toBe(
+      '⚠️ No client `acme`. Did you mean `acme-plumbing`?',
+    );
+    expect(mrkdwnToText('`a *b` and `c* d`', names)).toBe('`a *b` and `c* d`');
+  });
+
   it('shows known emoji as characters and leaves unknown shortcodes alone', () => {
     expect(mrkdwnToText(':white_check_mark: done :no_such_emoji:', names)).toBe('✅ done :no_such_emoji:');
+    // The shortcodes the bot's messages use beside real emoji: shown as Slack shows them.
+    expect(mrkdwnToText(':key: :bookmark: :rotating_light: :heavy_multiplication_x:', names)).toBe(
+      '🔑 🔖 🚨 ✖️',
+    );
   });
 });
 
@@ -183,6 +194,25 @@ describe('modals as prompts', () => {
     expect(lines).toContain('Keyword (keyword; required; e.g. best plumber austin)');
     expect(lines).toContain('Category (category_id; optional)');
     expect(lines).toContain('1) Guides  2) News');
+  });
+
+  it('lists a long select one option a line, not as one line of thousands of characters', () => {
+    const posts = Array.from({ length: 25 }, (_, i) => ({
+      text: { type: 'plain_text', text: `A long enough post title number ${i + 1} (published · blog_${i})` },
+      value: `blog_${i}`,
+    }));
+    const blocks = [
+      {
+        type: 'input',
+        block_id: 'post_id',
+        label: { type: 'plain_text', text: 'Post' },
+        element: { type: 'static_select', action_id: 'post_id', options: posts },
+      },
+    ];
+    const lines = describeModal(view(blocks), names);
+    expect(lines).toContain('│     1) A long enough post title number 1 (published · blog_0)');
+    expect(lines).toContain('│     25) A long enough post title number 25 (published · blog_24)');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(120);
   });
 
   it('shows the errors the bot put on fields', () => {

@@ -180,6 +180,19 @@ describe('buildResourcePage', () => {
 });
 
 describe('formatRow', () => {
+  it('says a keyword is paused on its own line, and says nothing of an active one', () => {
+    const row = {
+      keyword: 'plumber austin',
+      position: 12,
+      search_volume: 90,
+      url: 'https://acmeplumbing.example/',
+    };
+    const paused = formatRow('keywords', { ...row, status: 'paused' }, 12);
+    expect(paused.split('\n')).toHaveLength(1);
+    expect(paused).toMatch(/^12\. \*plumber austin\* · #12 · vol 90 · .* · paused$/);
+    expect(formatRow('keywords', { ...row, status: 'active' }, 13)).not.toMatch(/active|status/);
+  });
+
   it('shows a review rating as stars with the text quoted', () => {
     const text = formatRow('reviews', {
       author: 'Ana',
