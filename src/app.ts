@@ -71,9 +71,9 @@ export function createBot(services: BotServices): Bot {
   const identity = new BotIdentity(config.slack.botToken ?? '', config.slack.apiUrl, logger);
   const routes = [
     ...processHealth(services, () => identity.readiness()),
-    // The assistant-tool server (`POST /mcp`) on the same port, in HTTP and Socket Mode alike; its work waits
-    // behind Slack's answers.
-    ...assistantRoutes(services, () => services.answers.waiting + services.gatewayAnswers.waiting > 0),
+    // The assistant-tool server (`POST /mcp`) on the same port, in HTTP and Socket Mode alike; its work starts only
+    // while no Slack answer is in progress (a flood measured otherwise slowed Slack's reads by half).
+    ...assistantRoutes(services, () => services.answers.pending + services.gatewayAnswers.pending > 0),
   ];
   const clientOptions = webSlackClientOptions(config.slack.apiUrl);
   // Bolt resets an injected logger's level to its own default unless told the configured one.

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Reach } from './access/client-reach.js';
+import { GatewayClient, type GatewayClientOptions } from './gateway/client.js';
 import { UserError, UserErrorCode } from './requests/user-error.js';
 import type { TokenScope } from './store/assistant-token-store.js';
 
@@ -32,7 +33,7 @@ export function inCall<T>(scope: CallScope, work: () => Promise<T>): Promise<T> 
 }
 
 /** The call being served, or undefined outside one (a Slack answer, a job). */
-export function currentCall(): CallScope | undefined {
+function currentCall(): CallScope | undefined {
   return current.getStore();
 }
 
@@ -149,4 +150,18 @@ export class ReadGate {
       waiter.start();
     }
   }
+}
+
+/** The assistant tools' gateway client: a pool of its own, as many connections as they may read at once. */
+export function assistantGatewayOf(
+  options: GatewayClientOptions,
+  limits: ReadLimits,
+): { assistantGateway: GatewayClient; assistantReads: ReadGate } {
+  const assistantReads = new ReadGate(limits);
+  const assistantGateway = new GatewayClient({
+    ...options,
+    connections: limits.perProcess,
+    admit: assistantReads.admit,
+  });
+  return { assistantGateway, assistantReads };
 }

@@ -132,7 +132,7 @@ const count = (name: string, fallback: number, what: string, min = 1) =>
   z.coerce
     .number({ message: `${name} must be a whole number (${what})` })
     .int(`${name} must be a whole number (${what})`)
-    .min(min, `${name} must be ${min} or more (${what})`)
+    .min(min, `${name} must be at least ${min} (${what})`)
     .default(fallback);
 
 const rate = (name: string) =>

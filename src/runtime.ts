@@ -8,7 +8,7 @@ import { type Bot, createBot, startRoleServer } from './app.js';
 import { ApprovalExpiry, type ApprovalWorkers, startApprovalWorker } from './approvals/approval-expiry.js';
 import { approvalHooks } from './approvals/approval-outcome.js';
 import { ApprovalStore } from './approvals/approval-store.js';
-import { ReadGate } from './assistant-calls.js';
+import { assistantGatewayOf } from './assistant-calls.js';
 import type { Config } from './config.js';
 import { DigestQueue } from './digests/digest-queue.js';
 import { type DigestScheduler, startDigestScheduler } from './digests/digest-scheduler.js';
@@ -139,13 +139,7 @@ export async function startRuntime(
     ...(options.gatewayRetry ? { retry: options.gatewayRetry } : {}),
   };
   const gateway = new GatewayClient(gatewayOptions);
-  // The assistant tools read through a pool of their own, as many connections as they may read at once.
-  const assistantReads = new ReadGate(config.mcp.reads);
-  const assistantGateway = new GatewayClient({
-    ...gatewayOptions,
-    connections: config.mcp.reads.perProcess,
-    admit: assistantReads.admit,
-  });
+  const { assistantGateway, assistantReads } = assistantGatewayOf(gatewayOptions, config.mcp.reads);
   await confirmGuardedNames(config.guardedActions, () => gateway.discover(), logger).catch(async (e) => {
     await Promise.allSettled([gateway.close(), assistantGateway.close(), redis.quit(), sandbox?.close()]);
     throw e;

@@ -52,8 +52,8 @@ const busy = (res: ServerResponse) =>
   });
 
 /**
- * `slackBusy`: whether Slack's answers are waiting for a slot in this process (the web role); assistant work
- * then waits behind them.
+ * `slackBusy`: whether a Slack answer is in progress in this process (the web role); assistant work then waits
+ * behind it.
  */
 export function mcpRoutes(services: CoreServices, slackBusy?: () => boolean): CustomRoute[] {
   const { config, logger } = services;

@@ -2,7 +2,7 @@
  * The assistant requests of one process, in a lane of their own behind Slack's. At most `inFlight` are held
  * (running or waiting); one more is refused at the door (503 with Retry-After) before anything is read. At
  * most `running` run at once, each started from setImmediate, so the Slack requests that arrived meanwhile
- * are parsed and acked first; and none starts while Slack's answers are waiting for a slot (`slackBusy`). One
+ * are parsed and acked first; and none starts while a Slack answer is in progress in this process (`slackBusy`). One
  * that waits `maxWaitMs` without starting is refused then (503), so a Slack flood never leaves an assistant
  * waiting for ever.
  */

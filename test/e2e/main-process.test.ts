@@ -94,7 +94,7 @@ describe('npm start (src/main.ts)', () => {
       GATEWAY_APPROVAL_TTL: '1',
     });
     expect(await proc.exited).toBe(1);
-    expect(proc.output()).toContain('ROLE must be one of web, worker, scheduler, all');
+    expect(proc.output()).toContain('ROLE must be one of web, worker, scheduler, mcp, all');
     expect(proc.output()).toContain('GATEWAY_ADMINS: takes user ids only (U0123ABCD), not user groups');
     expect(proc.output()).toContain('SLACK_API_URL must start with https://');
     expect(proc.output()).toContain('GATEWAY_APPROVAL_TTL: "1" has no unit; write 1s, 1m or 1h');

@@ -122,7 +122,7 @@ export function assistantFlood(redis: PrivateRedis, commands: number): Promise<F
       const waves = Math.round(statuses.length / (tokens.length + 124));
       const quietTimes = quiet.reads.map((t) => answerMs(fleet, t) ?? 0);
       const slowest = (load: { all: Timed[] }) => Math.max(...load.all.map((t) => t.sent.ackMs));
-      note = `without the flood: read p50 ${unloaded} ms, slowest ${Math.max(...quietTimes)} ms, slowest ack ${slowest(quiet)} ms; with it: read p50 ${median(times)} ms, slowest ${Math.max(...times)} ms, slowest ack ${slowest(load)} ms; ${waves} flood waves, statuses ${summary(statuses)} (400: the batches)`;
+      note = `without the flood: read p50 ${unloaded} ms, slowest ${Math.max(...quietTimes)} ms (${quietTimes.filter((ms) => ms > SLOWER * unloaded).length} over 1.5× already), slowest ack ${slowest(quiet)} ms; with it: read p50 ${median(times)} ms, slowest ${Math.max(...times)} ms, slowest ack ${slowest(load)} ms; ${waves} flood waves, statuses ${summary(statuses)} (400: the batches)`;
       return {
         sent: [...quiet.all, ...load.all].map((t) => t.sent),
         note: () => note,

@@ -75,6 +75,8 @@ describe('config', () => {
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ ROLE: 'cook' }, 'ROLE must be one of web, worker, scheduler, mcp, all'],
+    [{ MCP_MAX_IN_FLIGHT: '0' }, 'MCP_MAX_IN_FLIGHT must be at least 1'],
+    [{ MCP_CALL_PAGES: 'many' }, 'MCP_CALL_PAGES must be a whole number'],
     [{ GATEWAY_ACTION_RATE: 'fast' }, 'GATEWAY_ACTION_RATE: "fast" is not a rate'],
     [{ GATEWAY_APPROVAL_TTL: 'soon' }, 'GATEWAY_APPROVAL_TTL'],
     [{ GATEWAY_ADMINS: 'ana' }, 'GATEWAY_ADMINS'],
