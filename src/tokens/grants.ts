@@ -54,6 +54,10 @@ export class GrantIndex {
   #index() {
     return `${this.prefix}:oauth:grants`;
   }
+  /** One person's grants (public ids scored by expiry): their list reads theirs only. */
+  #personIndex(user: string) {
+    return `${this.prefix}:oauth:grants-of:${user}`;
+  }
 
   async add(grant: Omit<OAuthGrant, 'id' | 'lastUsedAt'>): Promise<OAuthGrant> {
     const id = publicGrantId(grant.grantId);
@@ -72,22 +76,44 @@ export class GrantIndex {
       })
       .pexpireat(record, grant.expiresAt)
       .zadd(this.#index(), grant.expiresAt, id)
+      .zadd(this.#personIndex(grant.user), grant.expiresAt, id)
       .exec();
     await this.changed(grant.user).catch(() => {});
     return { ...grant, id, lastUsedAt: undefined };
   }
 
-  /** Unexpired grants still standing, newest first: everyone's, or one person's. */
+  /** Unexpired grants still standing, newest first: everyone's, or one person's (from their own index). */
   async list(user?: string): Promise<OAuthGrant[]> {
-    await this.redis.zremrangebyscore(this.#index(), '-inf', Date.now());
-    const ids = await this.redis.zrange(this.#index(), 0, -1);
+    await this.#ensureIndexed();
+    const index = user ? this.#personIndex(user) : this.#index();
+    await this.redis.zremrangebyscore(index, '-inf', Date.now());
+    const ids = await this.redis.zrange(index, 0, -1);
+    const grants = await Promise.all(ids.map((id) => this.get(id)));
     const out: OAuthGrant[] = [];
-    for (const id of ids) {
-      const grant = await this.get(id);
-      if (!grant) await this.redis.zrem(this.#index(), id);
+    for (const [i, grant] of grants.entries()) {
+      if (!grant) await this.redis.zrem(index, ids[i] as string);
       else if (!user || grant.user === user) out.push(grant);
     }
     return out.sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  #indexed: Promise<void> | undefined;
+
+  /** Grants given before the per-person indexes existed join them, once (marked done in Redis). */
+  #ensureIndexed(): Promise<void> {
+    this.#indexed ??= (async () => {
+      const done = `${this.prefix}:oauth:grants-of:indexed`;
+      if (await this.redis.exists(done)) return;
+      for (const id of await this.redis.zrange(this.#index(), 0, -1)) {
+        const grant = await this.get(id);
+        if (grant) await this.redis.zadd(this.#personIndex(grant.user), grant.expiresAt, id);
+      }
+      await this.redis.set(done, '1');
+    })().catch((error: unknown) => {
+      this.#indexed = undefined;
+      throw error;
+    });
+    return this.#indexed;
   }
 
   /** A grant by its public id, when it still stands (the server may have revoked it on a reuse). */
@@ -118,7 +144,12 @@ export class GrantIndex {
     const grant = await this.get(id);
     if (!grant) return undefined;
     await this.store.revokeGrant(grant.grantId);
-    await this.redis.multi().del(this.#record(id)).zrem(this.#index(), id).exec();
+    await this.redis
+      .multi()
+      .del(this.#record(id))
+      .zrem(this.#index(), id)
+      .zrem(this.#personIndex(grant.user), id)
+      .exec();
     await this.changed(grant.user).catch(() => {});
     return grant;
   }
