@@ -31,6 +31,7 @@ import { recentAnchor, startSandbox } from './sandbox/index.js';
 import type { BotServices, CoreServices } from './services.js';
 import { shutdownDeadline } from './shutdown.js';
 import { AnswerLanes } from './slack/answer-lanes.js';
+import { createSlackPeople } from './slack/people.js';
 import { createSlackPoster, createWorkerSlackClient } from './slack/slack-poster.js';
 import { createPeopleClient, createWebSlackClient } from './slack/web-clients.js';
 import { AssistantTokenStore } from './store/assistant-token-store.js';
@@ -170,7 +171,7 @@ export async function startRuntime(
       'error',
       redisOutage.otherwise((error) => logger.error('queue error', error)),
     );
-  const people = createPeopleClient(botToken, config.slack.apiUrl, logger);
+  const people = createSlackPeople(createPeopleClient(botToken, config.slack.apiUrl, logger));
   // Every process reads one membership version per person, moved by Slack's join and leave events.
   const directory = new UserDirectory(people, {
     ...(options.userCacheMs ? { ttlMs: options.userCacheMs } : {}),

@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import type { SlackPeople } from '../slack/people.js';
 import { TtlCache } from './ttl-cache.js';
 
 /** A Slack user-group id (S…), as GATEWAY_MEMBERS and GATEWAY_APPROVERS may name instead of a person. */
@@ -12,17 +12,14 @@ export class UserGroups {
   readonly #members: TtlCache<ReadonlySet<string>>;
 
   constructor(
-    private readonly client: WebClient,
+    private readonly slack: SlackPeople,
     options: { ttlMs?: number; maxEntries?: number } = {},
   ) {
     this.#members = new TtlCache(options.ttlMs ?? 300_000, options.maxEntries ?? 200);
   }
 
   members(groupId: string): Promise<ReadonlySet<string>> {
-    return this.#members.get(groupId, async () => {
-      const answer = await this.client.usergroups.users.list({ usergroup: groupId });
-      return new Set(answer.users ?? []);
-    });
+    return this.#members.get(groupId, async () => new Set(await this.slack.groupMembers(groupId)));
   }
 
   /**
