@@ -29,7 +29,7 @@ export type JobStep = 'queued' | 'posting' | 'done';
 /** The approval a guarded action's job carries. */
 export interface JobApproval {
   id: string;
-  state: 'pending' | 'approved' | 'running' | 'done' | 'failed' | 'rejected' | 'cancelled' | 'expired';
+  state: ApprovalState;
 }
 
 export interface ActionJobData {
@@ -68,6 +68,7 @@ export interface ActionJobData {
   viaAssistant?: boolean;
 }
 
+import type { ApprovalState } from '../metrics.js';
 import type { JobState } from './job-state.js';
 
 export type { JobState };
