@@ -7,7 +7,7 @@ import type { ActionJobData, ActionQueue } from './queue.js';
  * says of it. The one lookup every surface uses (a result's buttons, the assistant tools).
  */
 
-export const DRAFT_ACTION = {
+const DRAFT_ACTION = {
   deploy_blog: 'generate_blog',
   send_prospect_email: 'generate_outreach_email',
 } as const;
