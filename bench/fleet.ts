@@ -10,7 +10,7 @@
  * then the same with a worker SIGKILLed mid-run. `--curve`: the same for 50, 200 and 500 clients, and one client
  * of 10k, 100k and 1M keyword rows: its rankings digest's time and RSS beside paging the same rows alone.
  *
- * Run: npx tsx bench/fleet.ts [--clients=500] [--spread=2m] [--curve]
+ * Run: npx tsx bench/fleet.ts [--clients=500] [--spread=2m] [--curve [--curve-clients=50,200,500]]
  * Redis is REDIS_URL or 127.0.0.1:6379 (keys under a unique prefix, deleted afterwards). The machine's CPU is
  * shared: times are inflated by whatever else runs.
  */
@@ -210,7 +210,8 @@ async function main(): Promise<void> {
     if (process.argv.includes('--curve')) {
       // The one-client table first, while this process holds nothing else (its RSS is measured here).
       process.stdout.write(await runClientCurve(`${shared.sandboxOrigin}/gateway`));
-      for (const n of [50, 200, 500]) process.stdout.write(`${line(await runFleet(shared, n, false))}\n`);
+      const sizes = (arg('curve-clients') ?? '50,200,500').split(',').map(Number);
+      for (const n of sizes) process.stdout.write(`${line(await runFleet(shared, n, false))}\n`);
       return;
     }
     const clients = Number(arg('clients') ?? 500);
