@@ -1,5 +1,5 @@
 /**
- * The agency's Monday morning (issue 35): compiled processes as in production (`node dist/main.js`): 2 workers,
+ * The agency's Monday morning: compiled processes as in production (`node dist/main.js`): 2 workers,
  * 1 scheduler and 1 web on one Redis, the sandbox gateway in a process of its own (dist/sandbox/cli.js, 50 ms a
  * page) and the local Slack stand-in in this process, paced as Slack is (one message a second a channel, 429 with
  * Retry-After beyond). 500 clients (490 of 1–5k keyword rows and 50–200 reviews, 10 of 120,000 keyword rows: the

@@ -169,6 +169,8 @@ export class Fleet {
         GATEWAY_API_KEY: 'sandbox-key',
         GATEWAY_ADMINS: FLEET_ADMIN,
         GATEWAY_ACTION_RATE: '1000/1s',
+        // The stand-in does not pace channels unless a row asks (bench/fleet.ts does): neither do the processes.
+        SLACK_POST_INTERVAL: '0s',
         LOG_LEVEL: 'info',
         ...redisTargetEnv(this.options.redisTarget),
         ...(tuning ? { FLEET_TUNING: JSON.stringify(tuning) } : {}),
