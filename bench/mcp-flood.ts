@@ -7,6 +7,7 @@
  */
 import type { SlackDriver } from '../src/local/driver.js';
 import type { FakeSlack } from '../src/local/fake-slack/index.js';
+import { floodWave } from '../test/faults/flood-wave.js';
 
 const LATENCY_MS = 300;
 const ROUNDS = 3;
@@ -33,44 +34,9 @@ const pct = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ??
   Number.NaN;
 
-async function rpc(url: string, token: string, body: unknown): Promise<number> {
-  const r = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify(body),
-  }).catch(() => undefined);
-  await r?.arrayBuffer();
-  return r?.status ?? 0;
-}
-
 /** One wave of the flood; the number of requests answered 429 or 503. */
 async function wave(t: FloodTarget, serial: number): Promise<number> {
-  const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
-  const rankings = (id: number) => ({
-    jsonrpc: '2.0',
-    id,
-    method: 'tools/call',
-    params: {
-      name: 'list_rankings',
-      arguments: { client_id: t.clientId, keyword: `none ${serial}-${id}`, from: '2020-01-01' },
-    },
-  });
-  const token = (i: number) => t.tokens[i % t.tokens.length] as string;
-  const statuses = await Promise.all([
-    ...t.tokens.map((k) =>
-      rpc(
-        t.mcpUrl,
-        k,
-        Array.from({ length: 100 }, (_, i) => list(i)),
-      ),
-    ),
-    ...Array.from({ length: 64 }, (_, i) => rpc(t.mcpUrl, token(i), list(i))),
-    ...Array.from({ length: 60 }, (_, i) => rpc(t.mcpUrl, token(i), rankings(i))),
-  ]);
+  const statuses = await floodWave(t.mcpUrl, t.tokens, t.clientId, serial);
   return statuses.filter((s) => s === 429 || s === 503).length;
 }
 

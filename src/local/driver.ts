@@ -197,6 +197,19 @@ export class SlackDriver {
       as.eventId ?? `Ev${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e6)}`;
     const home = this.slack.home(as.user);
     const now = Date.now() / 1000;
+    const sent = await this.sendEvent(eventId, now, {
+      type: 'app_home_opened',
+      user: as.user,
+      channel: `D${as.user.slice(1)}`,
+      tab: 'home',
+      event_ts: now.toFixed(6),
+      ...(home ? { view: home.view } : {}),
+    });
+    return { ...sent, eventId };
+  }
+
+  /** An Events API envelope around `event`, sent over the driver's transport. */
+  private sendEvent(eventId: string, now: number, event: Record<string, unknown>): Promise<SentRequest> {
     const body = {
       token: VERIFICATION_TOKEN,
       team_id: this.teamId,
@@ -205,20 +218,11 @@ export class SlackDriver {
       event_id: eventId,
       event_time: Math.floor(now),
       authorizations: [{ team_id: this.teamId, user_id: this.slack.botUserId, is_bot: true }],
-      event: {
-        type: 'app_home_opened',
-        user: as.user,
-        channel: `D${as.user.slice(1)}`,
-        tab: 'home',
-        event_ts: now.toFixed(6),
-        ...(home ? { view: home.view } : {}),
-      },
+      event,
     };
-    const sent =
-      this.options.transport === 'socket'
-        ? await this.viaSocket('events_api', body)
-        : await this.signedPost(JSON.stringify(body), 'application/json');
-    return { ...sent, eventId };
+    return this.options.transport === 'socket'
+      ? this.viaSocket('events_api', body)
+      : this.signedPost(JSON.stringify(body), 'application/json');
   }
 
   /**
@@ -230,26 +234,15 @@ export class SlackDriver {
     as: { user: string; channel: string },
   ): Promise<SentRequest> {
     const now = Date.now() / 1000;
-    const body = {
-      token: VERIFICATION_TOKEN,
-      team_id: this.teamId,
-      api_app_id: this.appId,
-      type: 'event_callback',
-      event_id: `Ev${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e6)}`,
-      event_time: Math.floor(now),
-      authorizations: [{ team_id: this.teamId, user_id: this.slack.botUserId, is_bot: true }],
-      event: {
-        type,
-        user: as.user,
-        channel: as.channel,
-        channel_type: 'C',
-        team: this.teamId,
-        event_ts: now.toFixed(6),
-      },
-    };
-    return this.options.transport === 'socket'
-      ? this.viaSocket('events_api', body)
-      : this.signedPost(JSON.stringify(body), 'application/json');
+    const eventId = `Ev${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e6)}`;
+    return this.sendEvent(eventId, now, {
+      type,
+      user: as.user,
+      channel: as.channel,
+      channel_type: 'C',
+      team: this.teamId,
+      event_ts: now.toFixed(6),
+    });
   }
 
   /** The user closes a modal: Slack sends view_closed only when the view asked for it (notify_on_close). */

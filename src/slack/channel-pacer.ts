@@ -20,6 +20,15 @@ export class ChannelPacer {
     if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
   }
 
+  /**
+   * A message went out now (perhaps later than its turn: the Web API client waits out a 429 and retries on its
+   * own): the channel's next turn is one interval after it, not after the turn it was booked at.
+   */
+  sent(channel: string): void {
+    if (this.intervalMs <= 0) return;
+    this.#next.set(channel, Math.max(this.#next.get(channel) ?? 0, Date.now() + this.intervalMs));
+  }
+
   /** Slack said to wait: nothing more for this channel until then. */
   pushBack(channel: string, waitMs: number): void {
     const until = Date.now() + waitMs;

@@ -129,11 +129,13 @@ export function createSlackPoster(
   const postMessage = (args: Parameters<WebClient['chat']['postMessage']>[0] & { channel: string }) =>
     withRateLimitWait(async () => {
       await pacer.turn(args.channel);
-      return slack.chat.postMessage(args).catch((error: unknown) => {
+      const answer = await slack.chat.postMessage(args).catch((error: unknown) => {
         const wait = retryAfterMs(error);
         if (wait) pacer.pushBack(args.channel, wait);
         throw error;
       });
+      pacer.sent(args.channel);
+      return answer;
     }, maxWaits);
   return {
     post: async ({ channel, threadTs }, message, opts = {}) => {
