@@ -102,8 +102,9 @@ export function assistantFlood(redis: PrivateRedis, commands: number): Promise<F
       workers: 1,
       tuning: FAULT_TUNING,
       knobs: { latencyMs: LATENCY_MS },
-      // A generous rate, so the lane and the read caps are what hold the flood, not MCP_RATE.
-      env: { MCP_RATE: '1000000/60s' },
+      // A generous rate, so the lane and the read caps are what hold the flood, not MCP_RATE; and five tokens
+      // of one person minted at once, more than MCP_MINT_RATE's default lets a person mint in a minute.
+      env: { MCP_RATE: '1000000/60s', MCP_MINT_RATE: '100/60s' },
     },
     async (fleet) => {
       fleet.slack.simulate.joinChannel(CHANNEL, FLEET_MEMBER);
