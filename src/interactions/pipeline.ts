@@ -53,8 +53,10 @@ export function buttonPipeline(services: BotServices): ButtonListener[] {
   };
   const answerErrors: ButtonListener = async ({ body, action, context, next }) => {
     const log = services.logger.child({ ...slackLogContext(body, context), action: action.action_id });
-    const reply = (message: SlackMessage) => services.slack.respond(body.response_url, message, 'ephemeral');
-    const replace = (message: SlackMessage) => services.slack.respond(body.response_url, message, 'replace');
+    const reply = (message: SlackMessage) =>
+      services.slack.toResponseUrl(body.response_url, message, 'ephemeral');
+    const replace = (message: SlackMessage) =>
+      services.slack.toResponseUrl(body.response_url, message, 'replace');
     context[INTERACTION] = { log, reply, replace } satisfies Interaction;
     try {
       await next();

@@ -45,7 +45,7 @@ export interface SlackOutbound extends Reporter {
    * Answers through a click's or a command's response_url (valid 30 minutes, 5 uses): an ephemeral message to
    * the person, or (`replace`) the message the click was on, replaced.
    */
-  respond(responseUrl: string, message: SlackMessage, how: 'ephemeral' | 'replace'): Promise<void>;
+  toResponseUrl(responseUrl: string, message: SlackMessage, how: 'ephemeral' | 'replace'): Promise<void>;
   /**
    * Uploads a file (a chart) and shares it in the target's channel (and thread) with `comment` as its message
    * (mrkdwn, escaped by the caller); resolves with Slack's file id.
@@ -192,7 +192,7 @@ export function createSlackPoster(
     updateModal: async (viewId, view, hash) => {
       await slack.views.update({ view_id: viewId, view: fitModal(view), ...(hash ? { hash } : {}) });
     },
-    respond: async (responseUrl, message, how) => {
+    toResponseUrl: async (responseUrl, message, how) => {
       const body =
         how === 'replace'
           ? { replace_original: true, ...fitted(message) }

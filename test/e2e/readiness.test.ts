@@ -49,7 +49,7 @@ describe('Slack not reached', () => {
     const lines: string[] = [];
     const prefix = uniquePrefix('e2e-readiness-unreachable');
     const config = loadConfig({
-      SLACK_BOT_TOKEN: 'xoxb-unreachable',
+      SLACK_BOT_TOKEN: 'xoxb-standin',
       SLACK_SIGNING_SECRET: 'readiness-secret',
       SLACK_API_URL: `http://127.0.0.1:${port}/api/`,
       PORT: '0',
