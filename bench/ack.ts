@@ -30,10 +30,10 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Pool } from 'undici';
+import { BindingStore } from '../src/bindings/binding-store.js';
 import { SANDBOX_KEYS } from '../src/gateway/spec.js';
 import { ensureRedis } from '../src/local/redis-local.js';
-import { createRedis, deleteByPrefix } from '../src/redis.js';
-import { BindingStore } from '../src/store/bindings.js';
+import { createRedis, deleteByPrefix } from '../src/redis/connection.js';
 import { compileBench } from './ack-build.js';
 import { type CapacityCommand, measureCapacity } from './ack-capacity.js';
 import { forkRole, type RoleChild, type Usage } from './ack-ipc.js';

@@ -17,7 +17,7 @@ import { SlackDriver } from '../src/local/driver.js';
 import { startFakeSlack } from '../src/local/fake-slack/index.js';
 import { ensureRedis } from '../src/local/redis-local.js';
 import { silentLogger } from '../src/logger.js';
-import { createRedis, deleteByPrefix } from '../src/redis.js';
+import { createRedis, deleteByPrefix } from '../src/redis/connection.js';
 import { startRuntime } from '../src/runtime.js';
 import { main as queueBench } from './queue.js';
 import { runIfMain } from './run-if-main.js';

@@ -17,7 +17,7 @@ import { gatherDigest } from '../src/digests/gather.js';
 import { DigestStore } from '../src/digests/store.js';
 import { GatewayClient } from '../src/gateway/client.js';
 import { SANDBOX_KEYS } from '../src/gateway/spec.js';
-import { createRedis, deleteByPrefix } from '../src/redis.js';
+import { createRedis, deleteByPrefix } from '../src/redis/connection.js';
 import { buildRankingsDigest } from '../src/views/digest-rankings.js';
 import {
   findGc,

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { startActionWorkers } from '../src/jobs/action-worker.js';
 import { type ActionJobData, ActionQueue } from '../src/jobs/queue.js';
 import { silentLogger } from '../src/logger.js';
-import { deleteByPrefix } from '../src/redis.js';
+import { deleteByPrefix } from '../src/redis/connection.js';
 import { slackReplyTarget } from '../src/slack/reply-target.js';
 import { createSlackPoster } from '../src/slack/slack-poster.js';
 import { startQueueParts } from './queue-parts.js';

@@ -16,10 +16,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
+import { BindingStore } from '../src/bindings/binding-store.js';
 import { DigestStore } from '../src/digests/store.js';
 import { type FakeSlack, startFakeSlack } from '../src/local/fake-slack/index.js';
-import { createRedis, deleteByPrefix } from '../src/redis.js';
-import { BindingStore } from '../src/store/bindings.js';
+import { createRedis, deleteByPrefix } from '../src/redis/connection.js';
 import { runClientCurve } from './fleet-client.js';
 import {
   digestPosts,

@@ -3,7 +3,7 @@ import { buildCatalogue } from '../src/actions/catalogue.js';
 import { GatewayClient } from '../src/gateway/client.js';
 import { startFakeSlack } from '../src/local/fake-slack/index.js';
 import { ensureRedis } from '../src/local/redis-local.js';
-import { createRedis, type RedisTarget } from '../src/redis.js';
+import { createRedis, type RedisTarget } from '../src/redis/connection.js';
 import { startSandbox } from '../src/sandbox/index.js';
 
 /**

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ensureRedis } from '../src/local/redis-local.js';
-import { createRedis, deleteByPrefix, type Redis } from '../src/redis.js';
+import { createRedis, deleteByPrefix, type Redis } from '../src/redis/connection.js';
 import { type AssistantToken, AssistantTokenStore } from '../src/store/assistant-token-store.js';
 import { runIfMain } from './run-if-main.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACTION_NAME, guardedNames } from './actions/guarded.js';
-import type { HostPort, RedisTarget } from './redis.js';
+import type { HostPort, RedisTarget } from './redis/connection.js';
 
 /**
  * The only reader of process.env. Everything is parsed once, validated with zod and frozen;

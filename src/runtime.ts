@@ -9,6 +9,7 @@ import { ApprovalExpiry, type ApprovalWorkers, startApprovalWorker } from './app
 import { approvalHooks } from './approvals/approval-outcome.js';
 import { ApprovalStore } from './approvals/approval-store.js';
 import { assistantGatewayOf } from './assistant-calls.js';
+import { BindingStore } from './bindings/binding-store.js';
 import type { Config } from './config.js';
 import { DigestQueue } from './digests/digest-queue.js';
 import { type DigestScheduler, startDigestScheduler } from './digests/digest-scheduler.js';
@@ -22,9 +23,9 @@ import { type ActionWorkers, startActionWorkers } from './jobs/action-worker.js'
 import { ActionQueue } from './jobs/queue.js';
 import type { AppLogger } from './logger.js';
 import { Metrics } from './metrics.js';
-import { createRedis } from './redis.js';
-import { RedisOutageLog, redisReadyAtStart } from './redis-outage.js';
-import { ReplicaWait, replicaWaitMs } from './redis-replica.js';
+import { createRedis } from './redis/connection.js';
+import { RedisOutageLog, redisReadyAtStart } from './redis/outage.js';
+import { ReplicaWait, replicaWaitMs } from './redis/replica.js';
 import { ActionRequests } from './requests/action-requests.js';
 import type { Sandbox } from './sandbox/index.js';
 import { recentAnchor, startSandbox } from './sandbox/index.js';
@@ -35,7 +36,6 @@ import { createSlackPeople } from './slack/people.js';
 import { createSlackPoster, createWorkerSlackClient } from './slack/slack-poster.js';
 import { createPeopleClient, createWebSlackClient } from './slack/web-clients.js';
 import { AssistantTokenStore } from './store/assistant-token-store.js';
-import { BindingStore } from './store/bindings.js';
 import { gatewayReadGate } from './store/fleet-read-slots.js';
 import { HomeMarks } from './store/home-marks.js';
 import { ActionLedger } from './store/ledger.js';

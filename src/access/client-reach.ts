@@ -1,5 +1,5 @@
+import type { BindingStore, ChannelBinding } from '../bindings/binding-store.js';
 import type { AppLogger } from '../logger.js';
-import type { BindingStore, ChannelBinding } from '../store/bindings.js';
 import { AccessError, AccessErrorCode } from './access-error.js';
 import type { AccessPolicy } from './policy.js';
 import type { UserDirectory } from './user-directory.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Metrics } from '../metrics.js';
-import type { Redis } from '../redis.js';
-import { runScript } from '../redis-scripts.js';
+import type { Redis } from '../redis/connection.js';
+import { runScript } from '../redis/scripts.js';
 import { type AuditEntry, auditKey, auditMinId, parseAuditEntries } from './audit.js';
 import { type ApprovalRecord, type ApprovalState, parseRecord } from './record.js';
 import { approvalCreate, approvalTransition } from './transition.js';

@@ -1,4 +1,4 @@
-import { defineScript } from '../redis-scripts.js';
+import { defineScript } from '../redis/scripts.js';
 
 /**
  * The approval state machine, as one Lua script: every transition of every approval goes through

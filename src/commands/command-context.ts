@@ -1,8 +1,8 @@
 import type { Token } from '../actions/token.js';
+import type { ChannelBinding } from '../bindings/binding-store.js';
 import type { AppLogger } from '../logger.js';
 import { notBoundError } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
-import type { ChannelBinding } from '../store/bindings.js';
 import type { SlackMessage } from '../views/blocks.js';
 
 /** Everything one `/gateway` command needs. The command has been acked before `run` is called. */

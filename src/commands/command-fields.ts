@@ -1,8 +1,8 @@
 import type { ActionEntry } from '../actions/catalogue.js';
 import { ARGUMENTS_ERROR_KEY, parseActionArgs } from '../actions/parse-args.js';
+import type { ChannelBinding } from '../bindings/binding-store.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { openActionModal } from '../slack/open-action-modal.js';
-import type { ChannelBinding } from '../store/bindings.js';
 import type { CommandContext } from './command-context.js';
 
 /**

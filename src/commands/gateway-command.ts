@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
 import type { Token } from '../actions/token.js';
+import type { ChannelBinding } from '../bindings/binding-store.js';
 import { slackLogContext } from '../http/request-context.js';
 import type { AppLogger } from '../logger.js';
 import { closestName } from '../reads/closest-name.js';
@@ -9,7 +10,6 @@ import type { BotServices } from '../services.js';
 import { ChatPoster } from '../slack/chat-post.js';
 import { describeError } from '../slack/describe-error.js';
 import { ephemeralBody, jsonBytes, postToResponseUrl } from '../slack/response-url.js';
-import type { ChannelBinding } from '../store/bindings.js';
 import { claimOnce, claimOnceReading } from '../store/dedupe.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildIgnoredWords } from '../views/error-message.js';

@@ -1,4 +1,4 @@
-import { bindChannel, findClient } from '../channel-binding.js';
+import { bindChannel, findClient } from '../bindings/channel-binding.js';
 import { channelDigests } from '../digests/channel-digests.js';
 import { GatewayErrorCode, isGatewayError, publicDetail } from '../gateway/errors.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';

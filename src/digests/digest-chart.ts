@@ -4,7 +4,7 @@ import { renderChart } from '../charts/render.js';
 import type { ReviewMonth, ReviewMonths } from '../charts/review-months.js';
 import { reviewsChartSpec } from '../charts/reviews-chart.js';
 import type { AppLogger } from '../logger.js';
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import type { SlackOutbound } from '../slack/slack-poster.js';
 import { ChartCache } from '../store/chart-cache.js';

@@ -1,13 +1,13 @@
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
+import type { BindingStore, ChannelBinding } from '../bindings/binding-store.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { isGatewayError } from '../gateway/errors.js';
 import { acquireLease } from '../jobs/lease.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import type { SlackOutbound } from '../slack/slack-poster.js';
-import type { BindingStore, ChannelBinding } from '../store/bindings.js';
 import type { SlackMessage } from '../views/blocks.js';
 import {
   buildDigestBaseline,

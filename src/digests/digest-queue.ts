@@ -1,5 +1,5 @@
 import { type JobsOptions, Queue } from 'bullmq';
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 import type { DigestKind } from './filters.js';
 import { repeatOptions, type Schedule } from './schedule.js';
 

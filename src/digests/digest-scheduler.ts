@@ -1,6 +1,6 @@
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
-import type { RedisOutageLog } from '../redis-outage.js';
+import type { RedisOutageLog } from '../redis/outage.js';
 import {
   DIGEST_JOB_NAME,
   type DigestJobData,

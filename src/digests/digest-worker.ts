@@ -1,14 +1,14 @@
 import { Worker } from 'bullmq';
+import { BindingStore } from '../bindings/binding-store.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { isGatewayError, publicErrorCode } from '../gateway/errors.js';
 import { dispatch } from '../jobs/processors.js';
 import { ranFor, setUpWorker } from '../jobs/worker-setup.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import type { Redis, RedisTarget } from '../redis.js';
-import type { RedisOutageLog } from '../redis-outage.js';
+import type { Redis, RedisTarget } from '../redis/connection.js';
+import type { RedisOutageLog } from '../redis/outage.js';
 import type { SlackOutbound } from '../slack/slack-poster.js';
-import { BindingStore } from '../store/bindings.js';
 import { type DigestJobDeps, processDigestJob, reportDigestFailure } from './digest-job.js';
 import { DIGEST_JOB_NAME, DIGEST_QUEUE, type DigestJobData, type DigestJobOutcome } from './digest-queue.js';
 import { DigestStore } from './store.js';

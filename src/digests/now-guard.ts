@@ -1,5 +1,5 @@
-import type { Redis } from '../redis.js';
-import { defineScript, runScript } from '../redis-scripts.js';
+import type { Redis } from '../redis/connection.js';
+import { defineScript, runScript } from '../redis/scripts.js';
 import type { DigestKind } from './filters.js';
 
 /**

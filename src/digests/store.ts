@@ -1,4 +1,4 @@
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 import { HomeMarks } from '../store/home-marks.js';
 import type { SlackMessage } from '../views/blocks.js';
 import type { DigestChart } from './digest-chart.js';

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import { GatewayErrorCode, isGatewayError, publicErrorLine } from '../gateway/errors.js';
 import type { Metrics } from '../metrics.js';
-import { type Redis, redisErrorKind } from '../redis.js';
+import { type Redis, redisErrorKind } from '../redis/connection.js';
 
 export interface HealthChecks {
   redis: Redis;

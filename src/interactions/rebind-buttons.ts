@@ -1,4 +1,4 @@
-import { bindChannel, findClient } from '../channel-binding.js';
+import { bindChannel, findClient } from '../bindings/channel-binding.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
 import { slackReplyTarget } from '../slack/reply-target.js';

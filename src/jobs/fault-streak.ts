@@ -1,4 +1,4 @@
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 import { backoffMs } from './rate-limit.js';
 
 /**

@@ -3,8 +3,8 @@ import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import type { Redis } from '../redis.js';
-import type { ReplicaWait } from '../redis-replica.js';
+import type { Redis } from '../redis/connection.js';
+import type { ReplicaWait } from '../redis/replica.js';
 import type { Reporter } from '../slack/reply-target.js';
 import type { ActionLedger } from '../store/ledger.js';
 import { actionTitle } from '../views/action-title.js';
@@ -36,7 +36,7 @@ export interface ActionJobDeps {
   backOff: (reason: string, options?: { everyone?: boolean }) => Promise<void>;
   /** A good answer: the fault streak ends. */
   faultsCleared?: () => Promise<void>;
-  /** Waits for a replica to hold the "posting" checkpoint before the POST (redis-replica.ts). */
+  /** Waits for a replica to hold the "posting" checkpoint before the POST (redis/replica.ts). */
   replicaWait?: ReplicaWait | undefined;
   logger: AppLogger;
   metrics?: Metrics;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from '../redis.js';
-import { defineScript, runScript } from '../redis-scripts.js';
+import type { Redis } from '../redis/connection.js';
+import { defineScript, runScript } from '../redis/scripts.js';
 
 /**
  * A Redis lease around a job's reconcile-and-POST: BullMQ is at-least-once and two runs of one

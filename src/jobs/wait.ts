@@ -1,5 +1,5 @@
 import type { Rate } from '../config.js';
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 import type { JobWait } from '../views/job-status.js';
 import { bullKeys } from './bullmq-internals.js';
 import { faultKeys } from './fault-streak.js';

@@ -1,9 +1,9 @@
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import type { Redis } from '../redis.js';
-import { createRedis, type RedisTarget, redisErrorKind } from '../redis.js';
-import { RedisOutageLog } from '../redis-outage.js';
+import type { Redis } from '../redis/connection.js';
+import { createRedis, type RedisTarget, redisErrorKind } from '../redis/connection.js';
+import { RedisOutageLog } from '../redis/outage.js';
 
 /** What every worker role starts with: its logger and two Redis connections (one for BullMQ's blocking reads). */
 export interface WorkerSetup {

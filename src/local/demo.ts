@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import pretty from 'pino-pretty';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { createRedis, deleteByPrefix } from '../redis.js';
+import { createRedis, deleteByPrefix } from '../redis/connection.js';
 import { type Runtime, startRuntime } from '../runtime.js';
 import { DemoConsole } from './console.js';
 import { imageSaver } from './console-files.js';

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 
 /**
  * Opaque page cursors of the read tools: signed (HMAC-SHA256) over the tool, the person, the client, the

@@ -1,4 +1,4 @@
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 
 /**
  * MCP_RATE, per token and per person: a fixed window in Redis shared by every process, one count per JSON-RPC

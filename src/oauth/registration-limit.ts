@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 
 /**
  * Dynamic client registration is open to anyone on the internet, so it is rate-limited in Redis across every

@@ -1,8 +1,8 @@
+import type { ChannelBinding } from '../bindings/binding-store.js';
 import { defaultOrder } from '../gateway/resource-fields.js';
 import type { Page, ReadParams, Row } from '../gateway/types.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import type { BotServices } from '../services.js';
-import type { ChannelBinding } from '../store/bindings.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { code, escapeMrkdwn } from '../views/escape.js';
 import {

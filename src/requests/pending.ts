@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 import type { ActionRequest } from './request.js';
 
 /**

@@ -1,15 +1,15 @@
 import type { AccessError } from '../access/access-error.js';
 import type { AccessPolicy } from '../access/policy.js';
 import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
+import type { BindingStore } from '../bindings/binding-store.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { Row } from '../gateway/types.js';
 import type { ApprovalHooks } from '../jobs/job-run.js';
 import type { ActionQueue, JobApproval } from '../jobs/queue.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 import type { ReplyTarget, Reporter } from '../slack/reply-target.js';
-import type { BindingStore } from '../store/bindings.js';
 import type { ActionLedger } from '../store/ledger.js';
 import type { UserError } from './user-error.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 
 /**
  * Rendered charts, per client, kind and day (UTC), shared by every process: the same chart asked for again that

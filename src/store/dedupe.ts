@@ -1,4 +1,4 @@
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 
 /**
  * One-time claims: Slack redelivers slow requests and people double-click, so every command,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { chainGates, type ReadGate, ReadSlots } from '../gateway/read-gate.js';
-import type { Redis } from '../redis.js';
-import { defineScript, runScript } from '../redis-scripts.js';
+import type { Redis } from '../redis/connection.js';
+import { defineScript, runScript } from '../redis/scripts.js';
 
 /**
  * The fleet's cap on gateway reads in flight (GATEWAY_FLEET_READ_CONCURRENCY): a sorted set in Redis of the slots

@@ -1,5 +1,5 @@
-import type { Redis } from '../redis.js';
-import { defineScript, runScript } from '../redis-scripts.js';
+import type { Redis } from '../redis/connection.js';
+import { defineScript, runScript } from '../redis/scripts.js';
 
 /**
  * Whose Home tab is out of date, in Redis, so that any process can say so (a web process deciding an approval,

@@ -1,5 +1,5 @@
-import type { Redis } from '../redis.js';
-import { defineScript, runScript } from '../redis-scripts.js';
+import type { Redis } from '../redis/connection.js';
+import { defineScript, runScript } from '../redis/scripts.js';
 
 /**
  * Action requests in flight, by fingerprint (docs/gateway-api.md §4.4 rule 1). The duplicate guard looks for

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from '../redis.js';
-import { defineScript, runScript } from '../redis-scripts.js';
+import type { Redis } from '../redis/connection.js';
+import { defineScript, runScript } from '../redis/scripts.js';
 
 /**
  * The action ledger: for every successful action, the record it created and the job that ran

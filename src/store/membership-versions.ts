@@ -1,5 +1,5 @@
 import type { MembershipVersions } from '../access/user-directory.js';
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 
 /**
  * Each person's channel-membership version in Redis, read by every process before it trusts its cached list of

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from '../redis.js';
-import { defineScript, runScript } from '../redis-scripts.js';
+import type { Redis } from '../redis/connection.js';
+import { defineScript, runScript } from '../redis/scripts.js';
 import type { OAuthStore } from './oauth-store.js';
 
 /**

@@ -4,8 +4,8 @@ import type { ClientReach } from '../access/client-reach.js';
 import type { AccessPolicy } from '../access/policy.js';
 import type { Config } from '../config.js';
 import type { AppLogger } from '../logger.js';
-import type { Redis } from '../redis.js';
-import type { ReplicaWait } from '../redis-replica.js';
+import type { Redis } from '../redis/connection.js';
+import type { ReplicaWait } from '../redis/replica.js';
 import { SignInWithSlack } from '../slack/sign-in-with-slack.js';
 import type {
   AssistantTokenStore,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { Redis } from '../redis.js';
-import { defineScript, runScript } from '../redis-scripts.js';
+import type { Redis } from '../redis/connection.js';
+import { defineScript, runScript } from '../redis/scripts.js';
 
 /**
  * Where the authorization server keeps its records (oidc-provider's adapter interface) in Redis, shared by every

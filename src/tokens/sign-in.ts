@@ -4,7 +4,7 @@ import type Provider from 'oidc-provider';
 import { AccessError, AccessErrorCode } from '../access/access-error.js';
 import type { ClientReach } from '../access/client-reach.js';
 import type { AccessPolicy } from '../access/policy.js';
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 import { SignInFailed, type SignInWithSlack } from '../slack/sign-in-with-slack.js';
 import type { TokenScope } from '../store/assistant-token-store.js';
 import type { GrantIndex } from './grants.js';

@@ -1,4 +1,4 @@
-import type { ChannelBinding } from '../store/bindings.js';
+import type { ChannelBinding } from '../bindings/binding-store.js';
 import type { SlackMessage } from './blocks.js';
 import { actions, button, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedis } from '../../src/redis.js';
+import { createRedis } from '../../src/redis/connection.js';
 import { type DemoRun, demoRunner, msBetween } from '../helpers/demo-run.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 

@@ -5,7 +5,7 @@
  * every token in the system.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from '../../src/redis.js';
+import type { Redis } from '../../src/redis/connection.js';
 import { CHANNEL, type Harness, mintMcpToken, startHarness, textOf } from '../helpers/bot-harness.js';
 import { freePorts, RedisProcess } from '../helpers/redis-process.js';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS } from '../../src/gateway/spec.js';
 import { signSlackRequest } from '../../src/local/driver.js';
 import type { FakeCall, FakeMessage } from '../../src/local/fake-slack/index.js';
-import { createRedis } from '../../src/redis.js';
+import { createRedis } from '../../src/redis/connection.js';
 import { SAMPLE_CLIENTS } from '../../src/sandbox/index.js';
 import {
   ADMIN,

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { DIGEST_JOB_NAME, DIGEST_QUEUE, type DigestJobData } from '../../src/digests/digest-queue.js';
 import { DigestStore } from '../../src/digests/store.js';
-import { createRedis } from '../../src/redis.js';
+import { createRedis } from '../../src/redis/connection.js';
 import { blockKitViolations, unescapedMentions } from '../fleet/audit.js';
 import { FLEET_ADMIN, FLEET_MEMBER, Fleet } from '../fleet/fleet.js';
 import { bindChannel, FLEET_CLIENT } from '../fleet/mixed.js';

@@ -1,4 +1,4 @@
-import type { RedisTarget } from '../../src/redis.js';
+import type { RedisTarget } from '../../src/redis/connection.js';
 import { auditJobs, type Sent, toldWhat, waitSettled } from '../fleet/audit.js';
 import type { Fleet, FleetOptions } from '../fleet/fleet.js';
 import { ACTION_COMMANDS, FLEET_CLIENT, sendAll } from '../fleet/mixed.js';

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { ACTION_QUEUE } from '../../src/jobs/queue.js';
-import { createRedis } from '../../src/redis.js';
+import { createRedis } from '../../src/redis/connection.js';
 import type { Sent } from '../fleet/audit.js';
 import type { Fleet, FleetOptions, RoleProcess } from '../fleet/fleet.js';
 import { ACTION_COMMANDS, sendAll } from '../fleet/mixed.js';

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { ACTION_QUEUE } from '../../src/jobs/queue.js';
 import type { FakeMessage, FakeSlack } from '../../src/local/fake-slack/index.js';
-import { createRedis } from '../../src/redis.js';
+import { createRedis } from '../../src/redis/connection.js';
 import { type Sandbox, storeResourceOf } from '../../src/sandbox/index.js';
 import { within } from './deadline.js';
 import type { Fleet } from './fleet.js';

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'undici';
 import { SlackDriver } from '../../src/local/driver.js';
 import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
-import { createRedis, deleteByPrefix, type RedisTarget } from '../../src/redis.js';
+import { createRedis, deleteByPrefix, type RedisTarget } from '../../src/redis/connection.js';
 import { type Sandbox, type SandboxKnobs, startSandbox } from '../../src/sandbox/index.js';
 import { nodeArgsFor } from '../helpers/compiled.js';
 import { within } from './deadline.js';

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { DigestStore } from '../../src/digests/store.js';
-import { createRedis, type RedisTarget } from '../../src/redis.js';
+import { createRedis, type RedisTarget } from '../../src/redis/connection.js';
 import { auditJobs, blockKitViolations, type JobAudit, unescapedMentions, waitSettled } from './audit.js';
 import { within } from './deadline.js';
 import { FLEET_ADMIN, FLEET_MEMBER, Fleet } from './fleet.js';

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HostPort } from '../../src/redis.js';
+import type { HostPort } from '../../src/redis/connection.js';
 import { freePorts, RedisProcess, redisCli } from './redis-process.js';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from '../../src/redis.js';
-import { createRedis, deleteByPrefix } from '../../src/redis.js';
+import type { Redis } from '../../src/redis/connection.js';
+import { createRedis, deleteByPrefix } from '../../src/redis/connection.js';
 
 export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { BindingStore } from '../../src/store/bindings.js';
+import { BindingStore } from '../../src/bindings/binding-store.js';
 import { testRedis, uniquePrefix } from '../helpers/redis.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bullKeys, MAX_PRIORITY, PRIORITY_SCORE_FACTOR } from '../../src/jobs/bullmq-internals.js';
-import { createRedis } from '../../src/redis.js';
+import { createRedis } from '../../src/redis/connection.js';
 import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 /**

@@ -6,8 +6,8 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedis, deleteByPrefix, type Redis } from '../../src/redis.js';
-import { ReplicaWait } from '../../src/redis-replica.js';
+import { createRedis, deleteByPrefix, type Redis } from '../../src/redis/connection.js';
+import { ReplicaWait } from '../../src/redis/replica.js';
 import type { Runtime } from '../../src/runtime.js';
 import { claimOnceReading } from '../../src/store/dedupe.js';
 import { uniquePrefix } from '../helpers/redis.js';

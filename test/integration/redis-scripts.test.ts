@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defineScript, runScript } from '../../src/redis-scripts.js';
+import { defineScript, runScript } from '../../src/redis/scripts.js';
 import { testRedis, uniquePrefix } from '../helpers/redis.js';
 
 /** Lua scripts are defined once per connection and called by name (EVALSHA), not sent with every call. */

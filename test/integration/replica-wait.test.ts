@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedis, type Redis } from '../../src/redis.js';
-import { ReplicaWait } from '../../src/redis-replica.js';
+import { createRedis, type Redis } from '../../src/redis/connection.js';
+import { ReplicaWait } from '../../src/redis/replica.js';
 import { freePorts, RedisProcess, redisCli } from '../helpers/redis-process.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Redis } from '../redis.js';
+import type { Redis } from '../redis/connection.js';
 
 /** Which client a channel is bound to (`use`). One Redis hash per channel, shared by every web process. */
 export interface ChannelBinding {

@@ -1,10 +1,10 @@
-import { FORBIDDEN_ADVICE } from './gateway/advice.js';
-import { closestName } from './reads/closest-name.js';
-import { UserError, UserErrorCode } from './requests/user-error.js';
-import type { BotServices } from './services.js';
-import { isNotInChannel } from './slack/describe-error.js';
-import type { SlackMessage } from './views/blocks.js';
-import { buildBindingConfirmation } from './views/status.js';
+import { FORBIDDEN_ADVICE } from '../gateway/advice.js';
+import { closestName } from '../reads/closest-name.js';
+import { UserError, UserErrorCode } from '../requests/user-error.js';
+import type { BotServices } from '../services.js';
+import { isNotInChannel } from '../slack/describe-error.js';
+import type { SlackMessage } from '../views/blocks.js';
+import { buildBindingConfirmation } from '../views/status.js';
 
 /** Clients read to suggest one for a mistyped id: an agency with more is rare, and the rest is a guess anyway. */
 const CLIENTS_READ = 1_000;

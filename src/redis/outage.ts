@@ -1,5 +1,5 @@
-import type { AppLogger } from './logger.js';
-import type { Redis } from './redis.js';
+import type { AppLogger } from '../logger.js';
+import type { Redis } from './connection.js';
 
 /**
  * Redis not answering, told to a person. At start the bot cannot do anything without it, so it says so in

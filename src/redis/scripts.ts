@@ -1,4 +1,4 @@
-import type { Redis } from './redis.js';
+import type { Redis } from './connection.js';
 
 /**
  * Lua scripts, defined once per connection (`defineCommand`) and called by name: ioredis then sends EVALSHA

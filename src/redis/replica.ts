@@ -1,5 +1,5 @@
-import type { AppLogger } from './logger.js';
-import type { Redis } from './redis.js';
+import type { AppLogger } from '../logger.js';
+import type { Redis } from './connection.js';
 
 /**
  * Redis replicates asynchronously: a failover can lose the last writes a client was told succeeded. Before the
