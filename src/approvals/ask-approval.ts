@@ -29,8 +29,11 @@ export interface ApprovalAsk {
   threadTs?: string;
   /** How long `requestKey` makes a repeat nothing; default a day (a redelivered command or form). */
   dedupeSec?: number;
-  /** A deploy's post title when the surface knows it (a result's button). */
-  postTitle?: string;
+  /**
+   * A deploy's post as the surface already read it (a result's button, an assistant's tool that checked it):
+   * the card takes its title from it and the post is not read again.
+   */
+  post?: { title?: string };
   /** Asked for through an assistant tool: the card and the run's messages say so. */
   viaAssistant?: boolean;
 }
@@ -142,8 +145,7 @@ async function previewOf(
   const { action } = ask.entry;
   if (action === 'deploy_blog') {
     const postId = text(ask.fields.post_id);
-    if (ask.postTitle) return { kind: 'deploy', postId, postTitle: ask.postTitle };
-    const post = await deployPost(services, clientId, postId);
+    const post = ask.post ?? (await deployPost(services, clientId, postId));
     if ('refusal' in post) throw post.refusal;
     return { kind: 'deploy', postId, ...(post.title ? { postTitle: post.title } : {}) };
   }

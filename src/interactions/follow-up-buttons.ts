@@ -49,7 +49,7 @@ export function requestDeployButton(services: BotServices): ButtonListener {
       requestKey: `deploy-${job.data.jobKey}-${body.user.id}`,
       dedupeSec: 10,
       ...(job.data.statusTs ? { threadTs: job.data.statusTs } : {}),
-      ...(typeof result.post_title === 'string' ? { postTitle: result.post_title } : {}),
+      ...(typeof result.post_title === 'string' ? { post: { title: result.post_title } } : {}),
     });
   };
 }

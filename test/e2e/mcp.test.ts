@@ -345,9 +345,16 @@ describe('assistant tools (MCP)', () => {
     const postsBefore = fleet.sandbox
       .requests()
       .filter((r) => r.method === 'POST' && r.action === 'deploy_blog').length;
+    const readsBefore = fleet.sandbox.requests().length;
     const asked = await call(client, 'deploy_article', { client_id: LARGE, article_id: article });
     const ref = asked.structuredContent as { job_id: string; status: string; message_link: string | null };
     expect(ref.status).toBe('pending_approval');
+    // The tool checks the article and the card takes its title from that one read.
+    const postReads = fleet.sandbox
+      .requests()
+      .slice(readsBefore)
+      .filter((r) => r.method === 'GET' && r.resource === 'blogs');
+    expect(postReads).toHaveLength(1);
     const card = await fleet.slack.waitFor(
       () =>
         fleet.slack.messages(CHANNEL).find((m) => /^Approval/.test(m.text) && textOf(m).includes(article)),
@@ -381,6 +388,17 @@ describe('assistant tools (MCP)', () => {
     }
     expect(job?.status).toBe('done');
     expect(deploys()).toBe(postsBefore + 1);
+    const cardUpdates = () =>
+      fleet.slack.calls.filter((c) => c.method === 'chat.update' && c.args.ts === card.ts);
+    // get_job may tell "done" a moment before the card does.
+    await fleet.slack.waitFor(() => cardUpdates().some((c) => /^Approval done/.test(String(c.args.text))), {
+      what: 'the card saying done',
+    });
+    // The card is updated once per state change: approved, then done.
+    expect(cardUpdates().map((c) => /^Approval (\w+)/.exec(String(c.args.text))?.[1])).toEqual([
+      'approved',
+      'done',
+    ]);
   });
 
   it('sends a drafted outreach email only through an approval; a rejection ends it with nothing sent', async () => {
