@@ -63,7 +63,6 @@ export async function ask(
   args: Args,
   prepared: Prepared,
 ): Promise<Reference> {
-  const { services, caller } = ctx;
   const id = String(args.client_id);
   const channel = await targetChannel(ctx, id, str(args.channel));
   const checked = validateActionFields(entry, prepared.fields);
@@ -73,59 +72,85 @@ export async function ask(
         .map(([k, v]) => `${k}: ${v}`)
         .join('; ')}`,
     );
-  const requestKey = `mcp-${randomUUID()}`;
-  if (entry.guarded) {
-    const record = await requestApproval(services, {
-      entry,
-      requester: caller.user,
-      channel,
-      clientId: id,
-      fields: checked.fields,
-      requestKey,
-      viaAssistant: true,
-      ...(prepared.post ? { post: prepared.post } : {}),
-    });
-    if (!record) {
-      // The identical request in flight here: its reference, so get_job follows it.
-      const held = await services.approvals.inFlight(channel, payloadHash(entry.action, id, checked.fields));
-      const link = held?.cardTs ? await services.slack.permalink(channel, held.cardTs) : undefined;
-      return empty('duplicate', 'An identical request already waits for approval in this channel.', {
-        channel,
-        ...(held
-          ? {
-              job_id: `approval-${held.id}`,
-              message_link: link ?? null,
-              earlier: {
-                job_id: `approval-${held.id}`,
-                state: held.state,
-                requested_by: held.requestedBy,
-                requested_at: new Date(held.createdAt).toISOString(),
-                fields: held.fields,
-              },
-            }
-          : {}),
-      });
-    }
-    const link = record.cardTs ? await services.slack.permalink(channel, record.cardTs) : undefined;
-    return {
-      job_id: `approval-${record.id}`,
-      status: 'pending_approval',
-      ahead: null,
-      eta_s: null,
-      channel,
-      message_link: link ?? null,
-      reason: 'Waits for an approver’s click on the card in Slack; nothing runs before.',
-    };
-  }
-  const result = await services.requests.submit({
-    requester: caller.user,
+  const asked: Asked = {
+    entry,
     clientId: id,
-    action: entry.action,
+    channel,
     fields: checked.fields,
-    replyTo: slackReplyTarget(channel),
-    requestKey,
+    requestKey: `mcp-${randomUUID()}`,
+  };
+  if (entry.guarded) return askApproval(ctx, asked, prepared.post);
+  return askQueued(ctx, asked, args.confirm_duplicate === true);
+}
+
+interface Asked {
+  entry: ActionEntry;
+  clientId: string;
+  channel: string;
+  fields: Record<string, unknown>;
+  requestKey: string;
+}
+
+/** A guarded action: its approval card, or the identical request that already waits for one. */
+async function askApproval(ctx: ToolContext, asked: Asked, post: Prepared['post']): Promise<Reference> {
+  const { services } = ctx;
+  const { entry, clientId, channel, fields } = asked;
+  const record = await requestApproval(services, {
+    entry,
+    requester: ctx.caller.user,
+    channel,
+    clientId,
+    fields,
+    requestKey: asked.requestKey,
     viaAssistant: true,
-    ...(args.confirm_duplicate === true ? { confirmedDuplicate: true } : {}),
+    ...(post ? { post } : {}),
+  });
+  if (!record) {
+    // The identical request in flight here: its reference, so get_job follows it.
+    const held = await services.approvals.inFlight(channel, payloadHash(entry.action, clientId, fields));
+    const link = held?.cardTs ? await services.slack.permalink(channel, held.cardTs) : undefined;
+    return empty('duplicate', 'An identical request already waits for approval in this channel.', {
+      channel,
+      ...(held
+        ? {
+            job_id: `approval-${held.id}`,
+            message_link: link ?? null,
+            earlier: {
+              job_id: `approval-${held.id}`,
+              state: held.state,
+              requested_by: held.requestedBy,
+              requested_at: new Date(held.createdAt).toISOString(),
+              fields: held.fields,
+            },
+          }
+        : {}),
+    });
+  }
+  const link = record.cardTs ? await services.slack.permalink(channel, record.cardTs) : undefined;
+  return {
+    job_id: `approval-${record.id}`,
+    status: 'pending_approval',
+    ahead: null,
+    eta_s: null,
+    channel,
+    message_link: link ?? null,
+    reason: 'Waits for an approver’s click on the card in Slack; nothing runs before.',
+  };
+}
+
+/** Any other action: queued through the request layer, or refused, or a duplicate to confirm. */
+async function askQueued(ctx: ToolContext, asked: Asked, confirmed: boolean): Promise<Reference> {
+  const { services } = ctx;
+  const { channel } = asked;
+  const result = await services.requests.submit({
+    requester: ctx.caller.user,
+    clientId: asked.clientId,
+    action: asked.entry.action,
+    fields: asked.fields,
+    replyTo: slackReplyTarget(channel),
+    requestKey: asked.requestKey,
+    viaAssistant: true,
+    ...(confirmed ? { confirmedDuplicate: true } : {}),
   });
   switch (result.kind) {
     case 'refused':
@@ -136,10 +161,7 @@ export async function ask(
       return empty(
         'duplicate',
         'An identical request or record exists; call again with confirm_duplicate: true to run another.',
-        {
-          channel,
-          earlier: result.question.earlier,
-        },
+        { channel, earlier: result.question.earlier },
       );
     default: {
       const ahead = result.kind === 'queued' ? result.ahead : 0;

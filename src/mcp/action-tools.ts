@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ask, referenceSchema } from './action-ask.js';
 import { ACTION_TOOLS, type Args, common } from './action-tool-specs.js';
-import { answered, noSuchClient, requireClient, type ToolContext, ToolRefusal } from './context.js';
+import { answered, requireClient, type ToolContext, ToolRefusal } from './context.js';
 import { describeJob, jobSchema } from './job-tools.js';
 import type { ToolRegistrar } from './tool-table.js';
 
@@ -48,7 +48,11 @@ export function registerActionTools(server: ToolRegistrar, ctx: ToolContext): vo
       }),
     );
   }
+  registerRunAction(server, ctx);
+  registerGetJob(server, ctx);
+}
 
+function registerRunAction(server: ToolRegistrar, ctx: ToolContext): void {
   server.registerTool(
     'run_action',
     {
@@ -77,7 +81,9 @@ export function registerActionTools(server: ToolRegistrar, ctx: ToolContext): vo
       return ask(ctx, entry, args, { fields });
     }),
   );
+}
 
+function registerGetJob(server: ToolRegistrar, ctx: ToolContext): void {
   server.registerTool(
     'get_job',
     {

@@ -2,22 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { CustomRoute } from '@slack/bolt';
-import { AccessError } from '../access/access-error.js';
 import { callScope, inCall } from '../assistant-calls.js';
 import type { CoreServices } from '../services.js';
+import { admitMessage, authenticate, json, MAX_BODY_BYTES, rpcError } from './admission.js';
 import type { Caller } from './context.js';
-import { BodyTooLarge, readBody, rebindingRefusal } from './guards.js';
 import { AssistantLane } from './lane.js';
-import { isBatch, takeMessage } from './rate.js';
-import {
-  MCP_PATH,
-  METADATA_PATH,
-  metadataRoute,
-  type ResourceUrls,
-  resourceUrls,
-  unauthorizedChallenge,
-} from './resource-metadata.js';
-import { scopeStepUp } from './scope-step-up.js';
+import { MCP_PATH, METADATA_PATH, metadataRoute } from './resource-metadata.js';
 import { buildTools } from './tools.js';
 
 /**
@@ -25,21 +15,6 @@ import { buildTools } from './tools.js';
  * stateless: any web process answers any request), for bearer tokens minted in Slack. A call acts as the token's
  * person under the same access policy as in Slack.
  */
-
-/** A tool call's arguments are small; an article's HTML for an email is the largest. */
-const MAX_BODY_BYTES = 1_048_576;
-
-function json(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
-  res.end(JSON.stringify(body));
-}
-
-const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
 /** Assistant requests running at once in one process (the rest wait in the lane, up to MCP_MAX_IN_FLIGHT). */
 const RUNNING = 4;
@@ -75,79 +50,19 @@ export function mcpRoutes(services: CoreServices, slackBusy?: () => boolean): Cu
     onerror: (error) => log.warn('mcp handler failed', error),
   });
 
-  /** 401 with the pointer to the protected-resource metadata (RFC 9728), so OAuth-speaking clients can look. */
-  const unauthorized = (urls: ResourceUrls, res: ServerResponse, sent: boolean) =>
-    json(
-      res,
-      401,
-      rpcError(-32001, 'A gateway-bot token is required: mint one with `/gateway mcp token` in Slack.'),
-      { 'www-authenticate': unauthorizedChallenge(urls, sent) },
-    );
-
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const refused = rebindingRefusal(req, config.mcp.allowedHosts);
-    if (refused) return json(res, 403, rpcError(-32000, `Forbidden: ${refused}.`));
-    // A Host with more than a name and a port never names this server's URLs.
-    const urls = resourceUrls(services, req);
-    if (!urls)
-      return json(res, 400, rpcError(-32000, 'Bad request: the Host header is not a host name and port.'));
-    if (req.method !== 'POST')
-      return json(res, 405, rpcError(-32000, 'Method not allowed: this server is stateless, POST only.'), {
-        allow: 'POST',
-      });
-    const secret = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    // A static `gwb_` token or an OAuth access token for this very resource (tokens/verify-bearer.ts).
-    const token = secret ? await services.tokens.verifyBearer(secret, urls.resource) : undefined;
-    if (!token) return unauthorized(urls, res, Boolean(secret));
-    try {
-      // The person, as now: a guest, someone deactivated or another workspace's person is refused.
-      await services.access.requirePerson(token.user);
-      if (token.team !== (await services.access.homeTeam())) return unauthorized(urls, res, true);
-    } catch (error) {
-      if (error instanceof AccessError) return json(res, 403, rpcError(-32000, error.title));
-      throw error;
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(await readBody(req, MAX_BODY_BYTES));
-    } catch (error) {
-      if (error instanceof BodyTooLarge) return json(res, 413, rpcError(-32000, 'Request body too large.'));
-      return json(res, 400, rpcError(-32700, 'Parse error: the body is not JSON.'));
-    }
-    if (isBatch(body)) {
-      services.metrics.mcpRefused.inc({ reason: 'batch' });
-      return json(
-        res,
-        400,
-        rpcError(-32600, 'Batches are not supported: send one JSON-RPC message a request.'),
-      );
-    }
-    // Every message counts, per token and per person: a list or an initialize as much as a tool call.
-    const taken = await takeMessage(services.redis, config.redis.prefix, token, config.mcp.rate);
-    if (!taken.ok) {
-      services.metrics.mcpRefused.inc({ reason: 'rate' });
-      return json(res, 429, rpcError(-32000, `Too many requests for this ${taken.who}; wait and retry.`), {
-        'retry-after': String(taken.retryAfterSec),
-      });
-    }
-    // A read-only token calling a tool that acts: the spec's scope step-up, before anything runs.
-    const stepUp = scopeStepUp(body, token.scope, urls, Boolean(services.tokens.signIn));
-    if (stepUp)
-      return json(
-        res,
-        403,
-        { ...rpcError(-32003, 'Insufficient scope: this tool acts.'), id: stepUp.id },
-        {
-          'www-authenticate': stepUp.challenge,
-        },
-      );
+    const admitted = await authenticate(services, req, res);
+    if (!admitted) return;
+    const message = await admitMessage(services, req, res, admitted);
+    if (!message) return;
+    const { token } = admitted;
     const caller: Caller = { user: token.user, scope: token.scope, tokenId: token.tokenId };
     const authed = Object.assign(req, {
       auth: { token: token.tokenId, clientId: token.tokenId, scopes: [token.scope], extra: { caller } },
     });
     await inCall(
       callScope(caller, (user) => services.reach.of(user)),
-      () => node(authed, res, body),
+      () => node(authed, res, message.body),
     );
   }
 
