@@ -10,9 +10,9 @@ import { answered, type ToolAnswer, type ToolContext, ToolRefusal } from './cont
  */
 
 export const DEFAULT_ROWS = 50;
-export const MAX_ROWS = 200;
+const MAX_ROWS = 200;
 /** Gateway rows one call may look at to fill a page that a local filter thins (a date range, a keyword). */
-export const SCAN_ROWS = 10_000;
+const SCAN_ROWS = 10_000;
 
 export const clientId = z.string().min(1).max(100).describe('The client’s id (list_clients lists them)');
 export const limit = z
