@@ -87,65 +87,21 @@ export function parseDigestArgs(args: readonly Token[]): DigestArgs {
       FILTER_EXAMPLES[kind],
     );
   }
-  let day: (typeof WEEKDAYS)[number] | undefined;
-  let at: string | undefined;
-  let tz: string | undefined;
-  const typed: TypedFilter[] = [];
-  for (const token of more) {
-    if (token.kind === 'pair' && token.name.toLowerCase() === 'tz') {
-      if (!isTimeZone(token.value)) {
-        throw bad(
-          `\`${token.value}\` is not a time zone.`,
-          `/gateway digest ${kind} daily 09:00 tz=Europe/Berlin`,
-        );
-      }
-      // `EST`, `PST`, `CET` are zones to Intl but fixed offsets or ambiguous to a person: a digest at 09:00
-      // must follow the place's daylight saving time, so only Area/City names (and UTC) are taken.
-      if (!token.value.includes('/') && token.value.toUpperCase() !== 'UTC') {
-        throw bad(
-          `\`${token.value}\` is an abbreviation, not a place: name the time zone as Area/City (UTC is fine too).`,
-          `/gateway digest ${kind} daily 09:00 tz=America/New_York`,
-        );
-      }
-      tz = canonicalTimeZone(token.value);
-      continue;
-    }
-    if (token.kind === 'pair') {
-      typed.push({ name: token.name, op: '=', value: token.value });
-      continue;
-    }
-    const time = parseTimeOfDay(token.value);
-    if (time && !at) {
-      at = time;
-      continue;
-    }
-    const weekday = schedule === 'weekly' && !day ? parseWeekday(token.value) : undefined;
-    if (weekday) {
-      day = weekday;
-      continue;
-    }
-    const filter = FILTER_WORD.exec(token.value);
-    if (filter) {
-      typed.push({
-        name: filter[1] as string,
-        op: filter[2] as TypedFilter['op'],
-        value: filter[3] as string,
-      });
-      continue;
-    }
-    if (/^\d{1,2}([:.]\d{1,2})?$/.test(token.value) || /[ap]m$/i.test(token.value)) {
-      throw bad(
-        `\`${token.value}\` is not a time: use 24-hour \`HH:MM\`.`,
-        `/gateway digest ${kind} ${schedule === 'weekly' ? 'weekly mon' : 'daily'} 17:30`,
-      );
-    }
-    throw bad(
-      schedule === 'weekly' && !day
-        ? `\`${token.value}\` is not a day of the week (mon, tue, wed, thu, fri, sat, sun).`
-        : `I do not understand \`${token.value}\`.`,
-      FILTER_EXAMPLES[kind],
-    );
-  }
+  return subscription(kind, schedule, more);
+}
+
+/** A subscription's words after its schedule: a time, a weekday, a time zone and filters, in any order. */
+interface ScheduleWords {
+  day?: (typeof WEEKDAYS)[number];
+  at?: string;
+  tz?: string;
+  typed: TypedFilter[];
+}
+
+function subscription(kind: DigestKind, schedule: 'daily' | 'weekly', more: readonly Token[]): DigestArgs {
+  const words: ScheduleWords = { typed: [] };
+  for (const token of more) readWord(words, token, kind, schedule);
+  const { day, at, tz } = words;
   if (schedule === 'weekly' && !day) {
     throw bad(
       '`weekly` needs a day (mon, tue, wed, thu, fri, sat, sun).',
@@ -154,7 +110,7 @@ export function parseDigestArgs(args: readonly Token[]): DigestArgs {
   }
   let filters: DigestFilters;
   try {
-    filters = parseFilters(kind, typed);
+    filters = parseFilters(kind, words.typed);
   } catch (error) {
     if (error instanceof FilterError) throw bad(error.message, error.example);
     throw error;
@@ -163,4 +119,61 @@ export function parseDigestArgs(args: readonly Token[]): DigestArgs {
   const parsed: Schedule =
     schedule === 'weekly' && day ? { kind: 'weekly', day, at: time } : { kind: 'daily', at: time };
   return { action: 'subscribe', kind, schedule: parsed, filters, ...(tz ? { tz } : {}) };
+}
+
+function readWord(words: ScheduleWords, token: Token, kind: DigestKind, schedule: 'daily' | 'weekly'): void {
+  if (token.kind === 'pair' && token.name.toLowerCase() === 'tz') {
+    words.tz = timeZoneOf(token.value, kind);
+    return;
+  }
+  if (token.kind === 'pair') {
+    words.typed.push({ name: token.name, op: '=', value: token.value });
+    return;
+  }
+  const time = parseTimeOfDay(token.value);
+  if (time && !words.at) {
+    words.at = time;
+    return;
+  }
+  const weekday = schedule === 'weekly' && !words.day ? parseWeekday(token.value) : undefined;
+  if (weekday) {
+    words.day = weekday;
+    return;
+  }
+  const filter = FILTER_WORD.exec(token.value);
+  if (filter) {
+    words.typed.push({
+      name: filter[1] as string,
+      op: filter[2] as TypedFilter['op'],
+      value: filter[3] as string,
+    });
+    return;
+  }
+  if (/^\d{1,2}([:.]\d{1,2})?$/.test(token.value) || /[ap]m$/i.test(token.value)) {
+    throw bad(
+      `\`${token.value}\` is not a time: use 24-hour \`HH:MM\`.`,
+      `/gateway digest ${kind} ${schedule === 'weekly' ? 'weekly mon' : 'daily'} 17:30`,
+    );
+  }
+  throw bad(
+    schedule === 'weekly' && !words.day
+      ? `\`${token.value}\` is not a day of the week (mon, tue, wed, thu, fri, sat, sun).`
+      : `I do not understand \`${token.value}\`.`,
+    FILTER_EXAMPLES[kind],
+  );
+}
+
+function timeZoneOf(value: string, kind: DigestKind): string {
+  if (!isTimeZone(value)) {
+    throw bad(`\`${value}\` is not a time zone.`, `/gateway digest ${kind} daily 09:00 tz=Europe/Berlin`);
+  }
+  // `EST`, `PST`, `CET` are zones to Intl but fixed offsets or ambiguous to a person: a digest at 09:00
+  // must follow the place's daylight saving time, so only Area/City names (and UTC) are taken.
+  if (!value.includes('/') && value.toUpperCase() !== 'UTC') {
+    throw bad(
+      `\`${value}\` is an abbreviation, not a place: name the time zone as Area/City (UTC is fine too).`,
+      `/gateway digest ${kind} daily 09:00 tz=America/New_York`,
+    );
+  }
+  return canonicalTimeZone(value);
 }

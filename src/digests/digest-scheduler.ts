@@ -37,6 +37,31 @@ export interface DigestScheduler {
   close(): Promise<void>;
 }
 
+/** BullMQ's job schedulers made to match the subscriptions: gone ones removed, new or changed ones upserted. */
+async function syncSchedules(
+  queue: DigestSchedulerOptions['queue'],
+  store: DigestSchedulerOptions['store'],
+  logger: AppLogger,
+): Promise<void> {
+  const subs = (await store.all()).filter((s) => !s.stopped);
+  const wanted = new Map<string, Subscription>(subs.map((s) => [digestSchedulerId(s.channel, s.kind), s]));
+  const existing = await queue.queue.getJobSchedulers(0, -1);
+  const byId = new Map(existing.map((s) => [s.key, s]));
+  for (const scheduler of existing) {
+    if (wanted.has(scheduler.key)) continue;
+    await queue.queue.removeJobScheduler(scheduler.key);
+    logger.info(`removed digest schedule ${scheduler.key}`);
+  }
+  for (const [id, sub] of wanted) {
+    const repeat = repeatOptions(sub.schedule, sub.tz);
+    const current = byId.get(id);
+    if (current && sameRepeat(current, repeat)) continue;
+    const data: DigestJobData = { channel: sub.channel, kind: sub.kind, trigger: 'schedule' };
+    await queue.queue.upsertJobScheduler(id, repeat, { name: DIGEST_JOB_NAME, data, opts: queue.jobOptions });
+    logger.info(`${current ? 'updated' : 'added'} digest schedule ${id}`);
+  }
+}
+
 export function startDigestScheduler(options: DigestSchedulerOptions): DigestScheduler {
   const logger = (options.logger ?? silentLogger()).child({ role: 'digest-scheduler' });
   const { queue, store } = options;
@@ -50,27 +75,7 @@ export function startDigestScheduler(options: DigestSchedulerOptions): DigestSch
 
   const syncOnce = async (): Promise<void> => {
     const version = await store.version();
-    const subs = (await store.all()).filter((s) => !s.stopped);
-    const wanted = new Map<string, Subscription>(subs.map((s) => [digestSchedulerId(s.channel, s.kind), s]));
-    const existing = await queue.queue.getJobSchedulers(0, -1);
-    const byId = new Map(existing.map((s) => [s.key, s]));
-    for (const scheduler of existing) {
-      if (wanted.has(scheduler.key)) continue;
-      await queue.queue.removeJobScheduler(scheduler.key);
-      logger.info(`removed digest schedule ${scheduler.key}`);
-    }
-    for (const [id, sub] of wanted) {
-      const repeat = repeatOptions(sub.schedule, sub.tz);
-      const current = byId.get(id);
-      if (current && sameRepeat(current, repeat)) continue;
-      const data: DigestJobData = { channel: sub.channel, kind: sub.kind, trigger: 'schedule' };
-      await queue.queue.upsertJobScheduler(id, repeat, {
-        name: DIGEST_JOB_NAME,
-        data,
-        opts: queue.jobOptions,
-      });
-      logger.info(`${current ? 'updated' : 'added'} digest schedule ${id}`);
-    }
+    await syncSchedules(queue, store, logger);
     seenVersion = version;
     lastSync = Date.now();
   };

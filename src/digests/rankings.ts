@@ -239,25 +239,13 @@ export function diffRankings(
       diff.unchanged++;
       continue;
     }
-    const change = from - state.position;
-    const move: KeywordMove = {
-      keyword,
-      from,
-      to: state.position,
-      change,
-      volume: state.volume,
-      best: state.best,
-      newBest: state.position < state.bestBefore && state.position === state.best,
-      crossings: crossingsOf(from, state.position),
-      spark: state.recent,
-      weight: Math.abs(change) * Math.sqrt(Math.max(1, state.volume)),
-    };
+    const move = moveOf(keyword, from, state);
     if (move.crossings.includes('left top 10')) {
       diff.fellOut.push(move);
       continue;
     }
     const shown =
-      Math.abs(change) >= (filters.minChange ?? 1) &&
+      Math.abs(move.change) >= (filters.minChange ?? 1) &&
       inTop(from, state.position) &&
       keywordMatches(keyword, filters);
     if (shown) diff.moved.push(move);
@@ -268,6 +256,28 @@ export function diffRankings(
       diff.dropped.push({ keyword, position });
     }
   }
+  return sorted(diff);
+}
+
+/** A keyword's move since the last report, weighed by how far it moved and how often it is searched. */
+function moveOf(keyword: string, from: number, state: KeywordNow): KeywordMove {
+  const change = from - state.position;
+  return {
+    keyword,
+    from,
+    to: state.position,
+    change,
+    volume: state.volume,
+    best: state.best,
+    newBest: state.position < state.bestBefore && state.position === state.best,
+    crossings: crossingsOf(from, state.position),
+    spark: state.recent,
+    weight: Math.abs(change) * Math.sqrt(Math.max(1, state.volume)),
+  };
+}
+
+/** The heaviest moves first; new keywords by position, then volume; dropped ones by their last position. */
+function sorted(diff: RankingDiff): RankingDiff {
   const byWeight = (a: KeywordMove, b: KeywordMove) =>
     b.weight - a.weight || a.keyword.localeCompare(b.keyword);
   diff.moved.sort(byWeight);

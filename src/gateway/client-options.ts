@@ -49,7 +49,6 @@ export interface GatewayClientOptions {
   readGate?: ReadGate;
 }
 
-/** Discovery (the catalogue, /readyz) is one shared call at a time: two connections are plenty. */
 /** Waits for a shared promise, or rejects with the caller's reason if it aborts first. */
 export function untilAborted<T>(shared: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);

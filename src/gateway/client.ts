@@ -40,6 +40,7 @@ import {
  * only ever goes into the Authorization header handed to undici.
  */
 
+/** Discovery (the catalogue, /readyz) is one shared call at a time: two connections are plenty. */
 const DISCOVERY_CONNECTIONS = 2;
 
 export type { GatewayClientOptions, GatewayObserver } from './client-options.js';

@@ -123,12 +123,13 @@ function chosenKeywords(
   return { keywords, missing: [] };
 }
 
-async function drawRankings(
+/** The series to draw: the asked keywords (or the default ones) that have positions in the period. */
+function seriesToDraw(
   client: Client,
   rankings: Rankings,
   asked: readonly string[],
   period: { from: string; to: string },
-): Promise<{ png: Buffer; meta: ChartMeta }> {
+) {
   const { keywords, missing } = chosenKeywords(rankings, asked);
   if (keywords.length === 0) {
     const guess = missing[0]
@@ -151,6 +152,16 @@ async function drawRankings(
         : 'Try another period.',
     );
   }
+  return { series, missing };
+}
+
+async function drawRankings(
+  client: Client,
+  rankings: Rankings,
+  asked: readonly string[],
+  period: { from: string; to: string },
+): Promise<{ png: Buffer; meta: ChartMeta }> {
+  const { series, missing } = seriesToDraw(client, rankings, asked, period);
   // The chart starts where the data does: the first position in the period, or where the read stopped short
   // of `from` (the newest rows of a large client), which the chart then says.
   const { oldest } = rankings.history.span;

@@ -124,6 +124,15 @@ const whole = (name: string, text: string, min: number, max: number | undefined,
   return n;
 };
 
+/** The query being read, and the filter as typed so far (a field and a value may come apart). */
+interface Reading {
+  query: ReadQuery;
+  target: ReadTarget;
+  usage: string;
+  filterField?: string;
+  filterValue?: string;
+}
+
 /**
  * Parses `[filter_field=value] [order=field] [asc|desc] [limit=N] [offset=N]`. A filter is written as
  * `status=active` (any of the gateway's filter fields) or `filter_field=status filter_value=active`.
@@ -134,92 +143,27 @@ export function parseReadQuery(
   defaultLimit: number,
   target: ReadTarget,
 ): ReadQuery {
-  const query: ReadQuery = {
-    limit: defaultLimit,
-    offset: 0,
-    ...(target.view ? { view: target.view } : {}),
-    ...(target.name && target.name !== target.resource ? { name: target.name } : {}),
+  const reading: Reading = {
+    query: {
+      limit: defaultLimit,
+      offset: 0,
+      ...(target.view ? { view: target.view } : {}),
+      ...(target.name && target.name !== target.resource ? { name: target.name } : {}),
+    },
+    target,
+    usage,
   };
-  let filterField: string | undefined;
-  let filterValue: string | undefined;
   for (const token of args) {
-    if (token.kind === 'word') {
-      const word = token.value.toLowerCase();
-      if (word === 'asc' || word === 'desc') {
-        // Both directions at once: the last one typed wins, as with any repeated option, and the page says so.
-        if (query.direction && query.direction !== word)
-          query.notes = [`Both \`${query.direction}\` and \`${word}\` given: used \`${word}\`, the last one`];
-        query.direction = word;
-        continue;
-      }
-      const contains = /^([A-Za-z_][A-Za-z0-9_]*)~(.*)$/s.exec(token.value);
-      if (contains) {
-        query.match = textMatch(target, contains[1] ?? '', contains[2] ?? '', usage);
-        continue;
-      }
-      throw new UserError(UserErrorCode.BadArguments, `I don't understand \`${token.value}\` here.`, {
-        hint: `${filterHint(target)} ${orderHint(target)}`,
-        usage,
-      });
-    }
-    const name = token.name.toLowerCase();
-    if (name === 'order') {
-      const local = localSort(target.resource, token.value);
-      const onlyRankings = local?.name === 'change' && target.view !== 'rankings';
-      if (onlyRankings || (!local && !(ORDER_FIELDS as readonly string[]).includes(token.value))) {
-        throw new UserError(UserErrorCode.BadArguments, `\`order\` cannot be \`${token.value}\` here.`, {
-          hint: onlyRankings
-            ? 'The change since the last observation is in `/gateway keywords order=change`.'
-            : orderHint(target),
-          usage,
-        });
-      }
-      query.order = local ? local.name : token.value;
-    } else if (name === 'direction') {
-      const dir = token.value.toLowerCase();
-      if (dir !== 'asc' && dir !== 'desc') {
-        throw new UserError(UserErrorCode.BadArguments, '`direction` is `asc` or `desc`.', { usage });
-      }
-      query.direction = dir;
-    } else if (name === 'limit') {
-      query.limit = whole('limit', token.value, 1, 1000, usage);
-    } else if (name === 'offset') {
-      query.offset = whole('offset', token.value, 0, undefined, usage);
-    } else if (name === 'filter_field') {
-      filterField = token.value;
-    } else if (name === 'filter_value') {
-      filterValue = token.value;
-    } else if ((FILTER_FIELDS as readonly string[]).includes(name)) {
-      if (filterField !== undefined)
-        throw oneFilter(target, filterField, filterValue, name, token.value, usage);
-      filterField = name;
-      filterValue = token.value;
-    } else if (sortable(target, name)) {
-      // `rating=5`: a field the bot can sort by but the gateway cannot filter on.
-      throw new UserError(
-        UserErrorCode.BadArguments,
-        `I cannot filter \`${target.resource}\` by \`${token.name}\`, but I can sort by it: \`order=${name}\`.`,
-        { hint: filterHint(target), usage },
-      );
-    } else {
-      throw new UserError(
-        UserErrorCode.BadArguments,
-        `\`${token.name}\` is not something I can filter or sort by.`,
-        {
-          hint: `${filterHint(target)} ${orderHint(target)} Also: \`limit=\`, \`offset=\`.`,
-          usage,
-        },
-      );
-    }
+    if (token.kind === 'word') readWord(reading, token.value);
+    else readPair(reading, token.name, token.value);
   }
+  const { query, filterField, filterValue } = reading;
   if (filterField !== undefined || filterValue !== undefined) {
     if (!filterField || filterValue === undefined) {
       throw new UserError(
         UserErrorCode.BadArguments,
         'A filter needs both a field and a value, e.g. `status=active`.',
-        {
-          usage,
-        },
+        { usage },
       );
     }
     if (!(FILTER_FIELDS as readonly string[]).includes(filterField)) {
@@ -231,4 +175,79 @@ export function parseReadQuery(
     query.filter = { field: filterField, value: filterValue };
   }
   return query;
+}
+
+/** A bare word: a direction, or a text match `field~text`. */
+function readWord(reading: Reading, value: string): void {
+  const { query, target, usage } = reading;
+  const word = value.toLowerCase();
+  if (word === 'asc' || word === 'desc') {
+    // Both directions at once: the last one typed wins, as with any repeated option, and the page says so.
+    if (query.direction && query.direction !== word)
+      query.notes = [`Both \`${query.direction}\` and \`${word}\` given: used \`${word}\`, the last one`];
+    query.direction = word;
+    return;
+  }
+  const contains = /^([A-Za-z_][A-Za-z0-9_]*)~(.*)$/s.exec(value);
+  if (contains) {
+    query.match = textMatch(target, contains[1] ?? '', contains[2] ?? '', usage);
+    return;
+  }
+  throw new UserError(UserErrorCode.BadArguments, `I don't understand \`${value}\` here.`, {
+    hint: `${filterHint(target)} ${orderHint(target)}`,
+    usage,
+  });
+}
+
+/** A `name=value` pair: an order, a direction, a page bound, or a filter. */
+function readPair(reading: Reading, typedName: string, value: string): void {
+  const { query, target, usage } = reading;
+  const name = typedName.toLowerCase();
+  if (name === 'order') query.order = orderOf(target, value, usage);
+  else if (name === 'direction') {
+    const dir = value.toLowerCase();
+    if (dir !== 'asc' && dir !== 'desc') {
+      throw new UserError(UserErrorCode.BadArguments, '`direction` is `asc` or `desc`.', { usage });
+    }
+    query.direction = dir;
+  } else if (name === 'limit') query.limit = whole('limit', value, 1, 1000, usage);
+  else if (name === 'offset') query.offset = whole('offset', value, 0, undefined, usage);
+  else if (name === 'filter_field') reading.filterField = value;
+  else if (name === 'filter_value') reading.filterValue = value;
+  else if ((FILTER_FIELDS as readonly string[]).includes(name)) {
+    if (reading.filterField !== undefined)
+      throw oneFilter(target, reading.filterField, reading.filterValue, name, value, usage);
+    reading.filterField = name;
+    reading.filterValue = value;
+  } else if (sortable(target, name)) {
+    // `rating=5`: a field the bot can sort by but the gateway cannot filter on.
+    throw new UserError(
+      UserErrorCode.BadArguments,
+      `I cannot filter \`${target.resource}\` by \`${typedName}\`, but I can sort by it: \`order=${name}\`.`,
+      { hint: filterHint(target), usage },
+    );
+  } else {
+    throw new UserError(
+      UserErrorCode.BadArguments,
+      `\`${typedName}\` is not something I can filter or sort by.`,
+      {
+        hint: `${filterHint(target)} ${orderHint(target)} Also: \`limit=\`, \`offset=\`.`,
+        usage,
+      },
+    );
+  }
+}
+
+function orderOf(target: ReadTarget, value: string, usage: string): string {
+  const local = localSort(target.resource, value);
+  const onlyRankings = local?.name === 'change' && target.view !== 'rankings';
+  if (onlyRankings || (!local && !(ORDER_FIELDS as readonly string[]).includes(value))) {
+    throw new UserError(UserErrorCode.BadArguments, `\`order\` cannot be \`${value}\` here.`, {
+      hint: onlyRankings
+        ? 'The change since the last observation is in `/gateway keywords order=change`.'
+        : orderHint(target),
+      usage,
+    });
+  }
+  return local ? local.name : value;
 }

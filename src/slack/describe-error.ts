@@ -1,5 +1,11 @@
 import { AccessError } from '../access/access-error.js';
-import { GatewayErrorCode, isGatewayError, publicDetail, publicErrorLine } from '../gateway/errors.js';
+import {
+  type GatewayError,
+  GatewayErrorCode,
+  isGatewayError,
+  publicDetail,
+  publicErrorLine,
+} from '../gateway/errors.js';
 import type { AppLogger } from '../logger.js';
 import { UserError } from '../requests/user-error.js';
 import type { SlackMessage } from '../views/blocks.js';
@@ -32,60 +38,7 @@ export function describeError(error: unknown, logger: AppLogger): SlackMessage {
       hint: 'Close the quote, e.g. `/gateway ideas seed="best plumber austin"`.',
     });
   }
-  if (isGatewayError(error)) {
-    switch (error.code) {
-      case GatewayErrorCode.BadRequest:
-        return buildErrorMessage({
-          title: 'The gateway refused the request.',
-          detail: publicDetail(error),
-          hint: 'Fix the value it names and try again.',
-        });
-      case GatewayErrorCode.Unauthorized:
-        return buildErrorMessage({
-          title: 'The gateway did not accept the bot’s API key.',
-          hint: error.advice,
-        });
-      case GatewayErrorCode.Forbidden:
-        return buildErrorMessage({
-          title: 'The gateway refused access.',
-          detail: publicDetail(error),
-          hint: error.advice,
-        });
-      case GatewayErrorCode.ResponseTooLarge:
-        logger.warn('gateway answer too large', error.message);
-        return buildErrorMessage({
-          title: 'The gateway’s answer was too large to read.',
-          hint: 'Ask for fewer rows, e.g. `limit=20`, or narrow it with a filter.',
-        });
-      case GatewayErrorCode.Deadline:
-        logger.warn('gateway read ran past its deadline', error.message);
-        return buildErrorMessage({
-          title: 'The gateway took too long to answer, so I stopped waiting.',
-          detail: publicErrorLine(error),
-          hint: 'Try again in a minute. If it keeps happening, tell the people who run the bot (the time helps them).',
-        });
-      case GatewayErrorCode.ScanLimit:
-        logger.warn('gateway pages did not end', error.message);
-        return buildErrorMessage({
-          title: 'The gateway kept sending pages past the rows it said it had, so I stopped reading.',
-          detail: publicErrorLine(error),
-          hint: 'Nothing was shown from the partial read. Try again later; if it keeps happening, tell the people who run the bot.',
-        });
-      case GatewayErrorCode.RateLimited:
-        return buildErrorMessage({
-          title: 'The gateway is busy right now.',
-          hint: 'Wait a minute and try again.',
-        });
-      default:
-        // The message names the gateway's address and the request: for the log, not for the channel.
-        logger.warn('gateway call failed', error);
-        return buildErrorMessage({
-          title: 'The gateway is not answering right now.',
-          detail: publicErrorLine(error),
-          hint: 'Try again in a few minutes. If it keeps failing, tell the people who run the bot (the time helps them).',
-        });
-    }
-  }
+  if (isGatewayError(error)) return describeGatewayError(error, logger);
   if (isNotInChannel(error)) {
     return buildErrorMessage({
       title: 'I am not in this channel, so I cannot post here.',
@@ -105,4 +58,60 @@ export function describeError(error: unknown, logger: AppLogger): SlackMessage {
     title: 'Something went wrong on our side.',
     hint: 'Try again. If it keeps happening, tell the people who run the bot.',
   });
+}
+
+/** A gateway failure as a person reads it; the details the channel must not see go to the log. */
+function describeGatewayError(error: GatewayError, logger: AppLogger): SlackMessage {
+  switch (error.code) {
+    case GatewayErrorCode.BadRequest:
+      return buildErrorMessage({
+        title: 'The gateway refused the request.',
+        detail: publicDetail(error),
+        hint: 'Fix the value it names and try again.',
+      });
+    case GatewayErrorCode.Unauthorized:
+      return buildErrorMessage({
+        title: 'The gateway did not accept the bot’s API key.',
+        hint: error.advice,
+      });
+    case GatewayErrorCode.Forbidden:
+      return buildErrorMessage({
+        title: 'The gateway refused access.',
+        detail: publicDetail(error),
+        hint: error.advice,
+      });
+    case GatewayErrorCode.ResponseTooLarge:
+      logger.warn('gateway answer too large', error.message);
+      return buildErrorMessage({
+        title: 'The gateway’s answer was too large to read.',
+        hint: 'Ask for fewer rows, e.g. `limit=20`, or narrow it with a filter.',
+      });
+    case GatewayErrorCode.Deadline:
+      logger.warn('gateway read ran past its deadline', error.message);
+      return buildErrorMessage({
+        title: 'The gateway took too long to answer, so I stopped waiting.',
+        detail: publicErrorLine(error),
+        hint: 'Try again in a minute. If it keeps happening, tell the people who run the bot (the time helps them).',
+      });
+    case GatewayErrorCode.ScanLimit:
+      logger.warn('gateway pages did not end', error.message);
+      return buildErrorMessage({
+        title: 'The gateway kept sending pages past the rows it said it had, so I stopped reading.',
+        detail: publicErrorLine(error),
+        hint: 'Nothing was shown from the partial read. Try again later; if it keeps happening, tell the people who run the bot.',
+      });
+    case GatewayErrorCode.RateLimited:
+      return buildErrorMessage({
+        title: 'The gateway is busy right now.',
+        hint: 'Wait a minute and try again.',
+      });
+    default:
+      // The message names the gateway's address and the request: for the log, not for the channel.
+      logger.warn('gateway call failed', error);
+      return buildErrorMessage({
+        title: 'The gateway is not answering right now.',
+        detail: publicErrorLine(error),
+        hint: 'Try again in a few minutes. If it keeps failing, tell the people who run the bot (the time helps them).',
+      });
+  }
 }
