@@ -1,4 +1,4 @@
-import type { BindingStore, ChannelBinding } from '../bindings/binding-store.js';
+import type { BindingStore, ChannelBinding } from '../bindings/index.js';
 import type { AppLogger } from '../logger.js';
 import { AccessError, AccessErrorCode } from './access-error.js';
 import type { AccessPolicy } from './policy.js';

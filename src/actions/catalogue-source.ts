@@ -1,4 +1,4 @@
-import type { Discovery } from '../gateway/types.js';
+import type { Discovery } from '../gateway/index.js';
 import type { AppLogger } from '../logger.js';
 import { buildCatalogue, type Catalogue } from './catalogue.js';
 import { GuardedActionsError, unknownNames } from './guarded.js';

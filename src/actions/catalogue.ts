@@ -1,5 +1,5 @@
-import { SPEC_ACTIONS } from '../gateway/spec.js';
-import type { DiscoveredAction, Discovery } from '../gateway/types.js';
+import type { DiscoveredAction, Discovery } from '../gateway/index.js';
+import { SPEC_ACTIONS } from '../gateway/index.js';
 import { type ActionField, discoveredField, humanize } from './fields.js';
 import { guardedNames } from './guarded.js';
 import { KNOWN_ACTIONS, type KnownAction, type ModalPolicy } from './known-actions.js';

@@ -1,5 +1,4 @@
-import type { GatewayClient } from '../gateway/client.js';
-import type { Row } from '../gateway/types.js';
+import type { GatewayClient, Row } from '../gateway/index.js';
 import type { ActionEntry } from './catalogue.js';
 
 /**

@@ -1,5 +1,5 @@
-import { SPEC_ACTIONS } from '../gateway/spec.js';
-import type { Discovery } from '../gateway/types.js';
+import type { Discovery } from '../gateway/index.js';
+import { SPEC_ACTIONS } from '../gateway/index.js';
 
 /**
  * Which actions need a person's approval. Deploys and emails publish or send to the outside world,

@@ -1,5 +1,5 @@
 import { Queue, Worker } from 'bullmq';
-import { setUpWorker } from '../jobs/worker-setup.js';
+import { setUpWorker } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Redis, RedisTarget } from '../redis/connection.js';

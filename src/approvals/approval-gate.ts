@@ -1,4 +1,4 @@
-import type { ActionJobData } from '../jobs/queue.js';
+import type { ActionJobData } from '../jobs/index.js';
 import type { ApprovalStore } from './approval-store.js';
 import { payloadHash } from './payload.js';
 

@@ -1,6 +1,5 @@
-import { failureCode } from '../jobs/job-errors.js';
-import type { ApprovalHooks, JobEnd } from '../jobs/job-run.js';
-import type { ActionJobData } from '../jobs/queue.js';
+import type { ActionJobData, ApprovalHooks, JobEnd } from '../jobs/index.js';
+import { failureCode } from '../jobs/index.js';
 import { type Reporter, slackReplyTarget } from '../slack/reply-target.js';
 import { buildApprovalCard } from '../views/approval-card.js';
 import { approvalAllowsRun } from './approval-gate.js';

@@ -1,10 +1,8 @@
-import type { ActionEntry } from '../actions/catalogue.js';
-import { deployPost } from '../requests/references.js';
-import { missingField, reboundChannel } from '../requests/refusals.js';
-import { notBoundError } from '../requests/user-error.js';
+import type { ActionEntry } from '../actions/index.js';
+import { deployPost, missingField, notBoundError, reboundChannel } from '../requests/index.js';
 import type { CoreServices } from '../services.js';
 import { type ReplyTarget, slackReplyTarget } from '../slack/reply-target.js';
-import { claimOnce } from '../store/dedupe.js';
+import { claimOnce } from '../store/index.js';
 import { buildAlreadyPending, buildApprovalCard } from '../views/approval-card.js';
 import { buildEmailDetail } from '../views/approval-email.js';
 import { analyseEmail } from '../views/email-content.js';

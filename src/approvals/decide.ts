@@ -1,7 +1,7 @@
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 import type { CoreServices } from '../services.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
-import { claimOnce } from '../store/dedupe.js';
+import { claimOnce } from '../store/index.js';
 import type { ApprovalRefusal } from '../views/approval-card.js';
 import { showOnCard } from './approval-outcome.js';
 import type { ApprovalRecord, ApprovalState } from './record.js';

@@ -1,8 +1,7 @@
-import type { RequestResult } from '../requests/request.js';
-import { requestKeys } from '../requests/request-keys.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import type { RequestResult } from '../requests/index.js';
+import { requestKeys, UserError, UserErrorCode } from '../requests/index.js';
 import type { CoreServices } from '../services.js';
-import { claimOnce, releaseClaim } from '../store/dedupe.js';
+import { claimOnce, releaseClaim } from '../store/index.js';
 import { type DecideOutcome, decideApproval } from './decide.js';
 
 /**

@@ -1,6 +1,6 @@
-import { FORBIDDEN_ADVICE } from '../gateway/advice.js';
-import { closestName } from '../reads/closest-name.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import { FORBIDDEN_ADVICE } from '../gateway/index.js';
+import { closestName } from '../reads/index.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { isNotInChannel } from '../slack/describe-error.js';
 import type { SlackMessage } from '../views/blocks.js';

@@ -1,4 +1,4 @@
-import type { Row } from '../gateway/types.js';
+import type { Row } from '../gateway/index.js';
 
 /**
  * Reviews folded into counts per month and star rating, as rows stream past (a digest's scan, a chart's read):

@@ -1,5 +1,5 @@
-import type { ActionEntry } from '../actions/catalogue.js';
-import { requestKeys } from '../requests/request-keys.js';
+import type { ActionEntry } from '../actions/index.js';
+import { requestKeys } from '../requests/index.js';
 import { answerRequest } from '../slack/answer-request.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import type { CommandContext } from './command-context.js';

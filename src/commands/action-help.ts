@@ -1,4 +1,4 @@
-import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
+import type { ActionEntry, Catalogue } from '../actions/index.js';
 import type { HelpEntry } from '../views/help.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { Token } from '../actions/token.js';
-import { MAX_CHART_KEYWORDS } from '../charts/rankings-chart.js';
-import { CHART_USAGE, type ChartKind, drawChart } from '../reads/chart-read.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import type { Token } from '../actions/index.js';
+import { MAX_CHART_KEYWORDS } from '../charts/index.js';
+import { CHART_USAGE, type ChartKind, drawChart } from '../reads/index.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import { buildChartComment } from '../views/chart-message.js';
 import type { CommandSpec } from './command-context.js';

@@ -1,7 +1,7 @@
-import type { Token } from '../actions/token.js';
-import type { ChannelBinding } from '../bindings/binding-store.js';
+import type { Token } from '../actions/index.js';
+import type { ChannelBinding } from '../bindings/index.js';
 import type { AppLogger } from '../logger.js';
-import { notBoundError } from '../requests/user-error.js';
+import { notBoundError } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import type { SlackMessage } from '../views/blocks.js';
 

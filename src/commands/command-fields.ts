@@ -1,7 +1,7 @@
-import type { ActionEntry } from '../actions/catalogue.js';
-import { ARGUMENTS_ERROR_KEY, parseActionArgs } from '../actions/parse-args.js';
-import type { ChannelBinding } from '../bindings/binding-store.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import type { ActionEntry } from '../actions/index.js';
+import { ARGUMENTS_ERROR_KEY, parseActionArgs } from '../actions/index.js';
+import type { ChannelBinding } from '../bindings/index.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 import { openActionModal } from '../slack/open-action-modal.js';
 import type { CommandContext } from './command-context.js';
 

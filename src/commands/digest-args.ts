@@ -1,22 +1,20 @@
-import type { Token } from '../actions/token.js';
+import type { Token } from '../actions/index.js';
 import {
+  canonicalTimeZone,
+  DEFAULT_TIME,
   type DigestFilters,
   type DigestKind,
   FILTER_EXAMPLES,
   FilterError,
-  parseFilters,
-  type TypedFilter,
-} from '../digests/filters.js';
-import {
-  canonicalTimeZone,
-  DEFAULT_TIME,
   isTimeZone,
+  parseFilters,
   parseTimeOfDay,
   parseWeekday,
   type Schedule,
+  type TypedFilter,
   type WEEKDAYS,
-} from '../digests/schedule.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+} from '../digests/index.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 
 /**
  * `/gateway digest …` arguments:

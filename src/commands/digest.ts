@@ -1,10 +1,12 @@
-import { channelDigests } from '../digests/channel-digests.js';
-import { askDigestNow } from '../digests/digest-now.js';
-import type { DigestKind } from '../digests/filters.js';
-import { describeFilters } from '../digests/filters.js';
-import { describeSchedule, nextRunAt } from '../digests/schedule.js';
-import type { SubscriptionSettings } from '../digests/store.js';
-import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
+import type { DigestKind, SubscriptionSettings } from '../digests/index.js';
+import {
+  askDigestNow,
+  channelDigests,
+  describeFilters,
+  describeSchedule,
+  nextRunAt,
+} from '../digests/index.js';
+import { notAdminError, UserError, UserErrorCode } from '../requests/index.js';
 import { isNotInChannel } from '../slack/describe-error.js';
 import { section } from '../views/blocks.js';
 import { formatWhen } from '../views/digest-common.js';

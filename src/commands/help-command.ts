@@ -1,8 +1,8 @@
-import type { Catalogue } from '../actions/catalogue.js';
-import { FILTER_FORMS } from '../digests/filters.js';
-import { SPEC_RESOURCES } from '../gateway/spec.js';
-import { closestName } from '../reads/closest-name.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import type { Catalogue } from '../actions/index.js';
+import { FILTER_FORMS } from '../digests/index.js';
+import { SPEC_RESOURCES } from '../gateway/index.js';
+import { closestName } from '../reads/index.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildCommandHelp, buildHelp, type HelpDetail, type HelpEntry } from '../views/help.js';
 import { actionHelpEntries } from './action-help.js';

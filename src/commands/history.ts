@@ -1,4 +1,4 @@
-import { historyPage } from '../approvals/history-page.js';
+import { historyPage } from '../approvals/index.js';
 import type { CommandSpec } from './command-context.js';
 
 export const historyCommand: CommandSpec = {

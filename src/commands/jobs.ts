@@ -1,5 +1,5 @@
-import { failureCode } from '../jobs/job-errors.js';
-import { closestName } from '../reads/closest-name.js';
+import { failureCode } from '../jobs/index.js';
+import { closestName } from '../reads/index.js';
 import { actionTitle } from '../views/action-title.js';
 import { buildIgnoredWords } from '../views/error-message.js';
 import { buildJobList } from '../views/job-list.js';

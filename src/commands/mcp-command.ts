@@ -1,4 +1,4 @@
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 import type { MintOutcome } from '../tokens/index.js';
 import { buildTokenList, buildTokenMinted, buildTokenRevoked } from '../views/token-messages.js';
 import type { CommandContext, CommandSpec } from './command-context.js';

@@ -1,7 +1,12 @@
-import type { ReadQuery } from '../reads/read-query.js';
-import { parseReadQuery, type ReadTarget } from '../reads/read-query.js';
-import { checkResource, readResourceAnswer, readResourcePage } from '../reads/read-resource.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import type { ReadQuery } from '../reads/index.js';
+import {
+  checkResource,
+  parseReadQuery,
+  type ReadTarget,
+  readResourceAnswer,
+  readResourcePage,
+} from '../reads/index.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 import { DEFAULT_PAGE_ROWS } from '../views/resource-page.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
 

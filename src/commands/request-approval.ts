@@ -1,6 +1,6 @@
-import type { ActionEntry } from '../actions/catalogue.js';
-import { requestApproval } from '../approvals/ask-approval.js';
-import { requestKeys } from '../requests/request-keys.js';
+import type { ActionEntry } from '../actions/index.js';
+import { requestApproval } from '../approvals/index.js';
+import { requestKeys } from '../requests/index.js';
 import type { CommandContext } from './command-context.js';
 import { commandFields } from './command-fields.js';
 

@@ -1,7 +1,7 @@
-import { bindChannel, findClient } from '../bindings/channel-binding.js';
-import { channelDigests } from '../digests/channel-digests.js';
-import { GatewayErrorCode, isGatewayError, publicDetail } from '../gateway/errors.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import { bindChannel, findClient } from '../bindings/index.js';
+import { channelDigests } from '../digests/index.js';
+import { GatewayErrorCode, isGatewayError, publicDetail } from '../gateway/index.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 import { digestLine } from '../views/digest-status.js';
 import { buildAlreadyBound, buildRebindQuestion, buildStatus } from '../views/status.js';
 import type { CommandSpec } from './command-context.js';

@@ -1,4 +1,4 @@
-import type { Token } from '../actions/token.js';
+import type { Token } from '../actions/index.js';
 /**
  * `/gateway …` text → tokens. Words split on whitespace; quotes group words; `name=value` is a pair.
  *

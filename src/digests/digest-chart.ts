@@ -1,13 +1,18 @@
-import { rankingsTrendAltText, reviewsAltText } from '../charts/alt-text.js';
-import { type RankingsWeek, rankingsTrendSpec, TREND_WEEKS } from '../charts/rankings-trend-chart.js';
-import { renderChart } from '../charts/render.js';
-import type { ReviewMonth, ReviewMonths } from '../charts/review-months.js';
-import { reviewsChartSpec } from '../charts/reviews-chart.js';
+import type { ReviewMonth, ReviewMonths } from '../charts/index.js';
+import {
+  type RankingsWeek,
+  rankingsTrendAltText,
+  rankingsTrendSpec,
+  renderChart,
+  reviewsAltText,
+  reviewsChartSpec,
+  TREND_WEEKS,
+} from '../charts/index.js';
 import type { AppLogger } from '../logger.js';
 import type { Redis } from '../redis/connection.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import type { SlackOutbound } from '../slack/slack-poster.js';
-import { ChartCache } from '../store/chart-cache.js';
+import { ChartCache } from '../store/index.js';
 import { buildChartComment, buildTrendComment } from '../views/chart-message.js';
 import type { RankingDiff } from './rankings.js';
 import type { Schedule } from './schedule.js';

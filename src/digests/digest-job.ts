@@ -1,8 +1,8 @@
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
-import type { BindingStore, ChannelBinding } from '../bindings/binding-store.js';
-import type { GatewayClient } from '../gateway/client.js';
-import { isGatewayError } from '../gateway/errors.js';
-import { acquireLease } from '../jobs/lease.js';
+import type { BindingStore, ChannelBinding } from '../bindings/index.js';
+import type { GatewayClient } from '../gateway/index.js';
+import { isGatewayError } from '../gateway/index.js';
+import { acquireLease } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Redis } from '../redis/connection.js';

@@ -1,4 +1,4 @@
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 import type { CoreServices } from '../services.js';
 import { timeLeft } from '../views/digest-common.js';
 import { DigestQueue } from './digest-queue.js';

@@ -1,9 +1,8 @@
 import { Worker } from 'bullmq';
-import { BindingStore } from '../bindings/binding-store.js';
-import type { GatewayClient } from '../gateway/client.js';
-import { isGatewayError, publicErrorCode } from '../gateway/errors.js';
-import { dispatch } from '../jobs/processors.js';
-import { ranFor, setUpWorker } from '../jobs/worker-setup.js';
+import { BindingStore } from '../bindings/index.js';
+import type { GatewayClient } from '../gateway/index.js';
+import { isGatewayError, publicErrorCode } from '../gateway/index.js';
+import { dispatch, ranFor, setUpWorker } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Redis, RedisTarget } from '../redis/connection.js';

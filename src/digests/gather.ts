@@ -1,6 +1,5 @@
-import { type RankingsWeek, TREND_WEEKS } from '../charts/rankings-trend-chart.js';
-import { ReviewMonths } from '../charts/review-months.js';
-import type { GatewayClient } from '../gateway/client.js';
+import { type RankingsWeek, ReviewMonths, TREND_WEEKS } from '../charts/index.js';
+import type { GatewayClient } from '../gateway/index.js';
 import type { DigestFilters, DigestKind } from './filters.js';
 import { diffRankings, type KeywordNow, type RankingDiff, RankingScan } from './rankings.js';
 import { diffReviews, type NewReview, type ReviewDiff, toNewReview } from './reviews.js';

@@ -1,4 +1,4 @@
-import type { RankingsWeek } from '../charts/rankings-trend-chart.js';
+import type { RankingsWeek } from '../charts/index.js';
 
 /**
  * The rankings digest's weekly series, summed while the scan pages (no second read): per week, the average

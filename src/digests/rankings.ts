@@ -1,5 +1,5 @@
-import type { RankingsWeek } from '../charts/rankings-trend-chart.js';
-import type { Row } from '../gateway/types.js';
+import type { RankingsWeek } from '../charts/index.js';
+import type { Row } from '../gateway/index.js';
 import type { RankingFilters } from './filters.js';
 import { DateTable, RankingWeeks } from './ranking-weeks.js';
 

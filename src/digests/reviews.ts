@@ -1,4 +1,4 @@
-import type { Row } from '../gateway/types.js';
+import type { Row } from '../gateway/index.js';
 import type { ReviewFilters } from './filters.js';
 
 /**

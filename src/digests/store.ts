@@ -1,5 +1,5 @@
 import type { Redis } from '../redis/connection.js';
-import { HomeMarks } from '../store/home-marks.js';
+import { HomeMarks } from '../store/index.js';
 import type { SlackMessage } from '../views/blocks.js';
 import type { DigestChart } from './digest-chart.js';
 import type { DigestFilters, DigestKind } from './filters.js';

@@ -1,14 +1,12 @@
-import { type DecideOutcome, decideApprovalById } from '../approvals/decide.js';
-import { decisionAnswer } from '../approvals/decision-answer.js';
-import { retryJob } from '../approvals/retry-job.js';
-import { channelDigests } from '../digests/channel-digests.js';
+import { type DecideOutcome, decideApprovalById, decisionAnswer, retryJob } from '../approvals/index.js';
+import { channelDigests } from '../digests/index.js';
 import { slackLogContext } from '../http/request-context.js';
 import type { SlackRoutes } from '../http/slack-routes.js';
 import type { AppLogger } from '../logger.js';
-import { notAdminError } from '../requests/user-error.js';
+import { notAdminError } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { describeError } from '../slack/describe-error.js';
-import type { HomeMarks } from '../store/home-marks.js';
+import type { HomeMarks } from '../store/index.js';
 import { section } from '../views/blocks.js';
 import {
   buildChannelSettings,

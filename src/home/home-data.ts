@@ -1,9 +1,9 @@
-import { AccessError, AccessErrorCode } from '../access/access-error.js';
-import { buildCatalogue } from '../actions/catalogue.js';
-import { channelDigests } from '../digests/channel-digests.js';
-import type { JobSummary } from '../jobs/queue.js';
+import { AccessError, AccessErrorCode } from '../access/index.js';
+import { buildCatalogue } from '../actions/index.js';
+import { channelDigests } from '../digests/index.js';
+import type { JobSummary } from '../jobs/index.js';
 import type { BotServices } from '../services.js';
-import type { HomeMarks } from '../store/home-marks.js';
+import type { HomeMarks } from '../store/index.js';
 import { actionTitle } from '../views/action-title.js';
 import type { KnownBlock } from '../views/blocks.js';
 import {

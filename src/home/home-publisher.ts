@@ -1,6 +1,6 @@
 import type { BotServices } from '../services.js';
 import { slackRetryAfterMs } from '../slack/slack-poster.js';
-import type { HomeMarks } from '../store/home-marks.js';
+import type { HomeMarks } from '../store/index.js';
 import type { HomeReader } from './home-data.js';
 
 /**

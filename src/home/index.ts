@@ -1,7 +1,6 @@
 import type { SlackRoutes } from '../http/slack-routes.js';
 import type { BotServices } from '../services.js';
-import { claimOnce } from '../store/dedupe.js';
-import { HomeMarks } from '../store/home-marks.js';
+import { claimOnce, HomeMarks } from '../store/index.js';
 import { registerHomeButtons } from './home-buttons.js';
 import { homeReader } from './home-data.js';
 import { homePublisher } from './home-publisher.js';

@@ -1,14 +1,13 @@
-import { validateActionFields } from '../actions/parse-args.js';
-import { requestApproval } from '../approvals/ask-approval.js';
-import { requestKeys } from '../requests/request-keys.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import { validateActionFields } from '../actions/index.js';
+import { requestApproval } from '../approvals/index.js';
+import { requestKeys, UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { answerRequest } from '../slack/answer-request.js';
 import { describeError } from '../slack/describe-error.js';
 import { parseModalMetadata } from '../slack/open-action-modal.js';
 import { replyInChannelOrDirect } from '../slack/person-reply.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
-import { claimOnce } from '../store/dedupe.js';
+import { claimOnce } from '../store/index.js';
 import { readActionModal } from '../views/action-modal.js';
 import { interactionOf, type ViewListener } from './pipeline.js';
 

@@ -1,5 +1,4 @@
-import { type DecideOutcome, type Decision, decideApproval } from '../approvals/decide.js';
-import { decisionAnswer } from '../approvals/decision-answer.js';
+import { type DecideOutcome, type Decision, decideApproval, decisionAnswer } from '../approvals/index.js';
 import type { BotServices } from '../services.js';
 import { type ButtonListener, channelOf, type Interaction, interactionOf } from './pipeline.js';
 

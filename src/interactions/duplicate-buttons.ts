@@ -1,5 +1,4 @@
-import { requestKeys } from '../requests/request-keys.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import { requestKeys, UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { answerRequest } from '../slack/answer-request.js';
 import { lineMessage } from '../views/blocks.js';

@@ -1,6 +1,6 @@
-import { requestApproval } from '../approvals/ask-approval.js';
-import { type DraftedAction, emailFromDraft, findDraft } from '../jobs/drafts.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import { requestApproval } from '../approvals/index.js';
+import { type DraftedAction, emailFromDraft, findDraft } from '../jobs/index.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { openActionModal } from '../slack/open-action-modal.js';
 import { type ButtonListener, channelOf } from './pipeline.js';

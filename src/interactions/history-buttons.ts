@@ -1,4 +1,4 @@
-import { historyPage } from '../approvals/history-page.js';
+import { historyPage } from '../approvals/index.js';
 import type { BotServices } from '../services.js';
 import { type ButtonListener, interactionOf } from './pipeline.js';
 

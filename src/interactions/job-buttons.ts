@@ -1,4 +1,4 @@
-import { retryJob } from '../approvals/retry-job.js';
+import { retryJob } from '../approvals/index.js';
 import type { BotServices } from '../services.js';
 import { answerRequest } from '../slack/answer-request.js';
 import { answerDecision } from './approval-buttons.js';

@@ -1,5 +1,5 @@
-import { readResourcePage } from '../reads/read-resource.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import { readResourcePage } from '../reads/index.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { isNotInChannel } from '../slack/describe-error.js';
 import { slackReplyTarget } from '../slack/reply-target.js';

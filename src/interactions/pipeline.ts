@@ -6,7 +6,7 @@ import type {
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from '@slack/bolt';
-import { AccessError, AccessErrorCode } from '../access/access-error.js';
+import { AccessError, AccessErrorCode } from '../access/index.js';
 import { slackLogContext } from '../http/request-context.js';
 import type { AppLogger } from '../logger.js';
 import type { BotServices } from '../services.js';

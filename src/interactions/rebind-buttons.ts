@@ -1,5 +1,5 @@
-import { bindChannel, findClient } from '../bindings/channel-binding.js';
-import { notAdminError, UserError, UserErrorCode } from '../requests/user-error.js';
+import { bindChannel, findClient } from '../bindings/index.js';
+import { notAdminError, UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import { lineMessage } from '../views/blocks.js';

@@ -9,7 +9,7 @@ import {
   RateLimitedError,
   TimeoutError,
   UnknownOutcomeError,
-} from '../gateway/errors.js';
+} from '../gateway/index.js';
 import { buildActionFailed, buildActionGaveUp, buildActionRejected } from '../views/action-result.js';
 import { backOffQuietly, reconcileAfterUnknown } from './action-outcome.js';
 import { JobErrorCode, markReported, RetryableJobError } from './job-errors.js';

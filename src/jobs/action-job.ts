@@ -1,6 +1,6 @@
 import { DelayedError, UnrecoverableError } from 'bullmq';
-import type { GatewayClient } from '../gateway/client.js';
-import { actionFingerprint } from '../store/ledger.js';
+import type { GatewayClient } from '../gateway/index.js';
+import { actionFingerprint } from '../store/index.js';
 import { buildApprovalMissing } from '../views/action-result.js';
 import { handleActionError } from './action-failure.js';
 import {

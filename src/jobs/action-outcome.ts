@@ -1,8 +1,7 @@
 import { DelayedError } from 'bullmq';
-import { GatewayError, publicErrorLine } from '../gateway/errors.js';
-import { referenceNames } from '../reads/reference-names.js';
-import { releaseJobClaim } from '../store/in-flight.js';
-import { actionFingerprint } from '../store/ledger.js';
+import { GatewayError, publicErrorLine } from '../gateway/index.js';
+import { referenceNames } from '../reads/index.js';
+import { actionFingerprint, releaseJobClaim } from '../store/index.js';
 import { buildOutcomeUnknown } from '../views/action-result.js';
 import { buildActionResult, resultSummary } from '../views/result-card.js';
 import { JobErrorCode, RetryableJobError } from './job-errors.js';

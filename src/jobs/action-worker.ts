@@ -1,15 +1,14 @@
 import { MetricsTime, Worker } from 'bullmq';
-import type { Catalogue } from '../actions/catalogue.js';
+import type { Catalogue } from '../actions/index.js';
 import type { Rate } from '../config.js';
-import type { GatewayClient } from '../gateway/client.js';
+import type { GatewayClient } from '../gateway/index.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Redis, RedisTarget } from '../redis/connection.js';
 import type { RedisOutageLog } from '../redis/outage.js';
 import { ReplicaWait } from '../redis/replica.js';
 import type { SlackOutbound } from '../slack/slack-poster.js';
-import { releaseJobClaim } from '../store/in-flight.js';
-import { ActionLedger } from '../store/ledger.js';
+import { ActionLedger, releaseJobClaim } from '../store/index.js';
 import { bullKeys } from './bullmq-internals.js';
 import { faultStreak } from './fault-streak.js';
 import { reportFinalFailure } from './final-failure.js';

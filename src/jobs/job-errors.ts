@@ -1,4 +1,4 @@
-import { publicErrorCode } from '../gateway/errors.js';
+import { publicErrorCode } from '../gateway/index.js';
 
 /**
  * Errors a job throws for BullMQ to act on, with stable codes. BullMQ's own control-flow errors

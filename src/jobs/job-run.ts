@@ -1,12 +1,12 @@
 import type { Job } from 'bullmq';
-import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
-import type { GatewayClient } from '../gateway/client.js';
+import type { ActionEntry, Catalogue } from '../actions/index.js';
+import type { GatewayClient } from '../gateway/index.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Redis } from '../redis/connection.js';
 import type { ReplicaWait } from '../redis/replica.js';
 import type { Reporter } from '../slack/reply-target.js';
-import type { ActionLedger } from '../store/ledger.js';
+import type { ActionLedger } from '../store/index.js';
 import { actionTitle } from '../views/action-title.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildJobStatus } from '../views/job-status.js';

@@ -1,7 +1,6 @@
-import type { GatewayClient } from '../gateway/client.js';
-import type { Row } from '../gateway/types.js';
-import type { ActionLedger } from '../store/ledger.js';
-import { pickKeyFields } from '../store/ledger.js';
+import type { GatewayClient, Row } from '../gateway/index.js';
+import type { ActionLedger } from '../store/index.js';
+import { pickKeyFields } from '../store/index.js';
 
 /**
  * After an unknown outcome (5xx, timeout, dropped connection, a run that died mid-POST) a job must find out

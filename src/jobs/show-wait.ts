@@ -1,4 +1,4 @@
-import type { Catalogue } from '../actions/catalogue.js';
+import type { Catalogue } from '../actions/index.js';
 import type { AppLogger } from '../logger.js';
 import type { Reporter } from '../slack/reply-target.js';
 import { actionTitle } from '../views/action-title.js';

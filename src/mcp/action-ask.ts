@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { ActionEntry } from '../actions/catalogue.js';
-import { validateActionFields } from '../actions/parse-args.js';
-import { requestApproval } from '../approvals/ask-approval.js';
-import { payloadHash } from '../approvals/payload.js';
+import type { ActionEntry } from '../actions/index.js';
+import { validateActionFields } from '../actions/index.js';
+import { payloadHash, requestApproval } from '../approvals/index.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import type { Args, Prepared } from './action-tool-specs.js';
 import { str } from './action-tool-specs.js';

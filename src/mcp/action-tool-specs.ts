@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Row } from '../gateway/types.js';
-import { emailFromDraft, findDraft } from '../jobs/drafts.js';
-import { deployPost } from '../requests/references.js';
+import type { Row } from '../gateway/index.js';
+import { emailFromDraft, findDraft } from '../jobs/index.js';
+import { deployPost } from '../requests/index.js';
 import { type ToolContext, ToolRefusal } from './context.js';
 
 /**

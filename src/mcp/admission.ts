@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AccessError } from '../access/access-error.js';
+import { AccessError } from '../access/index.js';
 import type { CoreServices } from '../services.js';
-import type { BearerIdentity } from '../tokens/verify-bearer.js';
+import type { BearerIdentity } from '../tokens/index.js';
 import { BodyTooLarge, readBody, rebindingRefusal } from './guards.js';
 import { isBatch, takeMessage } from './rate.js';
 import { type ResourceUrls, resourceUrls, unauthorizedChallenge } from './resource-metadata.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ChartFacts } from '../charts/chart-facts.js';
-import { MAX_CHART_KEYWORDS } from '../charts/rankings-chart.js';
-import { drawChart } from '../reads/chart-read.js';
+import type { ChartFacts } from '../charts/index.js';
+import { MAX_CHART_KEYWORDS } from '../charts/index.js';
+import { drawChart } from '../reads/index.js';
 import { answered, requireClient, type ToolContext } from './context.js';
 import type { ToolRegistrar } from './tool-table.js';
 

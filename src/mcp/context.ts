@@ -1,8 +1,8 @@
-import { AccessError } from '../access/access-error.js';
-import type { Reach } from '../access/client-reach.js';
+import type { Reach } from '../access/index.js';
+import { AccessError } from '../access/index.js';
 import type { Caller } from '../assistant-calls.js';
-import { isGatewayError, publicDetail } from '../gateway/errors.js';
-import { UserError } from '../requests/user-error.js';
+import { isGatewayError, publicDetail } from '../gateway/index.js';
+import { UserError } from '../requests/index.js';
 import type { CoreServices } from '../services.js';
 import type { CursorSigner } from './cursor.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toJobState } from '../jobs/queue.js';
+import { toJobState } from '../jobs/index.js';
 import type { CoreServices } from '../services.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defaultOrder } from '../gateway/resource-fields.js';
-import type { ReadParams, Row } from '../gateway/types.js';
+import type { ReadParams, Row } from '../gateway/index.js';
+import { defaultOrder } from '../gateway/index.js';
 import { answered, type ToolAnswer, type ToolContext, ToolRefusal } from './context.js';
 
 /**

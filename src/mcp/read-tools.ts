@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Row } from '../gateway/types.js';
+import type { Row } from '../gateway/index.js';
 import { requireClient, type ToolContext } from './context.js';
 import { clientId, cursor, day, limit, listPage, pageSchema, READ_ONLY, run, str } from './read-page.js';
 import { registerRecordTools } from './record-tools.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FILTER_FIELDS, ORDER_FIELDS } from '../gateway/spec.js';
-import type { Row } from '../gateway/types.js';
+import type { Row } from '../gateway/index.js';
+import { FILTER_FIELDS, ORDER_FIELDS } from '../gateway/index.js';
 import { noSuchClient, requireClient, type ToolContext, ToolRefusal } from './context.js';
 import {
   clientId,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Row } from '../gateway/types.js';
+import type { Row } from '../gateway/index.js';
 
 /**
  * `list_reviews`: a client's customer reviews (gateway `reviews`), newest first, as one more entry of the read

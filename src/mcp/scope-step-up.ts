@@ -1,5 +1,5 @@
 import { quoted } from '../http/public-url.js';
-import type { TokenScope } from '../store/assistant-token-store.js';
+import type { TokenScope } from '../store/index.js';
 import { ACTING_TOOLS } from './action-tools.js';
 import { type ResourceUrls, scopeNames } from './resource-metadata.js';
 

@@ -1,4 +1,4 @@
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 
 /** The period a chart shows: given dates checked, missing ones filled in with each kind's default. */
 

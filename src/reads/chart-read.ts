@@ -1,13 +1,18 @@
-import { firstAndLast, rankingsAltText, reviewsAltText } from '../charts/alt-text.js';
-import type { ChartFacts } from '../charts/chart-facts.js';
-import { MAX_CHART_KEYWORDS, rankingsChartSpec } from '../charts/rankings-chart.js';
-import { renderChart } from '../charts/render.js';
-import { ReviewMonths } from '../charts/review-months.js';
-import { reviewsChartSpec } from '../charts/reviews-chart.js';
-import type { Row } from '../gateway/types.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import type { ChartFacts } from '../charts/index.js';
+import {
+  firstAndLast,
+  MAX_CHART_KEYWORDS,
+  ReviewMonths,
+  rankingsAltText,
+  rankingsChartSpec,
+  renderChart,
+  reviewsAltText,
+  reviewsChartSpec,
+} from '../charts/index.js';
+import type { Row } from '../gateway/index.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 import type { CoreServices } from '../services.js';
-import { ChartCache } from '../store/chart-cache.js';
+import { ChartCache } from '../store/index.js';
 import { type ChartKind, chartPeriod } from './chart-period.js';
 import { closestName } from './closest-name.js';
 import { probeRankings, type Rankings, rankingsOf } from './rankings-read.js';

@@ -1,5 +1,5 @@
-import type { KeywordSeries } from '../charts/rankings-chart.js';
-import type { Row } from '../gateway/types.js';
+import type { KeywordSeries } from '../charts/index.js';
+import type { Row } from '../gateway/index.js';
 
 /**
  * Each keyword's positions by tracking date, from the same rows the rankings view reads (one pass beside

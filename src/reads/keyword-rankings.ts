@@ -1,4 +1,4 @@
-import type { Row } from '../gateway/types.js';
+import type { Row } from '../gateway/index.js';
 
 /**
  * Keyword rows (one per keyword per tracking date, docs/gateway-api.md §2.2) as rankings: each keyword once,

@@ -1,4 +1,4 @@
-import type { Row } from '../gateway/types.js';
+import type { Row } from '../gateway/index.js';
 
 /**
  * Orders people ask for that the gateway cannot give (docs/gateway-api.md §4.2 lists what it can): the bot

@@ -1,6 +1,5 @@
-import type { GatewayClient } from '../gateway/client.js';
-import { defaultOrder } from '../gateway/resource-fields.js';
-import type { ReadParams, Row } from '../gateway/types.js';
+import type { GatewayClient, ReadParams, Row } from '../gateway/index.js';
+import { defaultOrder } from '../gateway/index.js';
 import { KeywordHistory } from './keyword-history.js';
 import { latestRankings } from './keyword-rankings.js';
 

@@ -1,7 +1,6 @@
-import type { Token } from '../actions/token.js';
-import { defaultOrder, resourceFields } from '../gateway/resource-fields.js';
-import { FILTER_FIELDS, ORDER_FIELDS } from '../gateway/spec.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import type { Token } from '../actions/index.js';
+import { defaultOrder, FILTER_FIELDS, ORDER_FIELDS, resourceFields } from '../gateway/index.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 import { localSort, localSorts } from './local-sorts.js';
 
 /** A parsed read: what `get` and the shortcuts send to the gateway. */

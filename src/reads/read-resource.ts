@@ -1,7 +1,7 @@
-import type { ChannelBinding } from '../bindings/binding-store.js';
-import { defaultOrder } from '../gateway/resource-fields.js';
-import type { Page, ReadParams, Row } from '../gateway/types.js';
-import { UserError, UserErrorCode } from '../requests/user-error.js';
+import type { ChannelBinding } from '../bindings/index.js';
+import type { Page, ReadParams, Row } from '../gateway/index.js';
+import { defaultOrder } from '../gateway/index.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { code, escapeMrkdwn } from '../views/escape.js';

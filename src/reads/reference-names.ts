@@ -1,6 +1,5 @@
-import type { GatewayClient } from '../gateway/client.js';
-import { namedReferences } from '../gateway/resource-fields.js';
-import type { Row } from '../gateway/types.js';
+import type { GatewayClient, Row } from '../gateway/index.js';
+import { namedReferences } from '../gateway/index.js';
 import type { AppLogger } from '../logger.js';
 import type { ReferenceNames } from '../views/row-format.js';
 

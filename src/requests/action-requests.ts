@@ -1,7 +1,7 @@
-import { AccessError } from '../access/access-error.js';
-import type { ActionEntry } from '../actions/catalogue.js';
-import type { ActionJobData, ActionQueue } from '../jobs/queue.js';
-import { releaseInFlight } from '../store/in-flight.js';
+import { AccessError } from '../access/index.js';
+import type { ActionEntry } from '../actions/index.js';
+import type { ActionJobData, ActionQueue } from '../jobs/index.js';
+import { releaseInFlight } from '../store/index.js';
 import { actionTitle } from '../views/action-title.js';
 import { buildJobStatus, type JobWait } from '../views/job-status.js';
 import { cancelJob } from './cancel.js';

@@ -1,8 +1,13 @@
-import type { ActionEntry } from '../actions/catalogue.js';
-import { findEarlierRecord } from '../actions/duplicate-guard.js';
-import type { Row } from '../gateway/types.js';
-import { claimInFlight, type InFlight, type InFlightId, releaseInFlight } from '../store/in-flight.js';
-import { actionFingerprint } from '../store/ledger.js';
+import type { ActionEntry } from '../actions/index.js';
+import { findEarlierRecord } from '../actions/index.js';
+import type { Row } from '../gateway/index.js';
+import {
+  actionFingerprint,
+  claimInFlight,
+  type InFlight,
+  type InFlightId,
+  releaseInFlight,
+} from '../store/index.js';
 import type { ActionRequest, RequestDeps } from './request.js';
 
 /**

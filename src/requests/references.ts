@@ -1,4 +1,4 @@
-import type { ActionEntry } from '../actions/catalogue.js';
+import type { ActionEntry } from '../actions/index.js';
 import type { RequestDeps } from './request.js';
 import { UserError, UserErrorCode } from './user-error.js';
 

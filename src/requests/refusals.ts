@@ -1,4 +1,4 @@
-import type { ActionEntry } from '../actions/catalogue.js';
+import type { ActionEntry } from '../actions/index.js';
 import { UserError, UserErrorCode } from './user-error.js';
 
 /** Why a request is not run, in the words the person reads (every surface shows the same). */

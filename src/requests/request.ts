@@ -1,16 +1,13 @@
-import type { AccessError } from '../access/access-error.js';
-import type { AccessPolicy } from '../access/policy.js';
-import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
-import type { BindingStore } from '../bindings/binding-store.js';
-import type { GatewayClient } from '../gateway/client.js';
-import type { Row } from '../gateway/types.js';
-import type { ApprovalHooks } from '../jobs/job-run.js';
-import type { ActionQueue, JobApproval } from '../jobs/queue.js';
+import type { AccessError, AccessPolicy } from '../access/index.js';
+import type { ActionEntry, Catalogue } from '../actions/index.js';
+import type { BindingStore } from '../bindings/index.js';
+import type { GatewayClient, Row } from '../gateway/index.js';
+import type { ActionQueue, ApprovalHooks, JobApproval } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Redis } from '../redis/connection.js';
 import type { ReplyTarget, Reporter } from '../slack/reply-target.js';
-import type { ActionLedger } from '../store/ledger.js';
+import type { ActionLedger } from '../store/index.js';
 import type { UserError } from './user-error.js';
 
 /**

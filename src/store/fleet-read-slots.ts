@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { chainGates, type ReadGate, ReadSlots } from '../gateway/read-gate.js';
+import { chainGates, type ReadGate, ReadSlots } from '../gateway/index.js';
 import type { Redis } from '../redis/connection.js';
 import { defineScript, runScript } from '../redis/scripts.js';
 

@@ -1,4 +1,4 @@
-import type { MembershipVersions } from '../access/user-directory.js';
+import type { MembershipVersions } from '../access/index.js';
 import type { Redis } from '../redis/connection.js';
 
 /**

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import { AccessError, AccessErrorCode } from '../access/access-error.js';
-import type { ClientReach } from '../access/client-reach.js';
-import type { AccessPolicy } from '../access/policy.js';
+import type { AccessPolicy, ClientReach } from '../access/index.js';
+import { AccessError, AccessErrorCode } from '../access/index.js';
 import type { Redis } from '../redis/connection.js';
 import { SignInFailed, type SignInWithSlack } from '../slack/sign-in-with-slack.js';
-import type { TokenScope } from '../store/assistant-token-store.js';
+import type { TokenScope } from '../store/index.js';
 import type { GrantIndex } from './grants.js';
 import type { OAuthStore } from './oauth-store.js';
 import { OAUTH_PATHS } from './paths.js';

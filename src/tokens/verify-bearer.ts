@@ -1,4 +1,4 @@
-import type { AssistantTokenStore, TokenScope } from '../store/assistant-token-store.js';
+import type { AssistantTokenStore, TokenScope } from '../store/index.js';
 import { type GrantIndex, publicGrantId } from './grants.js';
 import type { OAuthStore } from './oauth-store.js';
 
