@@ -151,7 +151,7 @@ describe('config', () => {
 
   // Every variable the config reads as a duration, found in its source, so a new one is held to it too.
   const durations = [
-    ...readFileSync(new URL('../../src/config.ts', import.meta.url), 'utf8').matchAll(
+    ...readFileSync(new URL('../../src/config/env-schema.ts', import.meta.url), 'utf8').matchAll(
       /duration\('([A-Z][A-Z0-9_]+)'/g,
     ),
   ].map((m) => m[1] as string);
@@ -206,7 +206,7 @@ describe('config', () => {
 
   it('.env.sample lists every variable the config reads', () => {
     const sample = readFileSync(new URL('../../.env.sample', import.meta.url), 'utf8');
-    const source = readFileSync(new URL('../../src/config.ts', import.meta.url), 'utf8');
+    const source = readFileSync(new URL('../../src/config/env-schema.ts', import.meta.url), 'utf8');
     const read = [...source.matchAll(/^\s{4}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]);
     expect(read.length).toBeGreaterThan(20);
     for (const name of read) expect(sample).toMatch(new RegExp(`^${name}=`, 'm'));

@@ -87,7 +87,7 @@ describe('compose.yaml', () => {
   });
 
   it('names only roles the config accepts', () => {
-    const config = read('src/config.ts');
+    const config = read('src/config/env-schema.ts');
     for (const bot of [web, worker, scheduler, mcp]) expect(config).toContain(`'${bot?.environment?.ROLE}'`);
   });
 });

@@ -13,7 +13,9 @@ const readme = read('README.md');
 const scripts = Object.keys(
   (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts,
 );
-const configVariables = [...read('src/config.ts').matchAll(/^\s{4}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]);
+const configVariables = [...read('src/config/env-schema.ts').matchAll(/^\s{4}([A-Z][A-Z0-9_]+):/gm)].map(
+  (m) => m[1],
+);
 
 /** The README's `## ` sections by heading. */
 function sections(markdown: string): Map<string, string> {
@@ -40,7 +42,7 @@ function problemsIn(block: string): string[] {
       if (!scripts.includes(m[1] ?? '')) problems.push(`npm ${m[1]}: no such script`);
     for (const m of line.matchAll(/\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g))
       if (!configVariables.includes(m[1] ?? ''))
-        problems.push(`${m[1]}: src/config.ts reads no such variable`);
+        problems.push(`${m[1]}: src/config/env-schema.ts reads no such variable`);
   }
   return problems;
 }
@@ -176,7 +178,7 @@ describe('README', () => {
     ]);
     expect(problemsIn('npm run demoo\nSLACK_BOTTOKEN=xoxb-1 npm start')).toEqual([
       'npm run demoo: no such script',
-      'SLACK_BOTTOKEN: src/config.ts reads no such variable',
+      'SLACK_BOTTOKEN: src/config/env-schema.ts reads no such variable',
     ]);
   });
 });
