@@ -75,8 +75,14 @@ async function decide(deps: Deps, input: DecideInput, to: 'approved' | 'rejected
   const { id, channel, by } = input;
   const record = await deps.approvals.get(id);
   if (!record || record.channel !== channel) throw gone();
-  const verdict = signoffStep(record, { userId: by, teamId: input.team, channelId: channel }, await factsOf(deps, record, by), to);
-  if ('refused' in verdict) return { kind: 'refused', refusal: await stepRefusal(deps, record, by, verdict.refused) };
+  const verdict = signoffStep(
+    record,
+    { userId: by, teamId: input.team, channelId: channel },
+    await factsOf(deps, record, by),
+    to,
+  );
+  if ('refused' in verdict)
+    return { kind: 'refused', refusal: await stepRefusal(deps, record, by, verdict.refused) };
   // A Retry is legal again whenever the retried run fails, so without this claim a captured signed click
   // replayed within Slack's five minutes would start another run (Approve shares it: it costs one SET).
   const key = `approval-click:${id}:${input.click}`;
@@ -136,7 +142,11 @@ async function stepRefusal(
     case 'client-decides':
       return { kind: 'client-decides', clientApprovers: (record.clientApprovers ?? []).map((a) => a.userId) };
     case 'own-request':
-      return { kind: 'self', others: (record.clientApprovers ?? []).map((a) => a.userId).filter((u) => u !== by), admin: false };
+      return {
+        kind: 'self',
+        others: (record.clientApprovers ?? []).map((a) => a.userId).filter((u) => u !== by),
+        admin: false,
+      };
     case 'not-here':
       return { kind: 'outsider' };
     case 'not-approver':

@@ -69,7 +69,8 @@ export interface ApprovalRecord {
 }
 
 /** The sign-off policy a record was asked under. */
-export const signoffOf = (record: Pick<ApprovalRecord, 'signoff'>): SignoffPolicy => record.signoff ?? 'agency';
+export const signoffOf = (record: Pick<ApprovalRecord, 'signoff'>): SignoffPolicy =>
+  record.signoff ?? 'agency';
 
 /** The record from HGETALL's flat [field, value, …] answer. */
 export function parseRecord(flat: readonly string[]): ApprovalRecord | undefined {
@@ -108,7 +109,9 @@ export function parseRecord(flat: readonly string[]): ApprovalRecord | undefined
     recordId: str(h.recordId),
     viaAssistant: h.viaAssistant === '1' ? true : undefined,
     signoff: h.signoff === 'client' || h.signoff === 'both' ? h.signoff : undefined,
-    clientApprovers: h.clientApprovers ? (JSON.parse(h.clientApprovers) as FrozenClientApprover[]) : undefined,
+    clientApprovers: h.clientApprovers
+      ? (JSON.parse(h.clientApprovers) as FrozenClientApprover[])
+      : undefined,
     agencyBy: str(h.agencyBy),
     agencyAt: num(h.agencyAt),
     clientBy: str(h.clientBy),

@@ -39,8 +39,7 @@ export interface ClickerFacts {
 
 export type SignoffVerdict =
   /** `step` undefined: a decision outside sign-off (a Retry of a failed run, any decision under `agency`… */
-  | { step: SignoffStep | undefined }
-  | { refused: SignoffRefusal };
+  { step: SignoffStep | undefined } | { refused: SignoffRefusal };
 
 export type SignoffRefusal =
   /** Not someone who may decide this request at all. */
