@@ -18,7 +18,12 @@ export type CommandOutcome = 'ok' | 'error' | 'refused';
 const ACK_KINDS = ['command', 'block_actions', 'view_submission', 'view_closed', 'shortcut'] as const;
 export type ReconcileOutcome = 'found' | 'absent' | 'unknown' | 'failed';
 /** What one sign-off step did (approvals/approval-store.ts counts them). */
-export type SignoffOutcome = 'agency_approved' | 'client_approved' | 'agency_rejected' | 'client_rejected' | 'waived';
+export type SignoffOutcome =
+  | 'agency_approved'
+  | 'client_approved'
+  | 'agency_rejected'
+  | 'client_rejected'
+  | 'waived';
 export type RetrySource = 'gateway_get' | 'gateway_post' | 'job';
 export type ApprovalState =
   | 'pending'

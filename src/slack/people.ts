@@ -82,7 +82,11 @@ export function createSlackPeople(client: WebClient): SlackPeople {
     async isMember(channel, user) {
       let cursor: string | undefined;
       for (let page = 0; page < 50; page++) {
-        const answer = await client.conversations.members({ channel, limit: PAGE, ...(cursor ? { cursor } : {}) });
+        const answer = await client.conversations.members({
+          channel,
+          limit: PAGE,
+          ...(cursor ? { cursor } : {}),
+        });
         if (answer.members?.includes(user)) return true;
         cursor = answer.response_metadata?.next_cursor || undefined;
         if (!cursor) break;

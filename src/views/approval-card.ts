@@ -249,7 +249,8 @@ export function buildApprovalRefusal(refusal: ApprovalRefusal): SlackMessage {
       break;
     case 'outsider':
       line = 'You cannot decide on this request.';
-      hint = 'Only the people this channel named for its client’s sign-off can, on that client’s cards, in this channel.';
+      hint =
+        'Only the people this channel named for its client’s sign-off can, on that client’s cards, in this channel.';
       break;
     case 'stepped':
       line = 'That step of the sign-off was already decided.';
