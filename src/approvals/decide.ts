@@ -100,7 +100,8 @@ async function decide(deps: Deps, input: DecideInput, to: 'approved' | 'rejected
     jobKey: `appr-${id}`,
     // A client approver never decides their own request, whatever GATEWAY_ALLOW_SELF_APPROVAL says.
     forbidSelf: step === 'client' || !deps.config.allowSelfApproval,
-    ...(step ? { step, note: step } : {}),
+    // Under a sign-off the audit names each decider's side (history shows the client's people with their client).
+    ...(step ? { step, ...(record.signoff ? { note: step } : {}) } : {}),
     ...(step === 'client' && input.team ? { team: input.team } : {}),
   });
   if (!result.ok) {

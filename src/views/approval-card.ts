@@ -6,6 +6,7 @@ import { analyseEmail } from './email-content.js';
 import { code, escapeMrkdwn, oneLine, quoted } from './escape.js';
 import { fitMessage } from './limits.js';
 import { signoffSteps } from './signoff-steps.js';
+import { waiveButton } from './signoff-waiver.js';
 
 /**
  * The approval card: what will run, for which client, who asked, the frozen payload and its
@@ -168,6 +169,7 @@ export function buildApprovalCard(record: ApprovalRecord): SlackMessage {
         approveButton(record.id),
         button({ text: 'Reject', actionId: APPROVAL_REJECT_ID, value: record.id, style: 'danger' }),
         button({ text: 'Cancel', actionId: APPROVAL_CANCEL_ID, value: record.id }),
+        ...waiveButton(record),
       ),
     );
   } else if (record.state === 'failed') {
