@@ -229,9 +229,38 @@ describe('client sign-off', () => {
     await click(card, 'approval_approve', ERIN);
     await cardSays(card, /Approved by <@UEXTERNAL>.*done/);
     expect(h.posts('deploy_blog')).toHaveLength(posts + 1);
+    const asked = seen(ADMIN);
+    await h.gateway('history', { user: ADMIN });
+    const history = textOf(await told(ADMIN, asked, /Approvals and guarded actions/));
+    expect(history).toContain('*approved* by <@UEXTERNAL> (Harbor Law Group)');
     const metrics = await (await fetch(`http://127.0.0.1:${h.runtime.port}/metrics`)).text();
     expect(metrics).toMatch(/gateway_bot_signoffs_total\{outcome="client_approved"\} [1-9]/);
     expect(metrics).toMatch(/gateway_bot_signoffs_total\{outcome="client_rejected"\} [1-9]/);
+  });
+
+  it('an admin waives the client’s sign-off with a reason: audited, shown on the card; others may not', async () => {
+    await admin('signoff policy both', /sign-off to `both`/);
+    const posts = h.posts('deploy_blog').length;
+    const card = await ask(post(10));
+    const before = seen(MEMBER);
+    await click(card, 'approval_waive', MEMBER);
+    await told(MEMBER, before, /Only admins can waive a client sign-off/);
+    await click(card, 'approval_waive', ADMIN);
+    const form = await h.openModal(/Waive client sign-off/, ADMIN);
+    await h.driver.submit(form, { reason: 'Acme approved by phone' }, { user: ADMIN });
+    await cardSays(card, /Client sign-off: waived by <@UADMIN>: “Acme approved by phone”/);
+    expect(h.posts('deploy_blog')).toHaveLength(posts);
+    expect(JSON.stringify(current(card).blocks)).not.toContain('approval_waive');
+    await click(card, 'approval_approve', APPROVER);
+    await cardSays(card, /done/);
+    expect(h.posts('deploy_blog')).toHaveLength(posts + 1);
+
+    const asked = seen(ADMIN);
+    await h.gateway('history', { user: ADMIN });
+    const history = textOf(await told(ADMIN, asked, /Approvals and guarded actions/));
+    expect(history).toContain('*client sign-off waived* by <@UADMIN>');
+    expect(history).toContain('Acme approved by phone');
+    expect(history).toContain('*approved* by <@UCAROLINE> (agency)');
   });
 
   it('`agency`: as before; erin’s click is refused', async () => {
