@@ -332,13 +332,10 @@ export function buildChannelSettings(input: {
 }
 
 /** Guests and other workspaces' people: one short panel, and nothing of the agency's (no client, no channel). */
-export function buildHomeNotForYou(): HomeView {
-  return fitHome({
-    type: 'home',
-    blocks: [
-      section(
-        ':wave: This app is for the agency’s own team, so there is nothing here for you. Ask the person who invited you if you need something from it.',
-      ),
-    ],
-  });
+/** `signoffChannels`: where a client approver (another workspace's person) signs off requests. */
+export function buildHomeNotForYou(signoffChannels: readonly string[] = []): HomeView {
+  const text = signoffChannels.length
+    ? `:wave: You can sign off requests in ${signoffChannels.map((c) => `<#${c}>`).join(', ')}: approve or reject them on their cards there.`
+    : ':wave: This app is for the agency’s own team, so there is nothing here for you. Ask the person who invited you if you need something from it.';
+  return fitHome({ type: 'home', blocks: [section(text)] });
 }

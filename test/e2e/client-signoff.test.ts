@@ -99,6 +99,21 @@ describe('client sign-off', () => {
     await told(MEMBER, before, /admin/i);
     expect(await admin('signoff', /Client approvers of Harbor Law Group/)).toContain(`<@${ERIN}>`);
     expect(await admin('signoff policy both', /set this channel’s sign-off to `both`/)).toBeTruthy();
+    // Home: erin is pointed at the channel where she signs off; frank, of a third workspace, at nothing.
+    await h.driver.homeOpened({ user: ERIN });
+    await h.slack.waitFor(
+      () => /You can sign off requests in <#CSEO>/.test(JSON.stringify(h.slack.home(ERIN)?.view ?? {})),
+      {
+        what: 'erin’s Home panel',
+      },
+    );
+    await h.driver.homeOpened({ user: FRANK });
+    await h.slack.waitFor(
+      () => /nothing here for you/.test(JSON.stringify(h.slack.home(FRANK)?.view ?? {})),
+      {
+        what: 'frank’s Home tab',
+      },
+    );
     // erin may still not run commands.
     const erinSeen = seen(ERIN);
     await h.gateway('signoff', { user: ERIN });
