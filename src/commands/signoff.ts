@@ -4,7 +4,7 @@ import {
   nameClientApprover,
   removeClientApprover,
   setSignoffPolicy,
-} from '../bindings/signoff.js';
+} from '../bindings/client-approvers.js';
 import { isSignoffPolicy } from '../bindings/signoff-store.js';
 import { UserError, UserErrorCode } from '../requests/user-error.js';
 import { escapeMrkdwn } from '../views/escape.js';

@@ -331,8 +331,10 @@ export function buildChannelSettings(input: {
   return fitModal({ type: 'modal', title: plain('Channel settings'), close: plain('Close'), blocks });
 }
 
-/** Guests and other workspaces' people: one short panel, and nothing of the agency's (no client, no channel). */
-/** `signoffChannels`: where a client approver (another workspace's person) signs off requests. */
+/**
+ * Guests and other workspaces' people: one short panel, and nothing of the agency's (no client, no channel), save
+ * for a client approver the channels where they sign off (`signoffChannels`).
+ */
 export function buildHomeNotForYou(signoffChannels: readonly string[] = []): HomeView {
   const text = signoffChannels.length
     ? `:wave: You can sign off requests in ${signoffChannels.map((c) => `<#${c}>`).join(', ')}: approve or reject them on their cards there.`
