@@ -4,7 +4,7 @@ import type { Redis } from '../redis/connection.js';
 import { runScript } from '../redis/scripts.js';
 import { type AuditEntry, auditKey, auditMinId, parseAuditEntries } from './audit.js';
 import { type ApprovalRecord, type ApprovalState, parseRecord } from './record.js';
-import type { SignoffStep } from './signoff-rule.js';
+import { type SignoffStep, signoffOutcome } from './signoff-rule.js';
 import { approvalCreate, approvalTransition } from './transition.js';
 
 /**
@@ -53,10 +53,7 @@ export interface TransitionInput {
   recordId?: string;
   /** The requester may not make this decision (self-approval is off). */
   forbidSelf?: boolean;
-  /**
-   * The sign-off step a decision on a pending request makes (signoff-rule.ts): `agency`, `client`, or `waive` (an
-   * admin waives the client's step); none for any other transition.
-   */
+  /** The sign-off step a decision on a pending request makes (signoff-rule.ts); none for other transitions. */
   step?: SignoffStep;
   /** The clicker's workspace, for a `client` step: it must be the one frozen with their name. */
   team?: string;
@@ -212,9 +209,7 @@ export class ApprovalStore {
       ...(threadTs ? { threadTs } : {}),
       ...(ranBefore ? { ranBefore: JSON.stringify(ranBefore) } : {}),
       ...(viaAssistant ? { viaAssistant: '1' } : {}),
-      ...(signoff && signoff !== 'agency'
-        ? { signoff, clientApprovers: JSON.stringify(clientApprovers ?? []) }
-        : {}),
+      ...frozenSignoff(signoff, clientApprovers),
     };
     const record = Object.entries(values).flat();
     const answer = (await runScript(
@@ -296,12 +291,13 @@ export class ApprovalStore {
     const [kind, before, ...flat] = answer;
     const record = parseRecord(flat);
     if (kind === 'missing' || !record) return { ok: false, state: 'missing' };
+    // Sign-off steps are counted under the policies that have them (a partial step, or the one that ended it).
+    if ((kind === 'partial' || kind === 'ok') && input.step && record.signoff)
+      this.options.metrics?.signoff(signoffOutcome(to, input.step));
     if (kind === 'partial') {
-      this.options.metrics?.signoff(input.step === 'client' ? 'client_approved' : 'agency_approved');
       await this.#indexed(record);
       return { ok: true, from: 'pending', record, partial: true };
     }
-    if (kind === 'ok' && input.step && record.signoff) this.#countSignoff(to, input.step);
     if (kind === 'ok') {
       if (before !== to) {
         this.options.metrics?.approvalEntered(to);
@@ -314,22 +310,9 @@ export class ApprovalStore {
       this.options.metrics?.approvalEntered('expired');
       await this.#indexed(record);
     }
-    return {
-      ok: false,
-      state: record.state,
-      record,
-      ...(kind === 'self' ? { self: true as const } : {}),
-      ...(kind === 'stepped' ? { stepped: true as const } : {}),
-    };
-  }
-
-  /** A sign-off's step that ended the request (a partial step is counted above). */
-  #countSignoff(to: ApprovalState, step: SignoffStep): void {
-    const metrics = this.options.metrics;
-    if (!metrics) return;
-    if (to === 'rejected') metrics.signoff(step === 'client' ? 'client_rejected' : 'agency_rejected');
-    else if (step === 'waive') metrics.signoff('waived');
-    else metrics.signoff(step === 'client' ? 'client_approved' : 'agency_approved');
+    const said =
+      kind === 'self' ? { self: true as const } : kind === 'stepped' ? { stepped: true as const } : {};
+    return { ok: false, state: record.state, record, ...said };
   }
 
   /** A channel's audit log, newest first; `before`: the id of the last entry of the previous page. */
@@ -348,6 +331,11 @@ export class ApprovalStore {
 
 function flatten(hash: Record<string, string>): string[] {
   return Object.entries(hash).flat();
+}
+
+/** The sign-off frozen into a new record: nothing under `agency` (a record without it is `agency`). */
+function frozenSignoff(signoff?: string, approvers: unknown[] = []): Record<string, string> {
+  return signoff && signoff !== 'agency' ? { signoff, clientApprovers: JSON.stringify(approvers) } : {};
 }
 
 function auditFields(entry: Record<string, string>): string[] {

@@ -1,3 +1,4 @@
+import type { SignoffOutcome } from '../metrics.js';
 import { type ApprovalRecord, type FrozenClientApprover, signoffOf } from './record.js';
 
 /**
@@ -76,4 +77,11 @@ function clientStep(record: ApprovalRecord, clicker: Clicker, facts: ClickerFact
   if (clicker.teamId !== named.teamId || !facts.teams.includes(named.teamId)) return { refused: 'not-here' };
   if (record.requestedBy === clicker.userId) return { refused: 'own-request' };
   return { step: 'client' };
+}
+
+/** What a sign-off step did, for the metrics: approved (a step, or the whole), rejected, or waived. */
+export function signoffOutcome(to: string, step: SignoffStep): SignoffOutcome {
+  if (step === 'waive') return 'waived';
+  const side = step === 'client' ? 'client' : 'agency';
+  return to === 'rejected' ? `${side}_rejected` : `${side}_approved`;
 }

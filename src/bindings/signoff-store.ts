@@ -6,7 +6,7 @@ import type { Redis } from '../redis/connection.js';
  * was bound to when they were named, so a channel rebound to another client has no approvers for it.
  */
 
-export const SIGNOFF_POLICIES = ['agency', 'client', 'both'] as const;
+const SIGNOFF_POLICIES = ['agency', 'client', 'both'] as const;
 /** `agency`: an agency approver decides (the default); `client`: a named client approver; `both`: one of each. */
 export type SignoffPolicy = (typeof SIGNOFF_POLICIES)[number];
 

@@ -1,4 +1,4 @@
-import { type ApprovalRecord, signoffOf } from '../approvals/record.js';
+import type { ApprovalRecord } from '../approvals/record.js';
 import { escapeMrkdwn, oneLine } from './escape.js';
 
 /**
@@ -10,7 +10,7 @@ const who = (id: string) => `<@${id}>`;
 
 /** "Agency approval: ✅ @alice · Client sign-off: waiting for @dana (Acme)"; undefined under `agency`. */
 export function signoffSteps(record: ApprovalRecord): string | undefined {
-  const policy = signoffOf(record);
+  const policy = record.signoff ?? 'agency';
   if (policy === 'agency') return undefined;
   const client = escapeMrkdwn(oneLine(record.clientLabel));
   const rejected = record.state === 'rejected';

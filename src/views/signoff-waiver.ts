@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import { type ApprovalRecord, signoffOf } from '../approvals/record.js';
+import type { ApprovalRecord } from '../approvals/record.js';
 import type { Button } from './blocks.js';
 import { button, plain, section } from './blocks.js';
 import { code, escapeMrkdwn, oneLine } from './escape.js';
@@ -14,7 +14,12 @@ const REASON_MAX = 300;
 
 /** The waiver button, while the request is pending and its client step open. */
 export function waiveButton(record: ApprovalRecord): Button[] {
-  if (record.state !== 'pending' || signoffOf(record) === 'agency' || record.clientBy || record.waivedBy)
+  if (
+    record.state !== 'pending' ||
+    (record.signoff ?? 'agency') === 'agency' ||
+    record.clientBy ||
+    record.waivedBy
+  )
     return [];
   return [
     {
