@@ -150,6 +150,8 @@ async function stepRefusal(
       };
     case 'not-here':
       return { kind: 'outsider' };
+    case 'decided':
+      return { kind: 'decided', record };
     case 'not-approver':
       if (!(await deps.access.workspaceOf(by)).home) return { kind: 'outsider' };
       return { kind: 'not-approver', approvers: deps.config.approvers };

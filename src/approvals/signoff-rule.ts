@@ -50,7 +50,9 @@ export type SignoffRefusal =
   /** A client approver's own request. */
   | 'own-request'
   /** A client approver whose click did not come from their workspace, or another channel's card. */
-  | 'not-here';
+  | 'not-here'
+  /** A client approver's click on a request no longer pending: they are told how it ended. */
+  | 'decided';
 
 /** Which step `clicker` may decide, approving or rejecting (`to`), on `record`. */
 export function signoffStep(
@@ -71,8 +73,8 @@ function clientStep(record: ApprovalRecord, clicker: Clicker, facts: ClickerFact
     (a) => a.userId === clicker.userId,
   );
   // Retry, and every request of a channel that asks no client sign-off, stay the agency's.
-  if (!named || signoffOf(record) === 'agency' || record.state !== 'pending' || !facts.stillNamed)
-    return { refused: 'not-approver' };
+  if (!named || signoffOf(record) === 'agency' || !facts.stillNamed) return { refused: 'not-approver' };
+  if (record.state !== 'pending') return { refused: 'decided' };
   if (clicker.channelId !== record.channel) return { refused: 'not-here' };
   if (clicker.teamId !== named.teamId || !facts.teams.includes(named.teamId)) return { refused: 'not-here' };
   if (record.requestedBy === clicker.userId) return { refused: 'own-request' };
