@@ -1,6 +1,7 @@
 import { type DecideOutcome, decideApprovalById } from '../approvals/decide.js';
 import { decisionAnswer } from '../approvals/decision-answer.js';
 import { retryJob } from '../approvals/retry-job.js';
+import { channelSignoff } from '../bindings/client-approvers.js';
 import { channelDigests } from '../digests/channel-digests.js';
 import { slackLogContext } from '../http/request-context.js';
 import type { SlackRoutes } from '../http/slack-routes.js';
@@ -77,7 +78,11 @@ const BUTTONS: Record<string, HomeButton> = {
       services.bindings.get(value),
       channelDigests(services, value),
     ]);
-    await services.slack.openModal(triggerId, buildChannelSettings({ channel: value, binding, digests }));
+    const signoff = binding ? await channelSignoff(services, binding) : undefined;
+    await services.slack.openModal(
+      triggerId,
+      buildChannelSettings({ channel: value, binding, digests, ...(signoff ? { signoff } : {}) }),
+    );
     return undefined;
   },
 };

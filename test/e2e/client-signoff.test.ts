@@ -114,6 +114,21 @@ describe('client sign-off', () => {
         what: 'frank’s Home tab',
       },
     );
+    // The admin's channel settings (Home) show the same sign-off.
+    await h.driver.homeOpened({ user: ADMIN });
+    const home = await h.slack.waitFor(
+      () =>
+        /home_channel_settings/.test(JSON.stringify(h.slack.home(ADMIN)?.view ?? {})) && h.slack.home(ADMIN),
+      { what: 'the admin’s Home tab' },
+    );
+    await h.driver.click(home, { actionId: 'home_channel_settings', value: CHANNEL }, { user: ADMIN });
+    const settings = await h.slack.waitFor(
+      () => h.slack.views(ADMIN).find((v) => v.view.title.text === 'Channel settings'),
+      { what: 'the channel settings' },
+    );
+    expect(JSON.stringify(settings.view.blocks)).toContain(
+      `*Sign-off:* \`both\` · client approvers: <@${ERIN}>`,
+    );
     // erin may still not run commands.
     const erinSeen = seen(ERIN);
     await h.gateway('signoff', { user: ERIN });
