@@ -123,7 +123,7 @@ async function decide(deps: Deps, input: DecideInput, to: 'approved' | 'rejected
 }
 
 /** What the clicker is, as far as the rule needs: their workspace, and whether they may decide as the agency or the client. */
-async function factsOf(deps: Deps, record: ApprovalRecord, by: string): Promise<ClickerFacts> {
+export async function factsOf(deps: Deps, record: ApprovalRecord, by: string): Promise<ClickerFacts> {
   const { home, teams } = await deps.access.workspaceOf(by);
   if (home) return { home, teams, agencyApprover: await deps.access.isApprover(by), stillNamed: false };
   const binding = await deps.bindings.get(record.channel);

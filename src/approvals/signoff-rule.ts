@@ -87,3 +87,20 @@ export function signoffOutcome(to: string, step: SignoffStep): SignoffOutcome {
   const side = step === 'client' ? 'client' : 'agency';
   return to === 'rejected' ? `${side}_rejected` : `${side}_approved`;
 }
+
+/**
+ * Who may open a sign-off card's View (the post it deploys): anyone of the agency the card is shown to, and a
+ * client approver frozen into it, still named, on the card's own channel, from their own workspace.
+ */
+export function mayView(record: ApprovalRecord, clicker: Clicker, facts: ClickerFacts): boolean {
+  if (facts.home) return true;
+  const named = (record.clientApprovers ?? []).find((a) => a.userId === clicker.userId);
+  return Boolean(
+    named &&
+      facts.stillNamed &&
+      signoffOf(record) !== 'agency' &&
+      clicker.channelId === record.channel &&
+      clicker.teamId === named.teamId &&
+      facts.teams.includes(named.teamId),
+  );
+}

@@ -13,6 +13,7 @@ import type { BotServices } from '../services.js';
 import { describeError } from '../slack/describe-error.js';
 import { directMessage } from '../slack/person-reply.js';
 import { APPROVAL_APPROVE_ID, APPROVAL_REJECT_ID } from '../views/approval-card.js';
+import { APPROVAL_VIEW_ID } from '../views/approval-post.js';
 import type { SlackMessage } from '../views/blocks.js';
 
 /**
@@ -43,8 +44,8 @@ export function interactionOf(context: Context): Interaction {
   return interaction;
 }
 
-/** The buttons a person of another workspace may press, as a client approver: Approve and Reject on a card. */
-const SIGNOFF_BUTTONS = new Set([APPROVAL_APPROVE_ID, APPROVAL_REJECT_ID]);
+/** The buttons a person of another workspace may press, as a client approver: Approve, Reject, View on a card. */
+const SIGNOFF_BUTTONS = new Set([APPROVAL_APPROVE_ID, APPROVAL_REJECT_ID, APPROVAL_VIEW_ID]);
 
 /** A submission must be acked within 3 s; a lookup slower than this refuses rather than lose the ack. */
 const VIEW_CHECK_MS = 1_000;

@@ -1,5 +1,6 @@
 import type { ApprovalRecord } from '../approvals/record.js';
 import { emailCardBlocks } from './approval-email.js';
+import { viewButton } from './approval-post.js';
 import type { Button, KnownBlock, SlackMessage } from './blocks.js';
 import { actions, button, context, plain, section } from './blocks.js';
 import { analyseEmail } from './email-content.js';
@@ -169,6 +170,7 @@ export function buildApprovalCard(record: ApprovalRecord): SlackMessage {
         approveButton(record.id),
         button({ text: 'Reject', actionId: APPROVAL_REJECT_ID, value: record.id, style: 'danger' }),
         button({ text: 'Cancel', actionId: APPROVAL_CANCEL_ID, value: record.id }),
+        ...viewButton(record),
         ...waiveButton(record),
       ),
     );

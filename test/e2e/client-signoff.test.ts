@@ -139,6 +139,19 @@ describe('client sign-off', () => {
     const card = await ask(post(1));
     expect(textOf(card)).toContain(`Client sign-off: waiting for <@${ERIN}> (Harbor Law Group)`);
     expect(textOf(card)).toContain('Agency approval: waiting for an agency approver');
+    // erin reads the post on the card's View, as an agency approver would; frank, of a third workspace, cannot.
+    await click(card, 'approval_view', ERIN);
+    const view = await h.slack.waitFor(
+      () => h.slack.views(ERIN).find((v) => v.view.title.text === 'Post to deploy'),
+      { what: 'erin’s View of the post' },
+    );
+    const row = h.sandbox.records('harbor-law', 'blogs')[1] as { post_title: string; keyword: string };
+    expect(JSON.stringify(view.view.blocks)).toContain(row.keyword);
+    expect(JSON.stringify(view.view.blocks)).toContain(post(1));
+    const before = seen(FRANK);
+    await click(card, 'approval_view', FRANK);
+    await told(FRANK, before, /cannot decide on this request/);
+    expect(h.slack.views(FRANK).some((v) => v.view.title.text === 'Post to deploy')).toBe(false);
     await click(card, 'approval_approve', ERIN);
     await cardSays(card, /Client sign-off: ✅ <@UEXTERNAL> \(Harbor Law Group\)/);
     await quiet();
