@@ -17,6 +17,13 @@ export type CommandOutcome = 'ok' | 'error' | 'refused';
 /** Slack payload kinds acked by the bot; anything else counts as `other`. */
 const ACK_KINDS = ['command', 'block_actions', 'view_submission', 'view_closed', 'shortcut'] as const;
 export type ReconcileOutcome = 'found' | 'absent' | 'unknown' | 'failed';
+/** What one sign-off step did (approvals/approval-store.ts counts them). */
+export type SignoffOutcome =
+  | 'agency_approved'
+  | 'client_approved'
+  | 'agency_rejected'
+  | 'client_rejected'
+  | 'waived';
 export type RetrySource = 'gateway_get' | 'gateway_post' | 'job';
 export type ApprovalState =
   | 'pending'
@@ -107,6 +114,13 @@ export class Metrics {
     labelNames: ['state'] as const,
     registers: this.#registers,
   });
+  /** Steps of client sign-off (policies `client` and `both`), by outcome. Increment with `signoff(outcome)`. */
+  readonly signoffs = new Counter({
+    name: `${P}signoffs_total`,
+    help: 'Sign-off steps of approvals under the client and both policies, by outcome (agency_approved, client_approved, agency_rejected, client_rejected, waived)',
+    labelNames: ['outcome'] as const,
+    registers: this.#registers,
+  });
   /** Digests posted to a channel, by kind. Increment with `digestPosted(kind)`. */
   readonly digestsPosted = new Counter({
     name: `${P}digests_posted_total`,
@@ -158,6 +172,10 @@ export class Metrics {
 
   approvalEntered(state: ApprovalState): void {
     this.approvals.inc({ state });
+  }
+
+  signoff(outcome: SignoffOutcome): void {
+    this.signoffs.inc({ outcome });
   }
 
   digestPosted(kind: DigestKind): void {

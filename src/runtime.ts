@@ -10,6 +10,7 @@ import { approvalHooks } from './approvals/approval-outcome.js';
 import { ApprovalStore } from './approvals/approval-store.js';
 import { assistantGatewayOf } from './assistant-calls.js';
 import { BindingStore } from './bindings/binding-store.js';
+import { SignoffStore } from './bindings/signoff-store.js';
 import type { Config } from './config.js';
 import { DigestQueue } from './digests/digest-queue.js';
 import { type DigestScheduler, startDigestScheduler } from './digests/digest-scheduler.js';
@@ -207,6 +208,7 @@ export async function startRuntime(
     gateway,
     catalogue: catalogue.get,
     bindings,
+    signoffs: new SignoffStore(redis, config.redis.prefix),
     queue,
     ledger: new ActionLedger(redis, config.redis.prefix),
     digests,

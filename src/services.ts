@@ -5,6 +5,7 @@ import type { ApprovalExpiry } from './approvals/approval-expiry.js';
 import type { ApprovalStore } from './approvals/approval-store.js';
 import type { ReadGate } from './assistant-calls.js';
 import type { BindingStore } from './bindings/binding-store.js';
+import type { SignoffStore } from './bindings/signoff-store.js';
 import type { Config } from './config.js';
 import type { DigestQueue } from './digests/digest-queue.js';
 import type { DigestStore } from './digests/store.js';
@@ -35,6 +36,8 @@ export interface CoreServices {
   /** The action catalogue (actions/catalogue-source.ts), rebuilt from discovery so new actions need no code. */
   catalogue(): Promise<Catalogue>;
   bindings: BindingStore;
+  /** Each channel's sign-off policy and its client's named approvers. */
+  signoffs: SignoffStore;
   queue: ActionQueue;
   ledger: ActionLedger;
   /** Digest subscriptions and marks, and the queue `digest now` adds to. */

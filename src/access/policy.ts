@@ -15,7 +15,8 @@ export interface ActionRef {
 /**
  * Who may do what (docs/security.md), decided in one place for every surface: the command router, the button
  * and modal listeners and the request path call it; none of them re-implements a rule.
- * - People: guests and people of another workspace (Slack Connect) may do nothing.
+ * - People: guests and people of another workspace (Slack Connect) may do nothing, except a client's named
+ *   approvers, who may decide that client's approvals in the channel they were named in (approvals/signoff-rule.ts).
  * - Admins (GATEWAY_ADMINS) may do everything: bind, list clients, run any action.
  * - Members (GATEWAY_MEMBERS, users or groups; unset: every full member) run the spec's actions and those listed
  *   in GATEWAY_ALLOWED_ACTIONS; approvers count as members.
@@ -68,6 +69,37 @@ export class AccessPolicy {
     const teams = person.teams.length > 0 ? person.teams : payloadTeam ? [payloadTeam] : [];
     if (teams.length > 0 && !teams.includes(home)) throw new AccessError(AccessErrorCode.External);
     if (person.guest || person.deleted) throw new AccessError(AccessErrorCode.Guest);
+  }
+
+  /**
+   * The person's workspaces (users.info) and whether one is the app's own; fails closed. A client approver's
+   * click is judged from this and the frozen approval (approvals/signoff-rule.ts).
+   */
+  async workspaceOf(user: string): Promise<{ home: boolean; teams: string[] }> {
+    const [home, person] = await this.#checked(() =>
+      Promise.all([this.directory.homeTeam(), this.directory.person(user)]),
+    );
+    return { home: person.teams.length === 0 || person.teams.includes(home), teams: person.teams };
+  }
+
+  /**
+   * The person check of a sign-off click (Approve, Reject on a card): as requirePerson, except that a person of
+   * another workspace passes on to the approval's own rule, which lets through only the client approvers frozen
+   * into it. A guest or a deactivated person is refused here whatever their workspace.
+   */
+  async requireSignoffPerson(user: string, payloadTeam?: string): Promise<void> {
+    try {
+      await this.requirePerson(user, payloadTeam);
+    } catch (error) {
+      if (!(error instanceof AccessError && error.code === AccessErrorCode.External)) throw error;
+      const person = await this.#checked(() => this.directory.person(user));
+      if (person.guest || person.deleted) throw new AccessError(AccessErrorCode.Guest);
+    }
+  }
+
+  /** Whether `user` is a member of `channel` now (conversations.members); fails closed. */
+  inChannel(user: string, channel: string): Promise<boolean> {
+    return this.#checked(() => this.directory.inChannel(user, channel));
   }
 
   /** The client roster is the agency's: in a channel shared with one client, no one else's names. */

@@ -52,6 +52,11 @@ export class UserDirectory {
     await this.options.versions?.bump(userId);
   }
 
+  /** Whether a person is in a channel now (conversations.members), asked every time: it names them an approver. */
+  inChannel(userId: string, channel: string): Promise<boolean> {
+    return this.slack.isMember(channel, userId);
+  }
+
   person(userId: string): Promise<SlackPerson> {
     return this.#people.get(userId, () => this.slack.person(userId));
   }

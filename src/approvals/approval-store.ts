@@ -4,6 +4,7 @@ import type { Redis } from '../redis/connection.js';
 import { runScript } from '../redis/scripts.js';
 import { type AuditEntry, auditKey, auditMinId, parseAuditEntries } from './audit.js';
 import { type ApprovalRecord, type ApprovalState, parseRecord } from './record.js';
+import { type SignoffStep, signoffOutcome } from './signoff-rule.js';
 import { approvalCreate, approvalTransition } from './transition.js';
 
 /**
@@ -34,12 +35,14 @@ export type NewApproval = Pick<
   | 'threadTs'
   | 'ranBefore'
   | 'viaAssistant'
-> & { ttlMs: number };
+> &
+  Partial<Pick<ApprovalRecord, 'signoff' | 'clientApprovers'>> & { ttlMs: number };
 
 export type TransitionResult =
-  | { ok: true; from: ApprovalState; record: ApprovalRecord }
+  /** `partial`: one step of a sign-off was recorded and the request still waits for the other. */
+  | { ok: true; from: ApprovalState; record: ApprovalRecord; partial?: true }
   /** `self`: refused because the actor asked for it and may not decide on its own request. */
-  | { ok: false; state: ApprovalState; record: ApprovalRecord; self?: true }
+  | { ok: false; state: ApprovalState; record: ApprovalRecord; self?: true; stepped?: true }
   | { ok: false; state: 'missing'; record?: undefined };
 
 export interface TransitionInput {
@@ -50,6 +53,10 @@ export interface TransitionInput {
   recordId?: string;
   /** The requester may not make this decision (self-approval is off). */
   forbidSelf?: boolean;
+  /** The sign-off step a decision on a pending request makes (signoff-rule.ts); none for other transitions. */
+  step?: SignoffStep;
+  /** The clicker's workspace, for a `client` step: it must be the one frozen with their name. */
+  team?: string;
 }
 
 export class ApprovalStore {
@@ -188,7 +195,8 @@ export class ApprovalStore {
     now: number,
   ): Promise<{ created: ApprovalRecord } | { pending: ApprovalRecord }> {
     const id = `a${now.toString(36)}${randomBytes(4).toString('hex')}`;
-    const { ttlMs, preview, fields, threadTs, ranBefore, viaAssistant, ...rest } = input;
+    const { ttlMs, preview, fields, threadTs, ranBefore, viaAssistant, signoff, clientApprovers, ...rest } =
+      input;
     const values: Record<string, string> = {
       ...rest,
       id,
@@ -201,6 +209,7 @@ export class ApprovalStore {
       ...(threadTs ? { threadTs } : {}),
       ...(ranBefore ? { ranBefore: JSON.stringify(ranBefore) } : {}),
       ...(viaAssistant ? { viaAssistant: '1' } : {}),
+      ...frozenSignoff(signoff, clientApprovers),
     };
     const record = Object.entries(values).flat();
     const answer = (await runScript(
@@ -275,11 +284,20 @@ export class ApprovalStore {
         auditMinId(now, this.options.auditMaxAgeMs),
         RECORD_TTL_MS,
         input.forbidSelf ? '1' : '0',
+        input.step ?? '',
+        input.team ?? '',
       ],
     )) as string[];
     const [kind, before, ...flat] = answer;
     const record = parseRecord(flat);
     if (kind === 'missing' || !record) return { ok: false, state: 'missing' };
+    // Sign-off steps are counted under the policies that have them (a partial step, or the one that ended it).
+    if ((kind === 'partial' || kind === 'ok') && input.step && record.signoff)
+      this.options.metrics?.signoff(signoffOutcome(to, input.step));
+    if (kind === 'partial') {
+      await this.#indexed(record);
+      return { ok: true, from: 'pending', record, partial: true };
+    }
     if (kind === 'ok') {
       if (before !== to) {
         this.options.metrics?.approvalEntered(to);
@@ -292,7 +310,9 @@ export class ApprovalStore {
       this.options.metrics?.approvalEntered('expired');
       await this.#indexed(record);
     }
-    return { ok: false, state: record.state, record, ...(kind === 'self' ? { self: true as const } : {}) };
+    const said =
+      kind === 'self' ? { self: true as const } : kind === 'stepped' ? { stepped: true as const } : {};
+    return { ok: false, state: record.state, record, ...said };
   }
 
   /** A channel's audit log, newest first; `before`: the id of the last entry of the previous page. */
@@ -311,6 +331,11 @@ export class ApprovalStore {
 
 function flatten(hash: Record<string, string>): string[] {
   return Object.entries(hash).flat();
+}
+
+/** The sign-off frozen into a new record: nothing under `agency` (a record without it is `agency`). */
+function frozenSignoff(signoff?: string, approvers: unknown[] = []): Record<string, string> {
+  return signoff && signoff !== 'agency' ? { signoff, clientApprovers: JSON.stringify(approvers) } : {};
 }
 
 function auditFields(entry: Record<string, string>): string[] {

@@ -63,6 +63,8 @@ export async function requestApproval(
   const hash = payloadHash(ask.entry.action, binding.clientId, ask.fields);
   // The approver is told when this exact payload already ran here.
   const ran = await services.approvals.lastDone(ask.channel, hash);
+  // The sign-off in force is frozen with the payload: naming or removing an approver later changes no request.
+  const signoff = await services.signoffs.get(ask.channel, binding.clientId);
   const made = await services.approvals.createExclusive({
     action: ask.entry.action,
     label: ask.entry.label,
@@ -85,6 +87,8 @@ export async function requestApproval(
       : {}),
     ttlMs: services.config.approvalTtlMs,
     ...(ask.viaAssistant ? { viaAssistant: true } : {}),
+    signoff: signoff.policy,
+    clientApprovers: signoff.approvers.map(({ userId, teamId }) => ({ userId, teamId })),
   });
   if ('pending' in made) {
     // An identical request is in flight: the person is pointed at its card, and no second card is posted.

@@ -5,6 +5,7 @@ import { claimOnce } from '../store/index.js';
 import type { ApprovalRefusal } from '../views/approval-card.js';
 import { showOnCard } from './approval-outcome.js';
 import type { ApprovalRecord, ApprovalState } from './record.js';
+import { type ClickerFacts, type SignoffRefusal, signoffStep } from './signoff-rule.js';
 
 /**
  * approvals/ owns the approval feature whole: records and their state machine, ask, decide, the worker's gate,
@@ -35,14 +36,19 @@ export interface DecideInput {
   to: Decision;
   /** The click's own id (Slack's trigger id), when the surface has one: each click decides once. */
   click?: string;
+  /** The workspace the click says it came from (the payload's `user.team_id`). */
+  team?: string;
 }
 
-type Deps = Pick<CoreServices, 'approvals' | 'access' | 'config' | 'requests' | 'slack' | 'logger' | 'redis'>;
+export type Deps = Pick<
+  CoreServices,
+  'approvals' | 'access' | 'config' | 'requests' | 'slack' | 'logger' | 'redis' | 'bindings' | 'signoffs'
+>;
 
 /** Longer than Slack's five-minute window for a signed request's timestamp. */
 const CLICK_CLAIM_SEC = 600;
 
-const gone = () =>
+export const gone = () =>
   new UserError(UserErrorCode.Expired, 'That approval request is no longer known.', {
     hint: 'Ask for the action again with its command.',
   });
@@ -67,9 +73,16 @@ export async function decideApprovalById(
 
 async function decide(deps: Deps, input: DecideInput, to: 'approved' | 'rejected'): Promise<DecideOutcome> {
   const { id, channel, by } = input;
-  // Who may decide needs no record: the decision itself is then one script call (the hot path of Approve).
-  if (!(await deps.access.isApprover(by)))
-    return { kind: 'refused', refusal: { kind: 'not-approver', approvers: deps.config.approvers } };
+  const record = await deps.approvals.get(id);
+  if (!record || record.channel !== channel) throw gone();
+  const verdict = signoffStep(
+    record,
+    { userId: by, teamId: input.team, channelId: channel },
+    await factsOf(deps, record, by),
+    to,
+  );
+  if ('refused' in verdict)
+    return { kind: 'refused', refusal: await stepRefusal(deps, record, by, verdict.refused) };
   // A Retry is legal again whenever the retried run fails, so without this claim a captured signed click
   // replayed within Slack's five minutes would start another run (Approve shares it: it costs one SET).
   const key = `approval-click:${id}:${input.click}`;
@@ -81,10 +94,15 @@ async function decide(deps: Deps, input: DecideInput, to: 'approved' | 'rejected
     deps.logger.info(`approval ${id}: a click that was already handled, ignored`);
     return { kind: 'repeat' };
   }
+  const { step } = verdict;
   const result = await deps.approvals.transition(id, channel, to, {
     actor: by,
     jobKey: `appr-${id}`,
-    forbidSelf: !deps.config.allowSelfApproval,
+    // A client approver never decides their own request, whatever GATEWAY_ALLOW_SELF_APPROVAL says.
+    forbidSelf: step === 'client' || !deps.config.allowSelfApproval,
+    // Under a sign-off the audit names each decider's side (history shows the client's people with their client).
+    ...(step ? { step, ...(record.signoff ? { note: step } : {}) } : {}),
+    ...(step === 'client' && input.team ? { team: input.team } : {}),
   });
   if (!result.ok) {
     if (result.state === 'missing') throw gone();
@@ -97,11 +115,59 @@ async function decide(deps: Deps, input: DecideInput, to: 'approved' | 'rejected
           admin: deps.access.isAdmin(by),
         },
       };
+    if (result.stepped) return { kind: 'refused', refusal: { kind: 'stepped', record: result.record } };
     return refusedAsDecided(deps, result.record);
   }
-  deps.logger.info(`approval ${id}: ${result.from} → ${to} by ${by}`);
+  deps.logger.info(`approval ${id}: ${result.from} → ${result.partial ? `${step} step` : to} by ${by}`);
+  return afterDecision(deps, result);
+}
+
+/** What the clicker is, as far as the rule needs: their workspace, and whether they may decide as the agency or the client. */
+export async function factsOf(deps: Deps, record: ApprovalRecord, by: string): Promise<ClickerFacts> {
+  const { home, teams } = await deps.access.workspaceOf(by);
+  if (home) return { home, teams, agencyApprover: await deps.access.isApprover(by), stillNamed: false };
+  const binding = await deps.bindings.get(record.channel);
+  const named =
+    binding?.clientId === record.clientId &&
+    (await deps.signoffs.get(record.channel, record.clientId)).approvers.some((a) => a.userId === by);
+  return { home, teams, agencyApprover: false, stillNamed: named };
+}
+
+async function stepRefusal(
+  deps: Deps,
+  record: ApprovalRecord,
+  by: string,
+  refused: SignoffRefusal,
+): Promise<ApprovalRefusal> {
+  switch (refused) {
+    case 'client-decides':
+      return { kind: 'client-decides', clientApprovers: (record.clientApprovers ?? []).map((a) => a.userId) };
+    case 'own-request':
+      return {
+        kind: 'self',
+        others: (record.clientApprovers ?? []).map((a) => a.userId).filter((u) => u !== by),
+        admin: false,
+      };
+    case 'not-here':
+      return { kind: 'outsider' };
+    case 'decided':
+      return { kind: 'decided', record };
+    case 'not-approver':
+      if (!(await deps.access.workspaceOf(by)).home) return { kind: 'outsider' };
+      return { kind: 'not-approver', approvers: deps.config.approvers };
+  }
+}
+
+/**
+ * A transition that went through: a sign-off step that leaves the request pending shows on the card; an approval
+ * queues its run; anything else shows on the card.
+ */
+export async function afterDecision(
+  deps: Deps,
+  result: { record: ApprovalRecord; from: ApprovalState; partial?: true },
+): Promise<DecideOutcome> {
   const decided = { kind: 'decided', record: result.record, from: result.from } as const;
-  if (to !== 'approved') {
+  if (result.partial || result.record.state !== 'approved') {
     await showOnCard(deps.slack, result.record);
     return decided;
   }

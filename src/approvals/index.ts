@@ -6,3 +6,5 @@ export { decisionAnswer } from './decision-answer.js';
 export { historyPage } from './history-page.js';
 export { payloadHash } from './payload.js';
 export { retryJob } from './retry-job.js';
+export { viewDeployPost } from './view-post.js';
+export { waivable, waiveSignoff } from './waive-signoff.js';

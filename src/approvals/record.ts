@@ -1,6 +1,13 @@
+import type { SignoffPolicy } from '../bindings/index.js';
 import type { ApprovalState } from '../metrics.js';
 
-export type { ApprovalState };
+export type { ApprovalState, SignoffPolicy };
+
+/** A client approver as frozen into a request: the person, and the workspace every click of theirs must come from. */
+export interface FrozenClientApprover {
+  userId: string;
+  teamId: string;
+}
 
 /** What the card shows of the frozen payload, beside its hash. */
 export type ApprovalPreview =
@@ -46,7 +53,24 @@ export interface ApprovalRecord {
   recordId?: string;
   /** Asked for through an assistant tool (an assistant-tool token), not in Slack. */
   viaAssistant?: boolean;
+  /** The channel's sign-off policy when it was asked, frozen as the payload is (none: `agency`). */
+  signoff?: SignoffPolicy;
+  /** The client approvers named then (none under `agency`). */
+  clientApprovers?: FrozenClientApprover[];
+  /** Each step of a sign-off: who decided it, and when (a rejection names its step too). */
+  agencyBy?: string;
+  agencyAt?: number;
+  clientBy?: string;
+  clientAt?: number;
+  /** An admin waived the client's sign-off, why, and when. */
+  waivedBy?: string;
+  waivedAt?: number;
+  waiveReason?: string;
 }
+
+/** The sign-off policy a record was asked under. */
+export const signoffOf = (record: Pick<ApprovalRecord, 'signoff'>): SignoffPolicy =>
+  record.signoff ?? 'agency';
 
 /** The record from HGETALL's flat [field, value, …] answer. */
 export function parseRecord(flat: readonly string[]): ApprovalRecord | undefined {
@@ -84,6 +108,17 @@ export function parseRecord(flat: readonly string[]): ApprovalRecord | undefined
     outcome: str(h.outcome),
     recordId: str(h.recordId),
     viaAssistant: h.viaAssistant === '1' ? true : undefined,
+    signoff: h.signoff === 'client' || h.signoff === 'both' ? h.signoff : undefined,
+    clientApprovers: h.clientApprovers
+      ? (JSON.parse(h.clientApprovers) as FrozenClientApprover[])
+      : undefined,
+    agencyBy: str(h.agencyBy),
+    agencyAt: num(h.agencyAt),
+    clientBy: str(h.clientBy),
+    clientAt: num(h.clientAt),
+    waivedBy: str(h.waivedBy),
+    waivedAt: num(h.waivedAt),
+    waiveReason: str(h.waiveReason),
   };
   for (const [key, value] of Object.entries(optional)) {
     if (value !== undefined) (record as unknown as Record<string, unknown>)[key] = value;

@@ -19,7 +19,16 @@ export type RetryOutcome =
 
 type Deps = Pick<
   CoreServices,
-  'approvals' | 'access' | 'config' | 'requests' | 'slack' | 'logger' | 'redis' | 'queue'
+  | 'approvals'
+  | 'access'
+  | 'config'
+  | 'requests'
+  | 'slack'
+  | 'logger'
+  | 'redis'
+  | 'queue'
+  | 'bindings'
+  | 'signoffs'
 >;
 
 export interface RetryInput {

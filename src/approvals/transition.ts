@@ -11,6 +11,11 @@ import { defineScript } from '../redis/scripts.js';
  *   running  → done | failed      (the approved job only)
  *   failed   → approved           (Retry: an approver's click is a new decision, and a new job)
  *
+ * Under a sign-off policy (`client`, `both`) an approval is made of steps on the pending request: the agency's,
+ * the client's (or an admin's waiver of it). Each is recorded once (`signed` in the audit) and the request stays
+ * pending until the frozen policy has every step it needs; the step that completes it is its `approved`. A
+ * rejection of either step ends it.
+ *
  * A pending request past its expiry (by Redis's clock, `TIME`) becomes `expired` on any other transition, so it
  * can never be approved even when the delayed expiry job has not run yet, nor by a process whose clock is behind. `running → running` for the same job is answered `ok`
  * without a change (a second attempt of that job). Each change is appended to the channel's audit stream,
@@ -22,9 +27,12 @@ import { defineScript } from '../redis/scripts.js';
  *
  * KEYS: the approval's hash, the channel's audit stream, the channel's index of payload hashes.
  * ARGV: to, now (ms), actor, jobKey (to approved: its stem, numbered here), payload hash, note, recordId,
- * audit min id, record ttl (ms), '1' when the requester may not make this decision. The channel of the audit
- * key must be the approval's own (a card's button names its own channel's approval), else it is 'missing'.
- * Answer: { 'ok' | 'refused' | 'self' | 'missing', the state before, HGETALL after... }.
+ * audit min id, record ttl (ms), '1' when the requester may not make this decision, the sign-off step
+ * (approvals/signoff-rule.ts: '' | 'agency' | 'client' | 'waive'), the clicker's team (a client step's must be
+ * the one frozen with their name). The channel of the audit key must be the approval's own (a card's button names
+ * its own channel's approval), else it is 'missing'.
+ * Answer: { 'ok' | 'partial' (a step recorded, still pending) | 'stepped' (that step was already decided) |
+ * 'refused' | 'self' | 'missing', the state before, HGETALL after... }.
  */
 export const approvalTransition = defineScript(
   'gwApprovalTransition',
@@ -85,6 +93,46 @@ if state == 'running' and to == 'running' then
 end
 if not (NEXT[state] and NEXT[state][to]) then return answer('refused', state) end
 if forbidSelf == '1' and actor == h0[3] then return answer('self', state) end
+
+-- A step of a sign-off (approve or reject a pending request as the agency, as the client, or waive the client's
+-- step): recorded once each; the request is approved when its frozen policy has every step it needs.
+local step, team = ARGV[11] or '', ARGV[12] or ''
+if state == 'pending' and step ~= '' then
+  local s = redis.call('HMGET', KEYS[1], 'signoff', 'clientApprovers', 'agencyBy', 'clientBy', 'waivedBy')
+  local policy = s[1] or 'agency'
+  local agencyDone = s[3] and s[3] ~= ''
+  local clientDone = (s[4] and s[4] ~= '') or (s[5] and s[5] ~= '')
+  if step == 'client' then
+    local named = false
+    if policy ~= 'agency' then
+      for _, a in ipairs(cjson.decode(s[2] or '[]')) do
+        if a.userId == actor and a.teamId == team then named = true end
+      end
+    end
+    if not named then return answer('refused', state) end
+  elseif step == 'waive' then
+    if policy == 'agency' or to ~= 'approved' then return answer('refused', state) end
+  elseif policy == 'client' and to == 'approved' then
+    return answer('refused', state)
+  end
+  if (step == 'agency' and agencyDone) or (step ~= 'agency' and clientDone) then return answer('stepped', state) end
+  local field = step == 'waive' and 'waived' or step
+  redis.call('HSET', KEYS[1], field .. 'By', actor, field .. 'At', ARGV[2])
+  if step == 'waive' then
+    redis.call('HSET', KEYS[1], 'waiveReason', note)
+    audit('waived', actor, note)
+    note = 'waive'
+  end
+  if to == 'approved' then
+    local agency = step == 'agency' or agencyDone
+    local client = step ~= 'agency' or clientDone
+    if not ((policy == 'agency' and agency) or (policy == 'client' and client) or (agency and client)) then
+      redis.call('PEXPIRE', KEYS[1], ttl)
+      if step ~= 'waive' then audit('signed', actor, step) end
+      return answer('partial', state)
+    end
+  end
+end
 
 if to == 'running' then
   if redis.call('HGET', KEYS[1], 'jobKey') ~= jobKey or redis.call('HGET', KEYS[1], 'hash') ~= hash then

@@ -3,3 +3,11 @@
 export type { ChannelBinding } from './binding-store.js';
 export { BindingStore } from './binding-store.js';
 export { bindChannel, findClient } from './channel-binding.js';
+export {
+  channelSignoff,
+  nameClientApprover,
+  removeClientApprover,
+  setSignoffPolicy,
+} from './client-approvers.js';
+export type { SignoffPolicy } from './signoff-store.js';
+export { isSignoffPolicy } from './signoff-store.js';

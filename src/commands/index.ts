@@ -11,6 +11,7 @@ import { jobsCommand } from './jobs.js';
 import { assistantTokensCommand } from './mcp-command.js';
 import { readCommands } from './read-commands.js';
 import { setupCommands } from './setup.js';
+import { signoffCommand } from './signoff.js';
 
 /** commands/ is a surface: the `/gateway` grammar and routing, one module per command family, calling core use cases. */
 
@@ -25,6 +26,7 @@ function commandSpecs(): CommandSpec[] {
     chartCommand,
     jobsCommand,
     historyCommand,
+    signoffCommand,
     digestCommand,
     assistantTokensCommand,
   ];

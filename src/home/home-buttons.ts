@@ -1,4 +1,5 @@
 import { type DecideOutcome, decideApprovalById, decisionAnswer, retryJob } from '../approvals/index.js';
+import { channelSignoff } from '../bindings/index.js';
 import { channelDigests } from '../digests/index.js';
 import { slackLogContext } from '../http/request-context.js';
 import type { SlackRoutes } from '../http/slack-routes.js';
@@ -75,7 +76,11 @@ const BUTTONS: Record<string, HomeButton> = {
       services.bindings.get(value),
       channelDigests(services, value),
     ]);
-    await services.slack.openModal(triggerId, buildChannelSettings({ channel: value, binding, digests }));
+    const signoff = binding ? await channelSignoff(services, binding) : undefined;
+    await services.slack.openModal(
+      triggerId,
+      buildChannelSettings({ channel: value, binding, digests, ...(signoff ? { signoff } : {}) }),
+    );
     return undefined;
   },
 };

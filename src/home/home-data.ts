@@ -150,7 +150,10 @@ export function homeReader(services: BotServices, marks: HomeMarks) {
       } catch (error) {
         // A lookup that failed is not a verdict: the tab is left as it was, and the next open tries again.
         if (!(error instanceof AccessError) || !NOT_FOR_THEM.has(error.code)) throw error;
-        return { view: buildHomeNotForYou(), person: false, approver: false };
+        // A client's named approver is pointed at the channels where they sign off; nothing else is theirs.
+        const signoff =
+          error.code === AccessErrorCode.External ? await services.signoffs.channelsOf(user) : [];
+        return { view: buildHomeNotForYou(signoff), person: false, approver: false };
       }
       const approver = await services.access.isApprover(user).catch(() => false);
       return { view: buildHomeView(await data(user, approver)), person: true, approver };

@@ -17,6 +17,7 @@ export function approvalButton(services: BotServices, to: Decision): ButtonListe
       id: action.value ?? '',
       channel: channelOf(body) ?? '',
       by: body.user.id,
+      ...(body.user.team_id ? { team: body.user.team_id } : {}),
       to,
       click: body.trigger_id || action.action_ts,
     });

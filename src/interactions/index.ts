@@ -11,9 +11,11 @@ import {
   REQUEST_SEND_ID,
 } from '../views/approval-card.js';
 import { HISTORY_OLDER_ID } from '../views/approval-history.js';
+import { APPROVAL_VIEW_ID } from '../views/approval-post.js';
 import { DUPLICATE_CANCEL_ACTION_ID, DUPLICATE_CONFIRM_ACTION_ID } from '../views/duplicate-prompt.js';
 import { CANCEL_JOB_ACTION_ID } from '../views/job-status.js';
 import { PAGE_NEXT_ACTION, PAGE_PREV_ACTION } from '../views/resource-page.js';
+import { APPROVAL_WAIVE_ID, WAIVE_VIEW_ID } from '../views/signoff-waiver.js';
 import { REBIND_CANCEL_ACTION, REBIND_CONFIRM_ACTION } from '../views/status.js';
 import { actionModalSubmission } from './action-modal-submission.js';
 import { approvalButton } from './approval-buttons.js';
@@ -24,6 +26,8 @@ import { jobCancel, jobRetry } from './job-buttons.js';
 import { pageButton } from './page-buttons.js';
 import { type ButtonListener, buttonPipeline, type ViewListener, viewPipeline } from './pipeline.js';
 import { rebindCancel, rebindConfirm } from './rebind-buttons.js';
+import { viewPostButton } from './view-post-button.js';
+import { waiveButton, waiveSubmission } from './waive-buttons.js';
 
 /** Every button the bot listens to, by the action id its view gives the button. */
 const BUTTONS: Record<string, (services: BotServices) => ButtonListener> = {
@@ -43,11 +47,14 @@ const BUTTONS: Record<string, (services: BotServices) => ButtonListener> = {
   [CANCEL_JOB_ACTION_ID]: jobCancel,
   [REBIND_CONFIRM_ACTION]: rebindConfirm,
   [REBIND_CANCEL_ACTION]: rebindCancel,
+  [APPROVAL_WAIVE_ID]: waiveButton,
+  [APPROVAL_VIEW_ID]: viewPostButton,
 };
 
 /** Every form the bot listens to, by its callback id. */
 const VIEWS: Record<string, (services: BotServices) => ViewListener> = {
   [ACTION_MODAL_CALLBACK_ID]: actionModalSubmission,
+  [WAIVE_VIEW_ID]: waiveSubmission,
 };
 
 /** The interactive ids the bot listens to, from the maps above: the manifest test checks them against manifest.yml. */

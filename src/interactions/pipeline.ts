@@ -12,6 +12,8 @@ import type { AppLogger } from '../logger.js';
 import type { BotServices } from '../services.js';
 import { describeError } from '../slack/describe-error.js';
 import { directMessage } from '../slack/person-reply.js';
+import { APPROVAL_APPROVE_ID, APPROVAL_REJECT_ID } from '../views/approval-card.js';
+import { APPROVAL_VIEW_ID } from '../views/approval-post.js';
 import type { SlackMessage } from '../views/blocks.js';
 
 /**
@@ -42,6 +44,9 @@ export function interactionOf(context: Context): Interaction {
   return interaction;
 }
 
+/** The buttons a person of another workspace may press, as a client approver: Approve, Reject, View on a card. */
+const SIGNOFF_BUTTONS = new Set([APPROVAL_APPROVE_ID, APPROVAL_REJECT_ID, APPROVAL_VIEW_ID]);
+
 /** A submission must be acked within 3 s; a lookup slower than this refuses rather than lose the ack. */
 const VIEW_CHECK_MS = 1_000;
 
@@ -64,8 +69,11 @@ export function buttonPipeline(services: BotServices): ButtonListener[] {
       await reply(describeError(error, log)).catch((e: unknown) => log.error('could not answer a click', e));
     }
   };
-  const requirePerson: ButtonListener = async ({ body, next }) => {
-    await services.access.requirePerson(body.user.id, body.user.team_id);
+  const requirePerson: ButtonListener = async ({ body, action, next }) => {
+    // A client's named approver (another workspace) may press these; the approval's own rule decides the rest.
+    if (SIGNOFF_BUTTONS.has(action.action_id))
+      await services.access.requireSignoffPerson(body.user.id, body.user.team_id);
+    else await services.access.requirePerson(body.user.id, body.user.team_id);
     await next();
   };
   return [ackAtOnce, answerErrors, requirePerson];

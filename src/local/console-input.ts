@@ -141,3 +141,14 @@ export async function waitForIdle(slack: FakeSlack, opts: IdleOptions): Promise<
   }
   return false;
 }
+
+/**
+ * A command's `@name` of a known person as Slack sends it for a command with `should_escape` (manifest.yml):
+ * `@erin` → `<@UEXTERNAL|erin>`. Anything else is left as typed.
+ */
+export function escapeMentions(text: string, people: ReadonlyArray<{ id: string; name: string }>): string {
+  return text.replace(/(^|\s)@([a-z][\w.-]*)/g, (typed, before: string, name: string) => {
+    const person = people.find((p) => p.name === name);
+    return person ? `${before}<@${person.id}|${name}>` : typed;
+  });
+}

@@ -1,6 +1,6 @@
 import { type ButtonTarget, ConsoleFeed, messageKey } from './console-feed.js';
 import type { SaveImage } from './console-files.js';
-import { type IdleOptions, type LineSource, waitForIdle } from './console-input.js';
+import { escapeMentions, type IdleOptions, type LineSource, waitForIdle } from './console-input.js';
 import { toolArguments } from './console-mcp.js';
 import { answerFor, describeModal, modalFields, parseFill } from './console-modal.js';
 import { fillModalInteractively } from './console-prompts.js';
@@ -226,7 +226,7 @@ export class DemoConsole {
     const lower = word.toLowerCase();
     if (lower === '/gateway' || lower.startsWith('/gateway')) {
       this.homeOpen = false;
-      const text = line.replace(/^\/gateway\s*/i, '');
+      const text = escapeMentions(line.replace(/^\/gateway\s*/i, ''), DEFAULT_USERS);
       this.answerAfter = this.opts.slack.calls.length;
       await this.request(() => this.opts.driver.command(text, { user: this.user, channel: this.channel }));
       if (/^mcp\s+token\b/i.test(text)) this.tokenWanted = true;

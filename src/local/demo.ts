@@ -192,7 +192,8 @@ async function main(): Promise<number> {
         UMEMBER: 'a member',
         [APPROVER]: 'a member and an approver',
         UGUEST: 'a guest (the bot serves no guests)',
-        UEXTERNAL: 'from another workspace (refused, unless named a client approver)',
+        UEXTERNAL: 'of the client’s workspace (refused, unless named a client approver)',
+        UFRANK: 'of a third workspace (refused)',
       },
       busy: async (options) => {
         // Not the digests' delayed jobs: a schedule keeps one waiting for its next run, days away.

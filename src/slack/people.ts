@@ -24,6 +24,11 @@ export interface SlackPeople {
   person(user: string): Promise<SlackPerson>;
   /** The public and private channels `user` is a member of (scopes channels:read, groups:read), at most `max`. */
   channelsOf(user: string, max: number): Promise<string[]>;
+  /**
+   * Whether `user` is a member of `channel` (conversations.members; scopes channels:read, groups:read): people of
+   * another workspace in a shared channel included.
+   */
+  isMember(channel: string, user: string): Promise<boolean>;
   /** Who is in a user group (scope usergroups:read). */
   groupMembers(group: string): Promise<string[]>;
   /** The workspace the app is installed in (auth.test). */
@@ -73,6 +78,20 @@ export function createSlackPeople(client: WebClient): SlackPeople {
         if (!cursor) break;
       }
       return ids;
+    },
+    async isMember(channel, user) {
+      let cursor: string | undefined;
+      for (let page = 0; page < 50; page++) {
+        const answer = await client.conversations.members({
+          channel,
+          limit: PAGE,
+          ...(cursor ? { cursor } : {}),
+        });
+        if (answer.members?.includes(user)) return true;
+        cursor = answer.response_metadata?.next_cursor || undefined;
+        if (!cursor) break;
+      }
+      return false;
     },
     async groupMembers(group) {
       const answer = await client.usergroups.users.list({ usergroup: group });

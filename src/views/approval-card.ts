@@ -1,10 +1,13 @@
 import type { ApprovalRecord } from '../approvals/record.js';
 import { emailCardBlocks } from './approval-email.js';
+import { viewButton } from './approval-post.js';
 import type { Button, KnownBlock, SlackMessage } from './blocks.js';
 import { actions, button, context, plain, section } from './blocks.js';
 import { analyseEmail } from './email-content.js';
 import { code, escapeMrkdwn, oneLine, quoted } from './escape.js';
 import { fitMessage } from './limits.js';
+import { signoffSteps } from './signoff-steps.js';
+import { waiveButton } from './signoff-waiver.js';
 
 /**
  * The approval card: what will run, for which client, who asked, the frozen payload and its
@@ -100,7 +103,7 @@ export function decision(record: ApprovalRecord): string {
   const at = record.decidedAt ? ` at ${cardTime(record.decidedAt)}` : '';
   switch (record.state) {
     case 'pending':
-      return `:lock: Waiting for an approver · expires ${cardTime(record.expiresAt)}`;
+      return `:lock: Waiting for ${record.signoff ? 'sign-off' : 'an approver'} · expires ${cardTime(record.expiresAt)}`;
     case 'approved':
       return `:white_check_mark: Approved by ${by}${at} · queued`;
     case 'running':
@@ -158,6 +161,8 @@ export function buildApprovalCard(record: ApprovalRecord): SlackMessage {
     ),
     section(decision(record)),
   ];
+  const steps = signoffSteps(record);
+  if (steps) blocks.push(section(steps));
   if (record.state === 'pending') {
     blocks.push(
       actions(
@@ -165,6 +170,8 @@ export function buildApprovalCard(record: ApprovalRecord): SlackMessage {
         approveButton(record.id),
         button({ text: 'Reject', actionId: APPROVAL_REJECT_ID, value: record.id, style: 'danger' }),
         button({ text: 'Cancel', actionId: APPROVAL_CANCEL_ID, value: record.id }),
+        ...viewButton(record),
+        ...waiveButton(record),
       ),
     );
   } else if (record.state === 'failed') {
@@ -202,6 +209,12 @@ export type ApprovalRefusal =
   /** `others`: the approvers besides the requester (none: nobody can approve it); `admin`: the requester is one. */
   | { kind: 'self'; others: readonly string[]; admin: boolean }
   | { kind: 'not-requester'; requestedBy: string }
+  /** An agency approver's Approve on a request that waits for the client's sign-off. */
+  | { kind: 'client-decides'; clientApprovers: readonly string[] }
+  /** Someone of another workspace who may not decide this request (or not from where they clicked). */
+  | { kind: 'outsider' }
+  /** The clicker's step (the agency's, the client's) was already decided. */
+  | { kind: 'stepped'; record: Pick<ApprovalRecord, 'agencyBy' | 'clientBy' | 'waivedBy'> }
   | {
       kind: 'decided';
       record: Pick<ApprovalRecord, 'state' | 'decidedBy' | 'decidedAt' | 'cancelledBy' | 'cancelledAt'>;
@@ -231,6 +244,21 @@ export function buildApprovalRefusal(refusal: ApprovalRefusal): SlackMessage {
     case 'not-requester':
       line = `Only ${mention(refusal.requestedBy)}, who asked, can cancel this request.`;
       hint = 'An approver can reject it instead.';
+      break;
+    case 'client-decides':
+      line = 'This request waits for the client’s sign-off.';
+      hint = refusal.clientApprovers.length
+        ? `Client approvers: ${refusal.clientApprovers.map(mention).join(', ')}. You can still reject it; an admin can waive the client’s sign-off.`
+        : 'No client approver is named: an admin names one with `/gateway signoff add @person`, or waives the client’s sign-off.';
+      break;
+    case 'outsider':
+      line = 'You cannot decide on this request.';
+      hint =
+        'Only the people this channel named for its client’s sign-off can, on that client’s cards, in this channel.';
+      break;
+    case 'stepped':
+      line = 'That step of the sign-off was already decided.';
+      hint = 'The request now waits for the other side’s decision; the card shows who may still decide.';
       break;
     case 'decided': {
       const { record } = refusal;

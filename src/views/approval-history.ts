@@ -11,11 +11,26 @@ import { fitMessage } from './limits.js';
 export const HISTORY_OLDER_ID = 'approval_history_older';
 
 /** What the step was, and by whom when a person took it (the worker and the expiry job are no actors). */
-const STEP: Record<string, string> = { pending: 'requested', running: 'started' };
+const STEP: Record<string, string> = {
+  pending: 'requested',
+  running: 'started',
+  signed: 'signed off',
+  waived: 'client sign-off waived',
+};
+
+/** A sign-off step's note names the decider's side: the client's approvers are named with their client. */
+const SIDES = new Set(['agency', 'client']);
 
 function step(e: AuditEntry): string {
   const what = `*${escapeMrkdwn(STEP[e.state] ?? e.state)}*`;
-  return /^[UW][A-Z0-9]+$/.test(e.actor) ? `${what} by <@${e.actor}>` : what;
+  if (!/^[UW][A-Z0-9]+$/.test(e.actor)) return what;
+  const side =
+    e.note === 'client'
+      ? ` (${escapeMrkdwn(e.clientLabel || e.client)})`
+      : e.note === 'agency'
+        ? ' (agency)'
+        : '';
+  return `${what} by <@${e.actor}>${side}`;
 }
 
 /** What ran, in a few words: the post (title and id) or the email (recipient and subject). */
@@ -47,7 +62,7 @@ export function buildApprovalHistory(
   }
   const lines = entries.map((e) => {
     const client = e.clientLabel ? `*${escapeMrkdwn(e.clientLabel)}*` : code(e.client);
-    const note = e.note ? ` · ${code(e.note)}` : '';
+    const note = e.note && !SIDES.has(e.note) ? ` · ${code(e.note)}` : '';
     const what = whatRan(options.previews?.get(e.approval));
     return `• ${cardTime(e.at)} · ${step(e)} · ${escapeMrkdwn(e.label)} for ${client}${what} · hash ${code(e.hash.slice(0, 12))} · ${code(e.approval)}${note}`;
   });

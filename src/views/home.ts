@@ -1,5 +1,6 @@
 import type { types } from '@slack/bolt';
 import type { ApprovalRecord } from '../approvals/record.js';
+import type { ChannelSignoff } from '../bindings/signoff-store.js';
 import { approveButton, cardTime, decision } from './approval-card.js';
 import { button, context, divider, header, type KnownBlock, plain, section } from './blocks.js';
 import type { SubscriptionView } from './digest-status.js';
@@ -311,8 +312,11 @@ export function buildChannelSettings(input: {
   channel: string;
   binding: { clientId: string; clientLabel: string; boundBy: string; boundAt: string } | undefined;
   digests: SubscriptionView[];
+  /** The channel's client sign-off (policy and named client approvers). */
+  signoff?: ChannelSignoff;
 }): types.ModalView {
-  const { binding } = input;
+  const { binding, signoff } = input;
+  const named = signoff?.approvers.map((a) => `<@${a.userId}>`).join(', ');
   const blocks: KnownBlock[] = binding
     ? [
         section(
@@ -323,22 +327,24 @@ export function buildChannelSettings(input: {
             ? `*Digests:*\n${input.digests.map((d) => `• ${digestLine(d)}`).join('\n')}`
             : '*Digests:* none.',
         ),
+        section(
+          `*Sign-off:* ${code(signoff?.policy ?? 'agency')} · client approvers: ${named || 'none named'}`,
+        ),
         context(
-          'In the channel: `/gateway use &lt;client_id&gt;` binds it to another client, `/gateway digest reviews|rankings daily|weekly|off` changes its digests, `/gateway status` checks that the key reaches its client.',
+          'In the channel: `/gateway use &lt;client_id&gt;` binds it to another client, `/gateway digest reviews|rankings daily|weekly|off` changes its digests, `/gateway signoff add|remove @person` and `/gateway signoff policy agency|client|both` change its sign-off, `/gateway status` checks that the key reaches its client.',
         ),
       ]
     : [section(`<#${input.channel}> is no longer bound to a client.`)];
   return fitModal({ type: 'modal', title: plain('Channel settings'), close: plain('Close'), blocks });
 }
 
-/** Guests and other workspaces' people: one short panel, and nothing of the agency's (no client, no channel). */
-export function buildHomeNotForYou(): HomeView {
-  return fitHome({
-    type: 'home',
-    blocks: [
-      section(
-        ':wave: This app is for the agency’s own team, so there is nothing here for you. Ask the person who invited you if you need something from it.',
-      ),
-    ],
-  });
+/**
+ * Guests and other workspaces' people: one short panel, and nothing of the agency's (no client, no channel), save
+ * for a client approver the channels where they sign off (`signoffChannels`).
+ */
+export function buildHomeNotForYou(signoffChannels: readonly string[] = []): HomeView {
+  const text = signoffChannels.length
+    ? `:wave: You can sign off requests in ${signoffChannels.map((c) => `<#${c}>`).join(', ')}: approve or reject them on their cards there.`
+    : ':wave: This app is for the agency’s own team, so there is nothing here for you. Ask the person who invited you if you need something from it.';
+  return fitHome({ type: 'home', blocks: [section(text)] });
 }

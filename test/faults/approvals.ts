@@ -9,14 +9,49 @@ import { CHANNEL, type FaultRow } from './row.js';
  * deploy requests, fifty approvers (a user group) click Approve at once, spread over both web processes.
  * Exactly one POST per card may reach the gateway ("duplicates" counts any more, "lost" a card with none),
  * and every other clicker must be told it was already approved ("ended silently" counts those not told).
+ * Under the `both` sign-off policy, 25 agency approvers and 25 named client approvers (of the client's own
+ * workspace) click at once: one of each side decides its step, and still exactly one POST.
  */
 
 const GROUP = 'SFAULTAPPROVERS';
-const CLICKERS = Array.from({ length: 50 }, (_, i) => `UCLICK${String(i).padStart(2, '0')}`);
+const CLIENT_TEAM = 'T0PARTNER';
+const clickers = (policy: 'agency' | 'both') => ({
+  agency: Array.from(
+    { length: policy === 'both' ? 25 : 50 },
+    (_, i) => `UCLICK${String(i).padStart(2, '0')}`,
+  ),
+  client:
+    policy === 'both' ? Array.from({ length: 25 }, (_, i) => `UCLIENT${String(i).padStart(2, '0')}`) : [],
+});
+
+/** The client's people: in the channel, of the client's workspace, each named a client approver; then `both`. */
+async function nameClientApprovers(fleet: Fleet, people: string[]): Promise<void> {
+  const said = (pattern: RegExp) =>
+    fleet.slack.waitFor(() => fleet.slack.messages(CHANNEL).find((m) => pattern.test(m.text)), {
+      what: `the channel told ${pattern}`,
+      timeoutMs: 15_000,
+    });
+  for (const id of people) {
+    fleet.slack.simulate.addUser({ id, name: id.toLowerCase(), team_id: CLIENT_TEAM });
+    fleet.slack.simulate.joinChannel(CHANNEL, id);
+    await fleet.driver().command(`signoff add <@${id}>`, { user: FLEET_ADMIN, channel: CHANNEL });
+    await said(new RegExp(`named <@${id}>`));
+  }
+  await fleet.driver().command('signoff policy both', { user: FLEET_ADMIN, channel: CHANNEL });
+  await said(/sign-off to `both`/);
+}
 const textOf = (m: { text: string; blocks?: unknown[] }) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
 
-export async function concurrentApprovals(redis: PrivateRedis, cards: number): Promise<FaultRow> {
+export async function concurrentApprovals(
+  redis: PrivateRedis,
+  cards: number,
+  policy: 'agency' | 'both' = 'agency',
+): Promise<FaultRow> {
   const began = Date.now();
+  const side = clickers(policy);
+  const CLICKERS = [...side.agency, ...side.client];
+  // The step winners (one under `agency`, one of each side under `both`) are not told anything.
+  const winners = policy === 'both' ? 2 : 1;
   const fleet = await Fleet.start({
     name: 'approvals',
     redisUrl: redis.url,
@@ -25,8 +60,9 @@ export async function concurrentApprovals(redis: PrivateRedis, cards: number): P
     env: { GATEWAY_APPROVERS: `${FLEET_ADMIN},${GROUP}` },
   });
   try {
-    fleet.slack.simulate.setUserGroup(GROUP, CLICKERS);
+    fleet.slack.simulate.setUserGroup(GROUP, side.agency);
     await bindChannel(fleet, CHANNEL);
+    if (policy === 'both') await nameClientApprovers(fleet, side.client);
     const posts = () =>
       fleet.sandbox.requests().filter((r) => r.method === 'POST' && r.action === 'deploy_blog');
     let lost = 0;
@@ -69,10 +105,10 @@ export async function concurrentApprovals(redis: PrivateRedis, cards: number): P
             !fleet.slack
               .ephemerals(CHANNEL, u)
               .slice(told.get(u) ?? 0)
-              .some((m) => /already approved/.test(textOf(m))),
+              .some((m) => /already (approved|decided)/.test(textOf(m))),
         );
       await fleet.slack
-        .waitFor(() => (notTold().length <= 1 ? true : undefined), {
+        .waitFor(() => (notTold().length <= winners ? true : undefined), {
           what: 'the other clickers told',
           timeoutMs: 15_000,
         })
@@ -85,7 +121,7 @@ export async function concurrentApprovals(redis: PrivateRedis, cards: number): P
         details.push(`card ${c + 1}: ${ran} POSTs`);
       }
       // The winner is not told "already approved"; anyone else not told ended silently.
-      const missing = notTold().length - 1;
+      const missing = notTold().length - winners;
       if (missing > 0) {
         silent += missing;
         details.push(`card ${c + 1}: ${missing} clickers not told`);
@@ -95,8 +131,9 @@ export async function concurrentApprovals(redis: PrivateRedis, cards: number): P
     const unescaped = unescapedMentions(fleet.slack, [CHANNEL], [FLEET_ADMIN, FLEET_MEMBER, ...CLICKERS]);
     const crashes = fleet.crashes();
     return {
-      name: '50 concurrent approve clicks',
-      size: `${cards} cards × 50 clicks, 2 web processes`,
+      name:
+        policy === 'both' ? '50 concurrent approve clicks, both sign-off' : '50 concurrent approve clicks',
+      size: `${cards} cards × 50 clicks${policy === 'both' ? ' (25 agency, 25 client)' : ''}, 2 web processes`,
       lost,
       duplicates,
       silent,

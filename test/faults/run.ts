@@ -98,6 +98,7 @@ async function main(): Promise<void> {
     await run('slack', () => slackFaults(redis, SIZES.slackJobs));
     await run('fuzz', () => fuzzRow(redis, SIZES.fuzz, SEED));
     await run('approvals', () => concurrentApprovals(redis, SIZES.approvalCards));
+    await run('approvals-both', () => concurrentApprovals(redis, SIZES.approvalCards, 'both'));
     await run('digests', () => doubledDigests(redis, SIZES.digestPeriods));
     await run('hostile', () => hostileGateway(redis, SIZES.hostile));
     await run('mcp', () => toolCallsWithCommands(redis, SIZES.mcp));

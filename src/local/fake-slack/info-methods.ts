@@ -66,6 +66,14 @@ const usersConversations: MethodHandler = (ctx, args) => {
   return { ok: true, channels, response_metadata: { next_cursor: '' } };
 };
 
+/** A channel's members (channels:read, groups:read), people of other workspaces in a shared channel included. */
+const conversationsMembers: MethodHandler = (ctx, args) => {
+  const ch = typeof args.channel === 'string' ? ctx.state.channel(args.channel) : undefined;
+  if (!ch) return fail('channel_not_found');
+  const members = [...(ctx.state.channelMembers.get(ch.id) ?? [])];
+  return { ok: true, members, response_metadata: { next_cursor: '' } };
+};
+
 const conversationsInfo: MethodHandler = (ctx, args) => {
   const ch = typeof args.channel === 'string' ? ctx.state.channel(args.channel) : undefined;
   if (!ch) return fail('channel_not_found');
@@ -111,6 +119,7 @@ export const infoMethods: Record<string, MethodHandler> = {
   'usergroups.users.list': userGroupUsers,
   'users.conversations': usersConversations,
   'conversations.info': conversationsInfo,
+  'conversations.members': conversationsMembers,
   'conversations.history': history,
   'conversations.replies': replies,
 };

@@ -37,7 +37,9 @@ export const DEFAULT_USERS: FakeUser[] = [
   { id: 'UMEMBER', name: 'bob', real_name: 'Bob Member', tz: 'America/New_York' },
   { id: 'UOTHER', name: 'carol', real_name: 'Carol Other', tz: 'UTC' },
   { id: 'UGUEST', name: 'dave', real_name: 'Dave Guest', tz: 'UTC', is_restricted: true },
+  // People of two other workspaces, as in a Slack Connect channel: erin of the client's, frank of a third.
   { id: 'UEXTERNAL', name: 'erin', real_name: 'Erin Partner', tz: 'UTC', team_id: 'T0PARTNER' },
+  { id: 'UFRANK', name: 'frank', real_name: 'Frank Third', tz: 'UTC', team_id: 'T0THIRD' },
 ];
 
 const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;

@@ -1,0 +1,60 @@
+import { UserError, UserErrorCode } from '../requests/index.js';
+import type { CoreServices } from '../services.js';
+import type { ChannelBinding } from './binding-store.js';
+import type { ChannelSignoff, ClientApprover, SignoffPolicy } from './signoff-store.js';
+
+/**
+ * Naming a client's approvers in the channel shared with the client (Slack Connect), and the channel's sign-off
+ * policy. Admins only (the command router checks it). A client approver is a person of another workspace, in the
+ * channel, recorded with their workspace from users.info: the agency's own people are approvers through
+ * GATEWAY_APPROVERS instead.
+ */
+
+type Deps = Pick<CoreServices, 'access' | 'signoffs'>;
+
+export interface SignoffChange {
+  binding: ChannelBinding;
+  by: string;
+}
+
+export function channelSignoff(deps: Deps, binding: ChannelBinding): Promise<ChannelSignoff> {
+  return deps.signoffs.get(binding.channel, binding.clientId);
+}
+
+export async function nameClientApprover(
+  deps: Deps,
+  change: SignoffChange & { user: string },
+): Promise<ClientApprover> {
+  const { binding, user } = change;
+  const { home, teams } = await deps.access.workspaceOf(user);
+  const [teamId] = teams;
+  if (home || !teamId)
+    throw new UserError(UserErrorCode.BadArguments, `<@${user}> is one of the agency’s own people.`, {
+      hint: 'Agency people approve as agency approvers: name them in GATEWAY_APPROVERS. `signoff add` names people of the client’s workspace.',
+    });
+  if (!(await deps.access.inChannel(user, binding.channel)))
+    throw new UserError(UserErrorCode.BadArguments, `<@${user}> is not in this channel.`, {
+      hint: 'A client approver signs off on the cards in this shared channel: invite them here first, then name them again.',
+    });
+  const approver: ClientApprover = {
+    userId: user,
+    teamId,
+    clientId: binding.clientId,
+    addedBy: change.by,
+    addedAt: Date.now(),
+  };
+  await deps.signoffs.add(binding.channel, approver);
+  return approver;
+}
+
+/** False when the person was not named here. Requests asked for before keep their frozen approvers, but a removed one's click is refused. */
+export function removeClientApprover(deps: Deps, change: SignoffChange & { user: string }): Promise<boolean> {
+  return deps.signoffs.remove(change.binding.channel, change.user);
+}
+
+export async function setSignoffPolicy(
+  deps: Deps,
+  change: SignoffChange & { policy: SignoffPolicy },
+): Promise<void> {
+  await deps.signoffs.setPolicy(change.binding.channel, change.policy);
+}

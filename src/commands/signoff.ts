@@ -1,0 +1,88 @@
+import type { Token } from '../actions/index.js';
+import {
+  channelSignoff,
+  isSignoffPolicy,
+  nameClientApprover,
+  removeClientApprover,
+  setSignoffPolicy,
+} from '../bindings/index.js';
+import { UserError, UserErrorCode } from '../requests/index.js';
+import { escapeMrkdwn } from '../views/escape.js';
+import { buildSignoffChange, buildSignoffList, POLICY_LINE } from '../views/signoff-settings.js';
+import type { CommandContext, CommandSpec } from './command-context.js';
+import { parseMention } from './tokenizer.js';
+
+const USAGE = '/gateway signoff [add @person | remove @person | policy agency|client|both]';
+
+function person(token: Token | undefined): string {
+  const mention = token?.kind === 'word' ? parseMention(token.value) : undefined;
+  if (mention?.kind !== 'user')
+    throw new UserError(UserErrorCode.BadArguments, 'Whom? Name the person with an @-mention.', {
+      usage: USAGE,
+    });
+  return mention.id;
+}
+
+/** Said in the channel, so the client sees who may sign off; an uninvited bot tells the admin alone. */
+async function announce(ctx: CommandContext, line: string): Promise<void> {
+  const message = buildSignoffChange(line);
+  await ctx.post(message).catch(() => ctx.reply(message));
+}
+
+export const signoffCommand: CommandSpec = {
+  name: 'signoff',
+  usage: USAGE,
+  summary: 'The client’s sign-off in a shared channel: its named approvers and the policy',
+  example: '/gateway signoff',
+  group: 'Jobs & approvals',
+  adminOnly: 'name client approvers and set the sign-off policy',
+  local: true,
+  async run(ctx) {
+    const binding = await ctx.binding();
+    const [verb, target, ...rest] = ctx.args;
+    const word = verb?.kind === 'word' ? verb.value.toLowerCase() : undefined;
+    const change = { binding, by: ctx.user };
+    const client = escapeMrkdwn(binding.clientLabel);
+    if (!verb) {
+      await ctx.reply(
+        buildSignoffList({
+          clientLabel: binding.clientLabel,
+          signoff: await channelSignoff(ctx.services, binding),
+        }),
+      );
+    } else if (word === 'add' && !rest.length) {
+      const named = await nameClientApprover(ctx.services, { ...change, user: person(target) });
+      await announce(
+        ctx,
+        `:white_check_mark: <@${ctx.user}> named <@${named.userId}> (${client}) a client approver: they may approve or reject ${client}’s requests in this channel.`,
+      );
+    } else if (word === 'remove' && !rest.length) {
+      const user = person(target);
+      if (!(await removeClientApprover(ctx.services, { ...change, user })))
+        throw new UserError(UserErrorCode.BadArguments, `<@${user}> is not a client approver here.`, {
+          hint: '`/gateway signoff` lists them.',
+        });
+      await announce(ctx, `<@${ctx.user}> removed <@${user}> from ${client}’s client approvers.`);
+    } else if (
+      word === 'policy' &&
+      target?.kind === 'word' &&
+      isSignoffPolicy(target.value.toLowerCase()) &&
+      !rest.length
+    ) {
+      const policy = target.value.toLowerCase() as Parameters<typeof setSignoffPolicy>[1]['policy'];
+      await setSignoffPolicy(ctx.services, { ...change, policy });
+      await announce(
+        ctx,
+        `<@${ctx.user}> set this channel’s sign-off to ${POLICY_LINE[policy]}. Requests asked for from now on follow it.`,
+      );
+    } else {
+      throw new UserError(
+        UserErrorCode.BadArguments,
+        '`signoff` lists, adds or removes client approvers, or sets the policy.',
+        {
+          usage: USAGE,
+        },
+      );
+    }
+  },
+};
