@@ -15,6 +15,7 @@ import type { BotServices, CoreServices } from './services.js';
 import { BotIdentity } from './slack/bot-identity.js';
 import { webSlackClientOptions } from './slack/web-clients.js';
 import { SocketConnection } from './socket-connection.js';
+import { register as registerWorkflows } from './workflows/index.js';
 
 /**
  * Bolt's ignoreSelf middleware drops the app's own messages and events; the app listens to no message and to
@@ -132,6 +133,7 @@ export function createBot(services: BotServices): Bot {
   registerCommands(slackRoutes, services);
   registerInteractions(slackRoutes, services);
   const home = registerHome(slackRoutes, services);
+  registerWorkflows(slackRoutes, services);
   slackRoutes.attach(app);
   app.error(async (error) => {
     logger.error('unhandled listener error', error);

@@ -41,6 +41,7 @@ import { HomeMarks } from './store/home-marks.js';
 import { ActionLedger } from './store/ledger.js';
 import { RedisMembershipVersions } from './store/membership-versions.js';
 import { createTokenFeature } from './tokens/index.js';
+import { StepEnds } from './workflows/index.js';
 
 export interface Runtime {
   services: BotServices;
@@ -189,10 +190,18 @@ export async function startRuntime(
   // with a person waiting, so a 429 is waited out inside the client and not again on top.
   const webSlack = createWebSlackClient(botToken, config.slack.apiUrl, logger);
   const slack = createSlackPoster(webSlack, { maxWaits: 0 });
+  // Workflow Builder steps end on outcomes of any role: a job's end (workers), a rejection (web), an expiry.
+  const steps = new StepEnds({ redis, config, catalogue: catalogue.get, logger });
   // The one approval store of this process: the web role's clicks, the worker's gate and the expiry share it.
   const approvals = new ApprovalStore(redis, config.redis.prefix, {
     metrics,
-    changed: (record) => homeMarks.approvalChanged(record.requestedBy),
+    changed: async (record) => {
+      // Not awaited: a decision's answer never waits on Slack's Workflow API.
+      void steps
+        .approvalChanged(record)
+        .catch((e: unknown) => logger.warn('could not end a workflow step on its approval', e));
+      await homeMarks.approvalChanged(record.requestedBy);
+    },
   });
   const assistantTokens = new AssistantTokenStore(redis, config.redis.prefix, {
     changed: (user) => homeMarks.mark([user]),
@@ -280,6 +289,7 @@ export async function startRuntime(
       metrics,
       redisOutage,
       jobChanged,
+      requestFinished: (data, ended) => steps.requestFinished(data, ended),
       ...options.worker,
     });
     digestWorkers = startDigestWorkers({
