@@ -1,4 +1,5 @@
 import type { ChannelPaceOptions } from './channel-pace.js';
+import type { FakeFunctionRun } from './function-methods.js';
 /** Public shapes of the local Slack stand-in: what tests, the driver and the demo console read. */
 
 export interface FakeUser {
@@ -226,6 +227,12 @@ export interface FakeSlack {
     leaveChannel(channel: string, user: string): void;
     /** The person Sign in with Slack's authorize page signs in from now on (default alice, UADMIN). */
     signInAs(user: string): void;
+  };
+  /** Workflow Builder step runs: started by the driver's `functionExecuted`, ended by the app's completion. */
+  functions: {
+    start(callbackId: string, inputs: Record<string, unknown>): FakeFunctionRun;
+    run(executionId: string): FakeFunctionRun | undefined;
+    runs(): FakeFunctionRun[];
   };
   /** The team a user belongs to (the stand-in's own unless the user was added with another). */
   userTeam(user: string): string;

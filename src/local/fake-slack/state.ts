@@ -10,6 +10,7 @@ import type {
   FakeView,
   ResponseSource,
 } from './fake-types.js';
+import type { FakeFunctionRun } from './function-methods.js';
 
 /** All the stand-in's mutable state, in one place so reset() is one call and handlers stay pure-ish. */
 
@@ -67,6 +68,8 @@ export class FakeState {
   readonly channelMembers = new Map<string, Set<string>>();
   /** Files asked for with files.getUploadURLExternal, with their bytes once POSTed. */
   readonly files = new Map<string, FakeFile>();
+  /** Workflow Builder step runs, by execution id (function-methods.ts). */
+  readonly functionRuns = new Map<string, FakeFunctionRun>();
 
   constructor(private readonly options: FakeSlackOptions) {
     this.pace = options.channelPace ? new ChannelPace(options.channelPace) : undefined;
@@ -95,6 +98,7 @@ export class FakeState {
     this.users.clear();
     this.userGroups.clear();
     this.files.clear();
+    this.functionRuns.clear();
     this.seed();
     this.changed();
   }
