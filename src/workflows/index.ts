@@ -1,6 +1,6 @@
 import type { SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { SlackRoutes } from '../http/slack-routes.js';
-import type { CoreServices } from '../services.js';
+import type { BotServices, CoreServices } from '../services.js';
 import { runStep } from './run-step.js';
 import { StepEnds } from './step-end.js';
 
@@ -14,11 +14,21 @@ import { StepEnds } from './step-end.js';
 
 export { StepEnds } from './step-end.js';
 
-export function register(routes: SlackRoutes, services: CoreServices): void {
+/** Steps share the answer lanes of commands that need no gateway read: their asks never delay an ack. */
+const LANE = 'workflow-step';
+const BUSY = 'The bot was too busy to ask for this step just now; run the workflow again in a minute.';
+
+export function register(routes: SlackRoutes, services: BotServices): void {
   const ends = new StepEnds(services);
   routes.functionExecuted(async ({ ack, event }: SlackEventMiddlewareArgs<'function_executed'>) => {
     await ack();
-    await onStep(services, ends, event);
+    const failBusy = () => {
+      void ends
+        .end(event.function_execution_id, { error: BUSY })
+        .catch((e: unknown) => services.logger.warn('could not fail a workflow step', e));
+    };
+    const taken = services.answers.offer(LANE, () => onStep(services, ends, event), { refuse: failBusy });
+    if (!taken) failBusy();
   });
 }
 
