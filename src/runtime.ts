@@ -195,12 +195,10 @@ export async function startRuntime(
   // The one approval store of this process: the web role's clicks, the worker's gate and the expiry share it.
   const approvals = new ApprovalStore(redis, config.redis.prefix, {
     metrics,
-    changed: async (record) => {
-      // Not awaited: a decision's answer never waits on Slack's Workflow API.
-      void steps
-        .approvalChanged(record)
-        .catch((e: unknown) => logger.warn('could not end a workflow step on its approval', e));
-      await homeMarks.approvalChanged(record.requestedBy);
+    // A step's end is not awaited: a decision's answer never waits on Slack's Workflow API.
+    changed: (record) => {
+      void steps.approvalChanged(record).catch((e: unknown) => logger.warn('workflow step not ended', e));
+      return homeMarks.approvalChanged(record.requestedBy);
     },
   });
   const assistantTokens = new AssistantTokenStore(redis, config.redis.prefix, {

@@ -79,7 +79,7 @@ describe('a hundred concurrent runs of one step', () => {
     const busiest = Math.max(...windows);
     const spanMs = Math.max(...starts) - Math.min(...starts);
     const acks = sent.map((s) => s.elapsedMs).sort((a, b) => a - b);
-    // biome-ignore lint/suspicious/noConsole: the figures of this test are its point
+    // The figures of this test are its point: printed for the report.
     console.log(
       `workflow load: ${RUNS} runs, ${posts.length} POSTs; job starts per limiter window [${windows.join(' ')}] over ${spanMs} ms ` +
         `(rate ${RATE.max}/${RATE.windowMs} ms; arrivals at the gateway [${arrivals.join(' ')}]), ` +

@@ -1,5 +1,4 @@
 import type { ChannelPaceOptions } from './channel-pace.js';
-import type { FakeFunctionRun } from './function-methods.js';
 /** Public shapes of the local Slack stand-in: what tests, the driver and the demo console read. */
 
 export interface FakeUser {
@@ -157,6 +156,19 @@ export interface FakeSocketMode {
 export interface WaitForOptions {
   timeoutMs?: number;
   what?: string;
+}
+
+/** A Workflow Builder step run (function-methods.ts). */
+export interface FakeFunctionRun {
+  executionId: string;
+  workflowExecutionId: string;
+  callbackId: string;
+  inputs: Record<string, unknown>;
+  /** The run's `bot_access_token` (xwfp-…): the only token its completion takes. */
+  token: string;
+  ended?: { ok: true; outputs: Record<string, unknown> } | { ok: false; error: string };
+  /** Completion calls the run received (a second one is refused). */
+  completions: number;
 }
 
 export interface FakeSlack {

@@ -1,3 +1,4 @@
+import type { FakeFunctionRun } from './fake-types.js';
 import { randomId } from './ids.js';
 import { fail, type MethodContext, type MethodHandler } from './method-context.js';
 
@@ -6,18 +7,6 @@ import { fail, type MethodContext, type MethodHandler } from './method-context.j
  * execution id and its own token, which alone may end it, once, with `functions.completeSuccess` (outputs) or
  * `functions.completeError` (an error message).
  */
-
-export interface FakeFunctionRun {
-  executionId: string;
-  workflowExecutionId: string;
-  callbackId: string;
-  inputs: Record<string, unknown>;
-  /** The run's `bot_access_token` (xwfp-…): the only token its completion takes. */
-  token: string;
-  ended?: { ok: true; outputs: Record<string, unknown> } | { ok: false; error: string };
-  /** Completion calls the run received (a second one is refused). */
-  completions: number;
-}
 
 export function startFunctionRun(
   ctx: MethodContext,

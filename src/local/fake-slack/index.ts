@@ -12,7 +12,6 @@ import { FakeState } from './state.js';
 
 export { validateBlocks, validateView } from './block-kit-limits.js';
 export type * from './fake-types.js';
-export type { FakeFunctionRun } from './function-methods.js';
 export { FakeSocketError } from './socket-mode.js';
 
 const TRIGGER_TTL_MS = 3_000;

@@ -4,13 +4,13 @@ import type {
   FakeCall,
   FakeChannel,
   FakeFile,
+  FakeFunctionRun,
   FakeMessage,
   FakeSlackOptions,
   FakeUser,
   FakeView,
   ResponseSource,
 } from './fake-types.js';
-import type { FakeFunctionRun } from './function-methods.js';
 
 /** All the stand-in's mutable state, in one place so reset() is one call and handlers stay pure-ish. */
 
