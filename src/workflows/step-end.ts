@@ -26,6 +26,7 @@ const executionOf = (jobKey: string) => (jobKey.startsWith('wf-') ? jobKey.slice
 const oneLine = (text: string) =>
   text
     .replace(/\s+/g, ' ')
+    .replace(/[`*]/g, '')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&')
