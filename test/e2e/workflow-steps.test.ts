@@ -98,7 +98,7 @@ describe.each<Transport>(['http', 'socket'])('workflow steps over %s', (transpor
     expect(end.ok ? '' : end.error).toMatch(new RegExp(`rejected by <@${ADMIN}>`));
   });
 
-  it('fails a step run as a guest', async () => {
+  it('fails a step run as a guest, or as someone of another workspace', async () => {
     const { run } = await driver.functionExecuted('seo_audit', {
       channel_id: CHANNEL,
       user_id: 'UGUEST',
@@ -106,6 +106,42 @@ describe.each<Transport>(['http', 'socket'])('workflow steps over %s', (transpor
     });
     const end = await ended(h, run);
     expect(end.ok ? '' : end.error).toMatch(/Guests cannot use/);
+    const other = await driver.functionExecuted('seo_audit', {
+      channel_id: CHANNEL,
+      user_id: 'UEXTERNAL',
+      url: SITE,
+    });
+    const otherEnd = await ended(h, other.run);
+    expect(otherEnd.ok ? '' : otherEnd.error).toMatch(/only for people of the workspace/);
+  });
+
+  it('keeps the run’s token out of job data and never in clear in Redis, and drops it once the step ended', async () => {
+    const { run } = await step('seo_audit', { url: `${SITE}/token` });
+    const jobKey = `wf-${run.executionId}`;
+    let job = await h.runtime.services.queue.findJob(jobKey);
+    for (let i = 0; !job && i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      job = await h.runtime.services.queue.findJob(jobKey);
+    }
+    expect(job).toBeDefined();
+    expect(JSON.stringify(job?.data)).not.toContain(run.token);
+    await ended(h, run);
+    const redis = h.runtime.services.redis;
+    const keys = await redis.keys(`${h.prefix}*`);
+    const values = await Promise.all(
+      keys.map(async (key) => {
+        const type = await redis.type(key);
+        if (type === 'string') return (await redis.get(key)) ?? '';
+        if (type === 'hash') return JSON.stringify(await redis.hgetall(key));
+        return '';
+      }),
+    );
+    expect(values.filter((v) => v.includes(run.token))).toEqual([]);
+    // The stand-in records the end as Slack answers; the bot drops the token once it has that answer.
+    const tokenKey = `${h.prefix}:wfstep:token:${run.executionId}`;
+    for (let i = 0; (await redis.exists(tokenKey)) && i < 100; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(await redis.exists(tokenKey)).toBe(0);
   });
 
   it('fails a step for an unbound channel with “bind the channel first”', async () => {
@@ -140,6 +176,30 @@ describe.each<Transport>(['http', 'socket'])('workflow steps over %s', (transpor
     await new Promise((r) => setTimeout(r, 500));
     expect(h.posts('seo_audit').length - posted).toBe(1);
     expect(completions(h, first.run).map((c) => c.ok)).toEqual([true]);
+  });
+});
+
+describe('a guarded step whose approval expires', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness('e2e-wf-expiry', { GATEWAY_APPROVAL_TTL: '2s' });
+    await bind(h, 'acme-plumbing');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('fails the step saying it expired, and nothing is deployed', async () => {
+    const before = h.slack.messages(CHANNEL).length;
+    const { run } = await h.driver.functionExecuted('deploy_blog', {
+      channel_id: CHANNEL,
+      user_id: MEMBER,
+      post_id: await somePost(h),
+    });
+    await h.slack.waitFor(() => approvalCard(h, before), { what: 'the approval card' });
+    const end = await ended(h, run);
+    expect(end.ok ? '' : end.error).toMatch(/expired: no approver answered/);
+    expect(h.posts('deploy_blog')).toEqual([]);
   });
 });
 
