@@ -2,10 +2,11 @@ import { AccessError } from '../access/access-error.js';
 import type { ActionEntry } from '../actions/catalogue.js';
 import { validateActionFields } from '../actions/parse-args.js';
 import { requestApproval } from '../approvals/ask-approval.js';
+import { requestKeys } from '../requests/request-keys.js';
 import { UserError } from '../requests/user-error.js';
 import type { CoreServices } from '../services.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
-import { type StepEnds, stepRequestKey } from './step-end.js';
+import type { StepEnds } from './step-end.js';
 
 /**
  * One Workflow Builder step, run: its inputs become the request a command makes (the person it acts as, the
@@ -35,6 +36,15 @@ function refusalText(error: UserError | AccessError): string {
 const notBound = (channel: string) =>
   `<#${channel}> is not bound to a client: bind the channel first (an admin runs \`/gateway use <client_id>\` there), then run the workflow again.`;
 
+const notMember = (user: string, channel: string) =>
+  `<@${user}> is not a member of <#${channel}>: a step acts only where its person could run the command. Invite them, or choose a channel they are in.`;
+
+/** As in Slack, where a member acts on a client only in its bound channel: admins anywhere (client-reach.ts). */
+async function inChannel(services: CoreServices, user: string, channel: string, clientId: string) {
+  const reach = await services.reach.of(user);
+  return reach.all || (reach.channels.get(clientId) ?? []).some((b) => b.channel === channel);
+}
+
 /** The step's refusal or field errors, or undefined when the request was made (the step waits for its end). */
 export async function runStep(
   services: CoreServices,
@@ -49,14 +59,15 @@ export async function runStep(
   const user = text(userInput);
   if (!channel) return `${STEP_CHANNEL} is required: choose the channel whose client the step acts for.`;
   if (!user) return `${STEP_USER} is required: set it to "Person who used this workflow".`;
+  const binding = await services.bindings.get(channel);
   try {
     await services.access.requirePerson(user);
+    if (!binding) return notBound(channel);
+    if (!(await inChannel(services, user, channel, binding.clientId))) return notMember(user, channel);
   } catch (error) {
     if (error instanceof AccessError) return refusalText(error);
     throw error;
   }
-  const binding = await services.bindings.get(channel);
-  if (!binding) return notBound(channel);
   const checked = validateActionFields(entry, present(raw));
   if (!checked.ok)
     return `${entry.label}: ${Object.entries(checked.errors)
@@ -94,7 +105,7 @@ async function ask(
   call: Asked,
   fields: Record<string, unknown>,
 ): Promise<string | undefined> {
-  const requestKey = stepRequestKey(call.executionId);
+  const requestKey = requestKeys.step(call.executionId);
   if (entry.guarded) {
     const record = await requestApproval(services, {
       entry,

@@ -2,6 +2,7 @@ import type { ApprovalRecord } from '../approvals/record.js';
 import { failureCode } from '../jobs/job-errors.js';
 import type { JobEnd } from '../jobs/job-run.js';
 import type { ActionJobData } from '../jobs/queue.js';
+import { requestKeys } from '../requests/request-keys.js';
 import type { CoreServices } from '../services.js';
 import { createWorkflowStepPort, type StepOutputs, type WorkflowStepPort } from '../slack/workflow-steps.js';
 import { resultSummary } from '../views/result-card.js';
@@ -18,9 +19,10 @@ type Deps = Pick<CoreServices, 'redis' | 'config' | 'catalogue' | 'logger'>;
 
 export type StepEnd = { outputs: StepOutputs } | { error: string };
 
-/** The request key (and so the job id) of a step's request. */
-export const stepRequestKey = (executionId: string) => `wf-${executionId}`;
-const executionOf = (jobKey: string) => (jobKey.startsWith('wf-') ? jobKey.slice(3) : undefined);
+/** The execution a step's job belongs to, from its key (requestKeys.step). */
+const STEP_KEY = requestKeys.step('');
+const executionOf = (jobKey: string) =>
+  jobKey.startsWith(STEP_KEY) ? jobKey.slice(STEP_KEY.length) : undefined;
 
 /** One line of plain text: Slack shows an output in later steps' messages. */
 const oneLine = (text: string) =>

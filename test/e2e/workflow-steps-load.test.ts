@@ -13,6 +13,7 @@ let h: Harness;
 
 beforeAll(async () => {
   h = await startHarness('e2e-wf-load', { GATEWAY_ACTION_RATE: `${RATE.max}/1s` });
+  h.slack.simulate.joinChannel(CHANNEL, MEMBER);
   await bind(h, 'acme-plumbing');
 });
 afterAll(async () => {
@@ -78,19 +79,25 @@ describe('a hundred concurrent runs of one step', () => {
     );
     const busiest = Math.max(...windows);
     const spanMs = Math.max(...starts) - Math.min(...starts);
+    const count = (method: string) => h.slack.calls.filter((c) => c.method === method).length;
     const acks = sent.map((s) => s.elapsedMs).sort((a, b) => a - b);
     // The figures of this test are its point: printed for the report.
     console.log(
       `workflow load: ${RUNS} runs, ${posts.length} POSTs; job starts per limiter window [${windows.join(' ')}] over ${spanMs} ms ` +
         `(rate ${RATE.max}/${RATE.windowMs} ms; arrivals at the gateway [${arrivals.join(' ')}]), ` +
         `all ended in ${tookMs} ms, acks p50 ${acks[RUNS / 2]} ms max ${acks.at(-1)} ms, ` +
-        `completion calls ${completions.length} (ok ${completions.filter((c) => c.ok).length})`,
+        `completion calls ${completions.length} (ok ${completions.filter((c) => c.ok).length}), ` +
+        `lookups users.info ${count('users.info')} users.conversations ${count('users.conversations')}`,
     );
     expect(runs.every((r) => h.slack.functions.run(r.executionId)?.ended?.ok)).toBe(true);
     expect(posts.length).toBe(RUNS);
-    expect(busiest).toBeLessThanOrEqual(RATE.max + 1);
-    // Four windows' worth: the last POST about three windows after the first.
-    expect(spanMs).toBeGreaterThanOrEqual(2.5 * RATE.windowMs);
+    // Four windows' worth: a hundred starts can never come faster than the rate allows (the last about three
+    // windows after the first), whatever the stamps' jitter.
+    expect(spanMs).toBeGreaterThanOrEqual((RUNS / RATE.max - 1) * RATE.windowMs * 0.95);
+    // Each start is stamped by the worker's clock as it asks Redis for the job: on a machine loaded enough to
+    // delay that by a few hundred ms (every role, the stand-in and the sandbox share this test's one event loop),
+    // a few starts land a window early or late. An idle machine prints [25 25 25 25].
+    expect(busiest).toBeLessThanOrEqual(RATE.max + 5);
     expect([...perRun.values()].every((n) => n === 1)).toBe(true);
     expect(perRun.size).toBe(RUNS);
     // Everything shares this test's one event loop (the stand-in, the sandbox, web and worker roles): a burst of

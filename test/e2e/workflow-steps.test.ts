@@ -44,6 +44,9 @@ describe.each<Transport>(['http', 'socket'])('workflow steps over %s', (transpor
       transport === 'socket' ? { SLACK_APP_TOKEN: 'xapp-1-wf' } : {},
     );
     driver = transport === 'socket' ? new SlackDriver({ transport: 'socket', slack: h.slack }) : h.driver;
+    // A step acts only in a channel its person is in, as a command does (the guest and the other workspace's
+    // person are members too: what refuses them is who they are).
+    for (const user of [MEMBER, 'UGUEST', 'UEXTERNAL']) h.slack.simulate.joinChannel(CHANNEL, user);
     if (transport === 'http') await bind(h, 'acme-plumbing');
     else {
       await driver.command('use acme-plumbing', { user: ADMIN, channel: CHANNEL });
@@ -144,6 +147,13 @@ describe.each<Transport>(['http', 'socket'])('workflow steps over %s', (transpor
     expect(await redis.exists(tokenKey)).toBe(0);
   });
 
+  it('fails a step whose person is not a member of its channel', async () => {
+    const { run } = await step('seo_audit', { url: SITE, user_id: 'UOTHER' });
+    const end = await ended(h, run);
+    expect(end.ok ? '' : end.error).toMatch(/<@UOTHER> is not a member of <#CSEO>/);
+    expect(h.posts('seo_audit').filter((p) => p.fields?.url === SITE).length).toBe(1);
+  });
+
   it('fails a step for an unbound channel with “bind the channel first”', async () => {
     const { run } = await step('seo_audit', { url: SITE, channel_id: UNBOUND });
     const end = await ended(h, run);
@@ -183,6 +193,7 @@ describe('a guarded step whose approval expires', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness('e2e-wf-expiry', { GATEWAY_APPROVAL_TTL: '2s' });
+    h.slack.simulate.joinChannel(CHANNEL, MEMBER);
     await bind(h, 'acme-plumbing');
   });
   afterAll(async () => {
