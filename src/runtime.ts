@@ -247,6 +247,7 @@ export async function startRuntime(
       prefix: config.redis.prefix,
       reporter: slack,
       approvalHooks: approvalHooks(approvals, slack),
+      requestFinished: (data, ended) => steps.requestFinished(data, ended),
     }),
   };
   // Answers that need Redis and Slack alone: one lane of 16 slots. Those that read the gateway: 16 slots, at most

@@ -14,7 +14,7 @@ import { bullKeys } from './bullmq-internals.js';
 import { faultStreak } from './fault-streak.js';
 import { reportFinalFailure } from './final-failure.js';
 import { RetryableJobError, wasReported } from './job-errors.js';
-import type { ActionJobDeps, ApprovalHooks, JobEnd } from './job-run.js';
+import type { ActionJobDeps, ApprovalHooks, JobEnd, RequestFinished } from './job-run.js';
 import { actionProcessors, dispatch } from './processors.js';
 import { ACTION_QUEUE, type ActionJobData, type ActionJobOutcome, ActionQueue } from './queue.js';
 import { advanceFairClock, fairKeys, pauseAllWorkers } from './rate-limit.js';
@@ -70,9 +70,10 @@ export interface ActionWorkerOptions {
   replicaWaitMs?: number;
   /**
    * "Request finished": told once a job has ended for good (done, needs a person, or failed with no attempt
-   * left), in the worker that ran it. Whatever waits on a request's end (a Workflow Builder step) listens here.
+   * left), in the worker that ran it (a cancel tells it from requests/cancel.ts). Whatever waits on a request's
+   * end (a Workflow Builder step) listens here.
    */
-  requestFinished?: (data: ActionJobData, ended: JobEnd) => Promise<void>;
+  requestFinished?: RequestFinished;
   /** Told when a job starts, ends or fails an attempt (`ended`: it will not run again); Home tabs follow. */
   jobChanged?: (data: ActionJobData, change: { ended: boolean }) => Promise<void>;
 }

@@ -4,7 +4,7 @@ import type { ActionEntry, Catalogue } from '../actions/catalogue.js';
 import type { BindingStore } from '../bindings/binding-store.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { Row } from '../gateway/types.js';
-import type { ApprovalHooks } from '../jobs/job-run.js';
+import type { ApprovalHooks, RequestFinished } from '../jobs/job-run.js';
 import type { ActionQueue, JobApproval } from '../jobs/queue.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
@@ -81,4 +81,6 @@ export interface RequestDeps {
   reporter: Reporter;
   /** The approvals feature's side of the queue (a cancelled approved job cancels its approval). */
   approvalHooks: ApprovalHooks;
+  /** "Request finished" (jobs/action-worker.ts): a job cancelled before it started has ended too. */
+  requestFinished?: RequestFinished;
 }

@@ -1,6 +1,6 @@
 import type { ApprovalRecord } from '../approvals/record.js';
 import { failureCode } from '../jobs/job-errors.js';
-import type { JobEnd } from '../jobs/job-run.js';
+import type { RequestEnd } from '../jobs/job-run.js';
 import type { ActionJobData } from '../jobs/queue.js';
 import { requestKeys } from '../requests/request-keys.js';
 import type { CoreServices } from '../services.js';
@@ -73,8 +73,8 @@ export class StepEnds {
     this.deps.logger.info(`workflow step ${executionId} ${'outputs' in end ? 'completed' : 'failed'}`);
   }
 
-  /** The action queue's "request finished": a step's job (or a guarded step's approved run) ended. */
-  async requestFinished(data: ActionJobData, ended: JobEnd): Promise<void> {
+  /** "Request finished": a step's job (or a guarded step's approved run) ended, or was cancelled. */
+  async requestFinished(data: ActionJobData, ended: RequestEnd): Promise<void> {
     const executionId =
       executionOf(data.jobKey) ?? (data.approval ? await this.runs.byApproval(data.approval.id) : null);
     if (!executionId) return;
@@ -92,10 +92,14 @@ export class StepEnds {
     if (executionId) await this.end(executionId, { error: why });
   }
 
-  async #jobEnd(data: ActionJobData, ended: JobEnd): Promise<StepEnd> {
+  async #jobEnd(data: ActionJobData, ended: RequestEnd): Promise<StepEnd> {
     const entry = (await this.deps.catalogue()).byAction(data.action);
     const label = entry?.label ?? data.action;
     const where = `its message in <#${data.replyTo.channel}>`;
+    if ('cancelledBy' in ended)
+      return {
+        error: `${label} was cancelled by <@${ended.cancelledBy}> before it started, so it did not run.`,
+      };
     if ('error' in ended)
       return {
         error: `${label} failed (${failureCode(ended.error)}); ${where} has the detail and a Retry button.`,

@@ -189,10 +189,11 @@ describe.each<Transport>(['http', 'socket'])('workflow steps over %s', (transpor
   });
 });
 
-describe('a guarded step whose approval expires', () => {
+describe('steps that never run: an approval that expires, a job cancelled while it waits', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness('e2e-wf-expiry', { GATEWAY_APPROVAL_TTL: '2s' });
+    // One POST a minute: a second job waits in the queue, with its Cancel button.
+    h = await startHarness('e2e-wf-expiry', { GATEWAY_APPROVAL_TTL: '2s', GATEWAY_ACTION_RATE: '1/60s' });
     h.slack.simulate.joinChannel(CHANNEL, MEMBER);
     await bind(h, 'acme-plumbing');
   });
@@ -211,6 +212,18 @@ describe('a guarded step whose approval expires', () => {
     const end = await ended(h, run);
     expect(end.ok ? '' : end.error).toMatch(/expired: no approver answered/);
     expect(h.posts('deploy_blog')).toEqual([]);
+  });
+
+  it('fails a step whose queued job is cancelled, naming who cancelled it', async () => {
+    const step = (url: string) =>
+      h.driver.functionExecuted('seo_audit', { channel_id: CHANNEL, user_id: MEMBER, url });
+    await step(`${SITE}/first`);
+    const { run } = await step(`${SITE}/waits`);
+    const status = await h.message((m) => textOf(m).includes('/waits') && textOf(m).includes('job_cancel'));
+    await h.driver.click(status, { actionId: 'job_cancel' }, { user: MEMBER });
+    const end = await ended(h, run);
+    expect(end.ok ? '' : end.error).toMatch(new RegExp(`cancelled by <@${MEMBER}> before it started`));
+    expect(h.posts('seo_audit').filter((p) => String(p.fields?.url).endsWith('/waits'))).toEqual([]);
   });
 });
 
