@@ -246,10 +246,7 @@ export class SlackDriver {
     });
   }
 
-  /**
-   * Workflow Builder runs a step of the app (`function_executed`): a new run of `callbackId` with `inputs`, or
-   * `again` (the same run delivered a second time, as Slack does when it thinks the first was not acked).
-   */
+  /** Workflow Builder runs a step (`function_executed`): a new run, or `again` the same one redelivered. */
   async functionExecuted(
     callbackId: string,
     inputs: Record<string, unknown>,
