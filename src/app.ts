@@ -24,9 +24,9 @@ import { register as registerWorkflows } from './workflows/index.js';
 const IGNORE_SELF = false;
 
 /**
- * Bolt's default builds a new Web API client for every Workflow Builder step event (around its run's token),
- * before the ack: a hundred steps at once measured acks of 1.1 s at the median. The bot never calls Slack
- * through Bolt's client: a step's end goes through slack/workflow-steps.ts with the token kept for it.
+ * Bolt's default builds a new Web API client around each Workflow Builder step event's run token, before the
+ * ack. The bot never calls Slack through Bolt's client: a step's end goes through slack/workflow-steps.ts with
+ * the token kept for it (workflows/step-runs.ts), so that client would be work for nothing on every step.
  */
 const ATTACH_FUNCTION_TOKEN = false;
 
