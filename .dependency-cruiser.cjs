@@ -10,7 +10,7 @@
  * The surfaces people reach the bot through: each reads its payload, calls a core use case and answers. A new
  * surface gets the same rules by adding its folder's name here.
  */
-const SURFACES = ['commands', 'interactions', 'mcp', 'oauth', 'home'];
+const SURFACES = ['commands', 'interactions', 'mcp', 'oauth', 'home', 'workflows'];
 const SURFACE = `^src/(${SURFACES.join('|')})/`;
 
 /**
@@ -78,9 +78,10 @@ module.exports = {
       name: 'core-knows-no-surface',
       severity: 'error',
       comment:
-        'Core folders never import a surface: only the app (app.ts) registers them, and the local stand-in ' +
-        '(local/) borrows the command tokenizer for its console.',
-      from: { path: '^src/', pathNot: [SURFACE, '^src/app\\.ts$', '^src/local/'] },
+        'Core folders never import a surface: only the app (app.ts) registers them, the composition root ' +
+        '(runtime.ts) subscribes a step\'s end to every role\'s outcomes, and the local stand-in (local/) ' +
+        'borrows the command tokenizer for its console.',
+      from: { path: '^src/', pathNot: [SURFACE, '^src/app\\.ts$', '^src/runtime\\.ts$', '^src/local/'] },
       to: { path: SURFACE },
     },
     {

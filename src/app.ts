@@ -15,12 +15,20 @@ import type { BotServices, CoreServices } from './services.js';
 import { BotIdentity } from './slack/bot-identity.js';
 import { webSlackClientOptions } from './slack/web-clients.js';
 import { SocketConnection } from './socket-connection.js';
+import { register as registerWorkflows } from './workflows/index.js';
 
 /**
  * Bolt's ignoreSelf middleware drops the app's own messages and events; the app listens to no message and to
  * one event, a person opening the Home tab, so it would only be one more step before every ack.
  */
 const IGNORE_SELF = false;
+
+/**
+ * Bolt's default builds a new Web API client around each Workflow Builder step event's run token, before the
+ * ack. The bot never calls Slack through Bolt's client: a step's end goes through slack/workflow-steps.ts with
+ * the token kept for it (workflows/step-runs.ts), so that client would be work for nothing on every step.
+ */
+const ATTACH_FUNCTION_TOKEN = false;
 
 /** `/healthz`, `/readyz` and `/metrics` of this process (Slack's readiness where the process talks to Slack). */
 function processHealth(services: CoreServices, slackReady?: () => string) {
@@ -102,6 +110,7 @@ export function createBot(services: BotServices): Bot {
       clientOptions,
       convoStore: false,
       ignoreSelf: IGNORE_SELF,
+      attachFunctionToken: ATTACH_FUNCTION_TOKEN,
     });
   } else {
     receiver = new HTTPReceiver({
@@ -120,6 +129,7 @@ export function createBot(services: BotServices): Bot {
       clientOptions,
       convoStore: false,
       ignoreSelf: IGNORE_SELF,
+      attachFunctionToken: ATTACH_FUNCTION_TOKEN,
     });
   }
   instrumentRequests(app, services.metrics);
@@ -132,6 +142,7 @@ export function createBot(services: BotServices): Bot {
   registerCommands(slackRoutes, services);
   registerInteractions(slackRoutes, services);
   const home = registerHome(slackRoutes, services);
+  registerWorkflows(slackRoutes, services);
   slackRoutes.attach(app);
   app.error(async (error) => {
     logger.error('unhandled listener error', error);

@@ -42,6 +42,7 @@ import { HomeMarks } from './store/home-marks.js';
 import { ActionLedger } from './store/ledger.js';
 import { RedisMembershipVersions } from './store/membership-versions.js';
 import { createTokenFeature } from './tokens/index.js';
+import { StepEnds } from './workflows/index.js';
 
 export interface Runtime {
   services: BotServices;
@@ -190,10 +191,16 @@ export async function startRuntime(
   // with a person waiting, so a 429 is waited out inside the client and not again on top.
   const webSlack = createWebSlackClient(botToken, config.slack.apiUrl, logger);
   const slack = createSlackPoster(webSlack, { maxWaits: 0 });
+  // Workflow Builder steps end on outcomes of any role: a job's end (workers), a rejection (web), an expiry.
+  const steps = new StepEnds({ redis, config, catalogue: catalogue.get, logger });
   // The one approval store of this process: the web role's clicks, the worker's gate and the expiry share it.
   const approvals = new ApprovalStore(redis, config.redis.prefix, {
     metrics,
-    changed: (record) => homeMarks.approvalChanged(record.requestedBy),
+    // A step's end is not awaited: a decision's answer never waits on Slack's Workflow API.
+    changed: (record) => {
+      void steps.approvalChanged(record).catch((e: unknown) => logger.warn('workflow step not ended', e));
+      return homeMarks.approvalChanged(record.requestedBy);
+    },
   });
   const assistantTokens = new AssistantTokenStore(redis, config.redis.prefix, {
     changed: (user) => homeMarks.mark([user]),
@@ -242,6 +249,7 @@ export async function startRuntime(
       prefix: config.redis.prefix,
       reporter: slack,
       approvalHooks: approvalHooks(approvals, slack),
+      requestFinished: (data, ended) => steps.requestFinished(data, ended),
     }),
   };
   // Answers that need Redis and Slack alone: one lane of 16 slots. Those that read the gateway: 16 slots, at most
@@ -282,6 +290,7 @@ export async function startRuntime(
       metrics,
       redisOutage,
       jobChanged,
+      requestFinished: (data, ended) => steps.requestFinished(data, ended),
       ...options.worker,
     });
     digestWorkers = startDigestWorkers({

@@ -5,6 +5,7 @@ export { decideApproval, decideApprovalById } from './decide.js';
 export { decisionAnswer } from './decision-answer.js';
 export { historyPage } from './history-page.js';
 export { payloadHash } from './payload.js';
+export type { ApprovalRecord } from './record.js';
 export { retryJob } from './retry-job.js';
 export { viewDeployPost } from './view-post.js';
 export { waivable, waiveSignoff } from './waive-signoff.js';

@@ -16,7 +16,7 @@ import type {
  * matching middleware on every request (a command walks past every button, form and event listener before it
  * can ack: an object spread, a copied array and a promise per listener); here a request costs one lookup in a
  * map of its kind, whatever the number of surfaces and ids. The surfaces add their routes (commands/,
- * interactions/, home/), app.ts attaches them once. A route is Bolt middleware, as a listener would be: each
+ * interactions/, home/, workflows/), app.ts attaches them once. A route is Bolt middleware, as a listener would be: each
  * step calls `next()` to go on, the last is the listener. A request no route takes goes on to Bolt as before
  * (no listener: Bolt's receiver answers it when it times out).
  */
@@ -26,6 +26,7 @@ type ButtonRoute = Middleware<SlackActionMiddlewareArgs<BlockButtonAction>>;
 type ViewRoute = Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>>;
 type HomeOpenedRoute = Middleware<SlackEventMiddlewareArgs<'app_home_opened'>>;
 type MembershipRoute = Middleware<SlackEventMiddlewareArgs<'member_joined_channel' | 'member_left_channel'>>;
+type FunctionRoute = Middleware<SlackEventMiddlewareArgs<'function_executed'>>;
 
 /** Slack's events for a person joining or leaving a channel, public or private (scopes channels:read, groups:read). */
 export const MEMBERSHIP_EVENTS = ['member_joined_channel', 'member_left_channel'] as const;
@@ -78,6 +79,11 @@ export class SlackRoutes {
   /** A person joined or left a channel the bot is in. */
   membershipChanged(...chain: MembershipRoute[]): void {
     this.#add(this.#events, 'event', MEMBERSHIP_EVENTS, chain);
+  }
+
+  /** A Workflow Builder step of the app's runs (custom steps): Bolt leaves its ack to the listener. */
+  functionExecuted(...chain: FunctionRoute[]): void {
+    this.#add(this.#events, 'event', ['function_executed'], chain);
   }
 
   /** The one middleware that routes every request (app.ts adds it once every surface has added its routes). */

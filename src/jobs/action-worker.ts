@@ -13,7 +13,7 @@ import { bullKeys } from './bullmq-internals.js';
 import { faultStreak } from './fault-streak.js';
 import { reportFinalFailure } from './final-failure.js';
 import { RetryableJobError, wasReported } from './job-errors.js';
-import type { ActionJobDeps, ApprovalHooks, JobEnd } from './job-run.js';
+import type { ActionJobDeps, ApprovalHooks, JobEnd, RequestFinished } from './job-run.js';
 import { actionProcessors, dispatch } from './processors.js';
 import { ACTION_QUEUE, type ActionJobData, type ActionJobOutcome, ActionQueue } from './queue.js';
 import { advanceFairClock, fairKeys, pauseAllWorkers } from './rate-limit.js';
@@ -67,6 +67,12 @@ export interface ActionWorkerOptions {
   approvals?: ApprovalHooks;
   /** How long the "posting" checkpoint waits for a replica before the POST (0: not at all). */
   replicaWaitMs?: number;
+  /**
+   * "Request finished": told once a job has ended for good (done, needs a person, or failed with no attempt
+   * left), in the worker that ran it (a cancel tells it from requests/cancel.ts). Whatever waits on a request's
+   * end (a Workflow Builder step) listens here.
+   */
+  requestFinished?: RequestFinished;
   /** Told when a job starts, ends or fails an attempt (`ended`: it will not run again); Home tabs follow. */
   jobChanged?: (data: ActionJobData, change: { ended: boolean }) => Promise<void>;
 }
@@ -177,6 +183,14 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
         .catch((e: unknown) => logger.warn('could not show an approved job’s outcome on its card', e)),
     );
   };
+  const finished = (data: ActionJobData, ended: JobEnd) => {
+    if (!options.requestFinished) return;
+    track(
+      options
+        .requestFinished(data, ended)
+        .catch((e: unknown) => logger.warn('a listener of a request’s end failed', e)),
+    );
+  };
   const changed = (data: ActionJobData | undefined, ended: boolean) => {
     if (data && options.jobChanged)
       void options
@@ -189,6 +203,7 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     void release(job.data);
     options.metrics?.jobEnded(ACTION_QUEUE, result?.outcome ?? 'done', ranFor(job));
     approvalEnded(job.data, { outcome: result });
+    finished(job.data, { outcome: result });
   });
   worker.on('failed', (job, error) => {
     const log = logger.child({ job: job?.id });
@@ -198,6 +213,7 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       void release(job.data);
       options.metrics?.jobEnded(ACTION_QUEUE, 'failed', ranFor(job));
       approvalEnded(job.data, { error });
+      finished(job.data, { error });
     } else options.metrics?.retry('job', error instanceof RetryableJobError ? error.code : 'error');
     // finishedOn is set only when BullMQ will not try again; a reported error has been told already.
     if (!job?.finishedOn || wasReported(error)) return;

@@ -3,7 +3,7 @@
 export type { DraftedAction } from './drafts.js';
 export { emailFromDraft, findDraft } from './drafts.js';
 export { failureCode } from './job-errors.js';
-export type { ApprovalHooks, JobEnd } from './job-run.js';
+export type { ApprovalHooks, JobEnd, RequestEnd, RequestFinished } from './job-run.js';
 export { acquireLease } from './lease.js';
 export { dispatch } from './processors.js';
 export type { ActionJobData, ActionQueue, JobApproval, JobSummary } from './queue.js';

@@ -47,6 +47,12 @@ export interface ActionJobDeps {
 /** How an action job ended, for the approval it carried. */
 export type JobEnd = { outcome: ActionJobOutcome } | { error: unknown };
 
+/** How a request ended for good: its job's end, or its job cancelled before it started (and by whom). */
+export type RequestEnd = JobEnd | { cancelledBy: string };
+
+/** "Request finished": told once a request has ended for good; whatever waits on a request's end listens. */
+export type RequestFinished = (data: ActionJobData, ended: RequestEnd) => Promise<void>;
+
 /**
  * What the action worker asks of the approvals feature (approvals/ provides it, the composition root hands it
  * in): jobs/ knows queues, not approvals.

@@ -5,6 +5,7 @@ import { toolArguments } from './console-mcp.js';
 import { answerFor, describeModal, modalFields, parseFill } from './console-modal.js';
 import { fillModalInteractively } from './console-prompts.js';
 import { type RenderNames, renderBlocks } from './console-render.js';
+import { ConsoleWorkflows } from './console-workflow.js';
 import type { SlackDriver } from './driver.js';
 import type { FakeSlack, FakeView } from './fake-slack/index.js';
 import { DEFAULT_USERS } from './fake-slack/state.js';
@@ -36,6 +37,9 @@ const CONSOLE_HELP = [
   '                         /gateway mcp token mints yours and the console uses it; mcp tools lists them):',
   '                         mcp list_keywords client_id=acme-plumbing limit=5',
   '                         mcp get_job with no job_id asks about the job the last mcp call returned',
+  '  workflow <step> [name=value …]  run a Workflow Builder step as the current user in this channel and print',
+  '                         its outputs or error when it ends; @step.output is an earlier step’s output:',
+  '                         workflow generate_blog keyword="drain cleaning" · workflow deploy_blog post_id=@generate_blog.post_id',
   '  help | quit',
 ];
 
@@ -91,6 +95,9 @@ export interface ConsoleOutcome {
 }
 
 class ConsoleProblem extends Error {}
+const problem = (error: unknown): never => {
+  throw new ConsoleProblem(error instanceof Error ? error.message : String(error));
+};
 
 /** A numbered button: on a channel message, or on the Home tab. */
 type Pressable = Omit<ButtonTarget, 'message'> & { message: ButtonTarget['message'] | FakeView };
@@ -111,6 +118,7 @@ export class DemoConsole {
   user: string;
   channel: string;
   private readonly feed: ConsoleFeed;
+  private readonly workflows: ConsoleWorkflows;
   private readonly channelNames = new Map<string, string>([['CSEO', 'seo']]);
   private readonly modalValues = new Map<string, InputValues>();
   private buttons: Pressable[] = [];
@@ -129,6 +137,7 @@ export class DemoConsole {
     opts.slack.simulate.signInAs(this.user);
     this.channel = opts.channel ?? 'CSEO';
     this.feed = new ConsoleFeed(opts.slack, this.names, opts.saveImage);
+    this.workflows = new ConsoleWorkflows(opts.slack, opts.driver);
     this.feed.watch(this.channel);
   }
 
@@ -152,7 +161,7 @@ export class DemoConsole {
         (b) => !('ts' in b.message) || !batch.touched.includes(messageKey(b.message)),
       );
     if (batch.view && !this.opts.interactive) lines.push(...this.modalLines(batch.view));
-    lines.push(...this.homeLines());
+    lines.push(...this.homeLines(), ...this.workflows.ended());
     this.out?.print(lines);
   }
 
@@ -251,6 +260,8 @@ export class DemoConsole {
       await this.wait(arg);
     } else if (lower === 'mcp') {
       await this.callTool(rest);
+    } else if (lower === 'workflow') {
+      this.out?.print(await this.workflows.run(rest, this).catch(problem));
     } else if (lower === 'help' || lower === '?') {
       const people = DEFAULT_USERS.map(
         (u) => `  ${u.name.padEnd(6)} ${u.id.padEnd(10)} ${roleOf(u, this.opts.roles ?? {})}`,

@@ -1,4 +1,4 @@
-import type { FakeMessage, FakeSlack, FakeView } from './fake-slack/index.js';
+import type { FakeFunctionRun, FakeMessage, FakeSlack, FakeView } from './fake-slack/index.js';
 
 /** Interaction payloads shaped like Slack's (bolt-python scenario tests, java-slack-sdk json-logs samples). */
 
@@ -109,5 +109,33 @@ export function basePayload(a: Actor, type: string, token: string): Obj {
     team: { id: a.teamId, domain: a.slack.teamDomain },
     enterprise: null,
     is_enterprise_install: false,
+  };
+}
+
+/** The `function_executed` event of a step run, as Slack sends it (the fields Bolt and the bot read). */
+export function functionEvent(run: FakeFunctionRun, appId: string, now: number): Record<string, unknown> {
+  const at = Math.floor(now);
+  return {
+    type: 'function_executed',
+    function: {
+      id: `Fn${run.callbackId
+        .toUpperCase()
+        .replace(/[^A-Z0-9]/g, '')
+        .slice(0, 10)}`,
+      callback_id: run.callbackId,
+      title: run.callbackId,
+      type: 'app',
+      input_parameters: [],
+      output_parameters: [],
+      app_id: appId,
+      date_created: at,
+      date_updated: at,
+      date_deleted: 0,
+    },
+    inputs: run.inputs,
+    function_execution_id: run.executionId,
+    workflow_execution_id: run.workflowExecutionId,
+    event_ts: now.toFixed(6),
+    bot_access_token: run.token,
   };
 }

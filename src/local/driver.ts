@@ -5,10 +5,11 @@ import {
   type ButtonQuery,
   basePayload,
   findButton,
+  functionEvent,
   isFakeView,
   messageObject,
 } from './driver-payloads.js';
-import type { FakeMessage, FakeSlack, FakeView } from './fake-slack/index.js';
+import type { FakeFunctionRun, FakeMessage, FakeSlack, FakeView } from './fake-slack/index.js';
 import { signSlackRequest } from './signing.js';
 import { buildStateValues, type InputValues } from './view-state.js';
 
@@ -243,6 +244,18 @@ export class SlackDriver {
       team: this.teamId,
       event_ts: now.toFixed(6),
     });
+  }
+
+  /** Workflow Builder runs a step (`function_executed`): a new run, or `again` the same one redelivered. */
+  async functionExecuted(
+    callbackId: string,
+    inputs: Record<string, unknown>,
+    again?: FakeFunctionRun,
+  ): Promise<SentRequest & { run: FakeFunctionRun }> {
+    const run = again ?? this.slack.functions.start(callbackId, inputs);
+    const now = Date.now() / 1000;
+    const sent = await this.sendEvent(`Ev${run.executionId}`, now, functionEvent(run, this.appId, now));
+    return { ...sent, run };
   }
 
   /** The user closes a modal: Slack sends view_closed only when the view asked for it (notify_on_close). */

@@ -43,6 +43,9 @@ export async function cancelJob(
   }
   const { data } = outcome;
   deps.logger.info(`job ${input.jobKey} cancelled by ${input.by}`);
+  await deps
+    .requestFinished?.(data, { cancelledBy: input.by })
+    .catch((e: unknown) => deps.logger.warn('a listener of a request’s end failed', e));
   // The job is already gone, so a failure here is logged, not shown: the card would only lag behind.
   if (data.approval)
     await deps.approvalHooks

@@ -11,4 +11,6 @@ export const requestKeys = {
   duplicate: (pendingId: string) => `dup-${pendingId}`,
   /** "Retry" of a job: one retry per job. */
   retry: (jobKey: string) => `retry-${jobKey}`,
+  /** A Workflow Builder step's run: its execution id (a redelivered function_executed is one job). */
+  step: (executionId: string) => `wf-${executionId}`,
 } as const;

@@ -2,7 +2,7 @@ import type { AccessError, AccessPolicy } from '../access/index.js';
 import type { ActionEntry, Catalogue } from '../actions/index.js';
 import type { BindingStore } from '../bindings/index.js';
 import type { GatewayClient, Row } from '../gateway/index.js';
-import type { ActionQueue, ApprovalHooks, JobApproval } from '../jobs/index.js';
+import type { ActionQueue, ApprovalHooks, JobApproval, RequestFinished } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Redis } from '../redis/connection.js';
@@ -78,4 +78,6 @@ export interface RequestDeps {
   reporter: Reporter;
   /** The approvals feature's side of the queue (a cancelled approved job cancels its approval). */
   approvalHooks: ApprovalHooks;
+  /** "Request finished" (jobs/action-worker.ts): a job cancelled before it started has ended too. */
+  requestFinished?: RequestFinished;
 }

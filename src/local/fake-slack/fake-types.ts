@@ -158,6 +158,19 @@ export interface WaitForOptions {
   what?: string;
 }
 
+/** A Workflow Builder step run (function-methods.ts). */
+export interface FakeFunctionRun {
+  executionId: string;
+  workflowExecutionId: string;
+  callbackId: string;
+  inputs: Record<string, unknown>;
+  /** The run's `bot_access_token` (xwfp-…): the only token its completion takes. */
+  token: string;
+  ended?: { ok: true; outputs: Record<string, unknown> } | { ok: false; error: string };
+  /** Completion calls the run received (a second one is refused). */
+  completions: number;
+}
+
 export interface FakeSlack {
   /** 'http://127.0.0.1:PORT/api/': give this to Bolt as clientOptions.slackApiUrl. */
   apiUrl: string;
@@ -226,6 +239,12 @@ export interface FakeSlack {
     leaveChannel(channel: string, user: string): void;
     /** The person Sign in with Slack's authorize page signs in from now on (default alice, UADMIN). */
     signInAs(user: string): void;
+  };
+  /** Workflow Builder step runs: started by the driver's `functionExecuted`, ended by the app's completion. */
+  functions: {
+    start(callbackId: string, inputs: Record<string, unknown>): FakeFunctionRun;
+    run(executionId: string): FakeFunctionRun | undefined;
+    runs(): FakeFunctionRun[];
   };
   /** The team a user belongs to (the stand-in's own unless the user was added with another). */
   userTeam(user: string): string;

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { chatMethods } from './chat-methods.js';
 import type { ResponsePayload } from './fake-types.js';
 import { fileMethods, handleUpload, unknownSlackFiles } from './file-methods.js';
+import { functionMethods, functionRunToken } from './function-methods.js';
 import { infoMethods } from './info-methods.js';
 import { failValidation, type MethodContext, type MethodHandler } from './method-context.js';
 import { decodeArgs } from './normalize.js';
@@ -15,6 +16,7 @@ const METHODS: Record<string, MethodHandler> = {
   ...chatMethods,
   ...viewMethods,
   ...fileMethods,
+  ...functionMethods,
 };
 const RESPONSE_URL_USES = 5;
 
@@ -92,7 +94,9 @@ async function handleApi(
     record(false, 'unknown_method');
     return sendJson(res, 200, { ok: false, error: 'unknown_method' });
   }
-  if (!token || token !== botToken) {
+  // A step's completion takes that run's own token (its event's bot_access_token), as Slack's does.
+  const expected = method.startsWith('functions.') ? functionRunToken(ctx, args) : botToken;
+  if (!token || token !== expected) {
     const error = token ? 'invalid_auth' : 'not_authed';
     record(false, error);
     return sendJson(res, 200, { ok: false, error });

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { ChannelPace } from './channel-pace.js';
 import type { FakeCall, FakeMessage, FakeSlack, FakeSlackOptions, WaitForOptions } from './fake-types.js';
+import { startFunctionRun } from './function-methods.js';
 import { createFakeSlackServer } from './http-server.js';
 import { newTriggerValue, randomId } from './ids.js';
 import type { MethodContext } from './method-context.js';
@@ -158,6 +159,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         state.changed();
       },
       signInAs: (user) => openId.signInAs(user),
+    },
+    functions: {
+      start: (callbackId, inputs) => {
+        const run = startFunctionRun(ctx, callbackId, inputs);
+        state.changed();
+        return run;
+      },
+      run: (id) => state.functionRuns.get(id),
+      runs: () => [...state.functionRuns.values()],
     },
     userTeam: (user) => state.users.get(user)?.team_id ?? ctx.teamId,
     socket: {

@@ -4,6 +4,7 @@ import type {
   FakeCall,
   FakeChannel,
   FakeFile,
+  FakeFunctionRun,
   FakeMessage,
   FakeSlackOptions,
   FakeUser,
@@ -69,6 +70,8 @@ export class FakeState {
   readonly channelMembers = new Map<string, Set<string>>();
   /** Files asked for with files.getUploadURLExternal, with their bytes once POSTed. */
   readonly files = new Map<string, FakeFile>();
+  /** Workflow Builder step runs, by execution id (function-methods.ts). */
+  readonly functionRuns = new Map<string, FakeFunctionRun>();
 
   constructor(private readonly options: FakeSlackOptions) {
     this.pace = options.channelPace ? new ChannelPace(options.channelPace) : undefined;
@@ -97,6 +100,7 @@ export class FakeState {
     this.users.clear();
     this.userGroups.clear();
     this.files.clear();
+    this.functionRuns.clear();
     this.seed();
     this.changed();
   }
