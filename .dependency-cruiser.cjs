@@ -81,7 +81,7 @@ module.exports = {
         'Core folders never import a surface: only the app (app.ts) registers them, the composition root ' +
         '(runtime.ts) subscribes a step\'s end to every role\'s outcomes, and the local stand-in (local/) ' +
         'borrows the command tokenizer for its console.',
-      from: { path: '^src/', pathNot: [SURFACE, '^src/app\\.ts$', '^src/runtime\\.ts$', '^src/local/'] },
+      from: { path: '^src/', pathNot: [SURFACE, '^src/app\\.ts$', '^src/runtime(-core|-roles)?\\.ts$', '^src/local/'] },
       to: { path: SURFACE },
     },
     {
@@ -207,7 +207,7 @@ module.exports = {
       name: 'sandbox-and-stand-in-only-through-the-root',
       severity: 'error',
       comment: 'Product code reaches sandbox/ and local/ only through the composition root (runtime.ts) and the demo.',
-      from: { path: '^src/', pathNot: ['^src/(sandbox|local)/', '^src/runtime\\.ts$'] },
+      from: { path: '^src/', pathNot: ['^src/(sandbox|local)/', '^src/runtime(-core|-roles)?\\.ts$'] },
       to: { path: '^src/(sandbox|local)/', dependencyTypesNot: ['type-only'] },
     },
     {
