@@ -10,18 +10,22 @@ import { CHART_FONT } from './chart-style.js';
  * every machine.
  *
  * It all runs in one worker thread of its own, started with the first chart:
- * - Memory stays bounded. resvg (pinned at 2.6) frees a drawing's 12 MB of pixels only when V8 collects the
- *   object holding them, and V8 does not know they are there: in the bot's own heap that took a major GC, so
- *   pixels piled up chart after chart. The thread's heap is small and capped, so its collections come with
- *   every chart; and the thread is replaced after RECYCLE_AFTER charts, or stopped after IDLE_MS without one,
- *   which hands everything back (Vega, Vega-Lite and resvg are tens of megabytes: a process that draws no
- *   chart never loads them, and one that stopped drawing lets them go).
- * - The event loop stays free: drawing and encoding take a tenth of a second a chart.
- * - The thread runs from source text (rendererThread below, with the functions it calls), not from a file, so it
+ * - The event loop stays free: a chart is a fifth of a second of drawing and encoding (more on a busy machine).
+ * - A process that draws no chart never loads Vega, Vega-Lite and resvg (tens of megabytes), and the thread is
+ *   stopped after IDLE_MS without a chart, which hands all of it back; it is also replaced after RECYCLE_AFTER
+ *   charts, which hands back whatever resvg's allocator kept.
+ * - resvg (pinned at 2.6) frees a drawing's 12 MB of pixels only when V8 collects the object that holds them, in a
+ *   full collection, and V8 does not know they are there, so pixels wait for the next one. A young generation of
+ *   2 MB (THREAD_LIMITS) moves those objects to the old generation sooner: peak RSS about 150 MB above the bot's
+ *   against 200 MB with V8's default, for the same CPU. Capping the old generation as well (maxOldGenerationSizeMb) cut peak RSS by about a fifth more but
+ *   took 75% more CPU a chart in collections on V8's helper threads (bench/chart.ts and /proc per-thread times):
+ *   not a good trade on a two-core machine. A collection forced after every chart cost more still.
+ * - The thread runs from source text (rendererThread below, with the function it calls), not from a file, so it
  *   needs no TypeScript loader in development and is the same code in dist/.
  *
- * The PNG is encoded here from resvg's pixels with Node's zlib at level 1, each row unfiltered: resvg's own encoder
- * (adaptive filters, default level) took as long as the drawing for a file of about the same size.
+ * The PNG is encoded here from resvg's pixels with Node's zlib at level 1, rows unfiltered: resvg's own encoder
+ * (adaptive filters, default level, and a demultiplied copy of the image first) took twice as long for a file of
+ * about the same size (255 KB against 273 KB for the bench's chart).
  */
 
 /** Pixels per CSS pixel: Slack shows the image sharp on high-density screens and still sharp when scaled down. */
@@ -30,8 +34,8 @@ const CHART_DENSITY = 2;
 const RECYCLE_AFTER = 40;
 /** A thread with no chart to draw for this long is stopped. */
 const IDLE_MS = 120_000;
-/** The thread's V8 heap: Vega's working set for a chart is about 20 MB; a small heap is collected often. */
-const THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 4 };
+/** The thread's V8 heap: a small young generation (see above); the old one is left to V8. */
+const THREAD_LIMITS = { maxYoungGenerationSizeMb: 2 };
 
 /** What the thread needs, resolved here (the thread runs from source text, with nothing to resolve against). */
 interface ThreadData {
