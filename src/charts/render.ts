@@ -15,11 +15,11 @@ import { CHART_FONT } from './chart-style.js';
  *   stopped after IDLE_MS without a chart, which hands all of it back; it is also replaced after RECYCLE_AFTER
  *   charts, which hands back whatever resvg's allocator kept.
  * - resvg (pinned at 2.6) frees a drawing's 12 MB of pixels only when V8 collects the object that holds them, in a
- *   full collection, and V8 does not know they are there, so pixels wait for the next one. A young generation of
- *   2 MB (THREAD_LIMITS) moves those objects to the old generation sooner: peak RSS about 150 MB above the bot's
- *   against 200 MB with V8's default, for the same CPU. Capping the old generation as well (maxOldGenerationSizeMb) cut peak RSS by about a fifth more but
- *   took 75% more CPU a chart in collections on V8's helper threads (bench/chart.ts and /proc per-thread times):
- *   not a good trade on a two-core machine. A collection forced after every chart cost more still.
+ *   full collection, and V8 does not know they are there, so pixels wait for the next one. The thread's heap is
+ *   capped (THREAD_LIMITS), which makes V8 collect it in full far more often, on its helper threads: peak RSS
+ *   over 24 charts about +120 MB against +160 MB drawn on the event loop before, for the same CPU a chart in
+ *   all (bench/chart.ts, and /proc's per-thread times). Without the cap the thread took a quarter less CPU but
+ *   held as much memory as before; a collection forced after every chart cost more than either.
  * - The thread runs from source text (rendererThread below, with the function it calls), not from a file, so it
  *   needs no TypeScript loader in development and is the same code in dist/.
  *
@@ -34,8 +34,11 @@ const CHART_DENSITY = 2;
 const RECYCLE_AFTER = 40;
 /** A thread with no chart to draw for this long is stopped. */
 const IDLE_MS = 120_000;
-/** The thread's V8 heap: a small young generation (see above); the old one is left to V8. */
-const THREAD_LIMITS = { maxYoungGenerationSizeMb: 2 };
+/**
+ * The thread's V8 heap (see above): Vega's working set for a chart is about 30 MB; a heap past the cap stops the
+ * thread with an error for that chart, and the next chart starts a new thread.
+ */
+const THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 2 };
 
 /** What the thread needs, resolved here (the thread runs from source text, with nothing to resolve against). */
 interface ThreadData {
