@@ -15,11 +15,12 @@ import { CHART_FONT } from './chart-style.js';
  *   stopped after IDLE_MS without a chart, which hands all of it back; it is also replaced after RECYCLE_AFTER
  *   charts, which hands back whatever resvg's allocator kept.
  * - resvg (pinned at 2.6) frees a drawing's 12 MB of pixels only when V8 collects the object that holds them, in a
- *   full collection, and V8 does not know they are there, so pixels wait for the next one. The thread's heap is
- *   capped (THREAD_LIMITS), which makes V8 collect it in full far more often, on its helper threads: peak RSS
- *   over 24 charts about +120 MB against +160 MB drawn on the event loop before, for the same CPU a chart in
- *   all (bench/chart.ts, and /proc's per-thread times). Without the cap the thread took a quarter less CPU but
- *   held as much memory as before; a collection forced after every chart cost more than either.
+ *   full collection, and V8 does not know they are there, so pixels wait for the next one: bench/chart.ts's 24
+ *   charts back to back add about +165 MB, as on the event loop before. Capping the thread's old generation
+ *   (maxOldGenerationSizeMb: 96) brought that to +95 MB, but V8 then collected in full so often that a chart
+ *   took twice as long (p50 320–440 ms against 170–200 on the same machine, helper threads competing for the two
+ *   cores); a collection forced after every chart cost more still. The young generation is kept small
+ *   (THREAD_LIMITS): without that the figure was +200 MB.
  * - The thread runs from source text (rendererThread below, with the function it calls), not from a file, so it
  *   needs no TypeScript loader in development and is the same code in dist/.
  *
@@ -34,11 +35,8 @@ const CHART_DENSITY = 2;
 const RECYCLE_AFTER = 40;
 /** A thread with no chart to draw for this long is stopped. */
 const IDLE_MS = 120_000;
-/**
- * The thread's V8 heap (see above): Vega's working set for a chart is about 30 MB; a heap past the cap stops the
- * thread with an error for that chart, and the next chart starts a new thread.
- */
-const THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 2 };
+/** The thread's V8 heap: a small young generation (see above); the old one is left to V8. */
+const THREAD_LIMITS = { maxYoungGenerationSizeMb: 2 };
 
 /** What the thread needs, resolved here (the thread runs from source text, with nothing to resolve against). */
 interface ThreadData {
