@@ -25,6 +25,16 @@ export async function nameClientApprover(
   deps: Deps,
   change: SignoffChange & { user: string },
 ): Promise<ClientApprover> {
+  const approver = await checkedApprover(deps, change);
+  await deps.signoffs.add(change.binding.channel, approver);
+  return approver;
+}
+
+/** A person who may be named a client approver here, as they would be recorded; else the UserError that says why not. */
+async function checkedApprover(
+  deps: Deps,
+  change: SignoffChange & { user: string },
+): Promise<ClientApprover> {
   const { binding, user } = change;
   const { home, teams } = await deps.access.workspaceOf(user);
   const [teamId] = teams;
@@ -36,15 +46,7 @@ export async function nameClientApprover(
     throw new UserError(UserErrorCode.BadArguments, `<@${user}> is not in this channel.`, {
       hint: 'A client approver signs off on the cards in this shared channel: invite them here first, then name them again.',
     });
-  const approver: ClientApprover = {
-    userId: user,
-    teamId,
-    clientId: binding.clientId,
-    addedBy: change.by,
-    addedAt: Date.now(),
-  };
-  await deps.signoffs.add(binding.channel, approver);
-  return approver;
+  return { userId: user, teamId, clientId: binding.clientId, addedBy: change.by, addedAt: Date.now() };
 }
 
 /** False when the person was not named here. Requests asked for before keep their frozen approvers, but a removed one's click is refused. */
@@ -57,4 +59,38 @@ export async function setSignoffPolicy(
   change: SignoffChange & { policy: SignoffPolicy },
 ): Promise<void> {
   await deps.signoffs.setPolicy(change.binding.channel, change.policy);
+}
+
+/** What one edit of the channel's sign-off changed. */
+export interface SignoffEdit {
+  /** The new policy, when it changed. */
+  policy?: SignoffPolicy;
+  named: string[];
+  removed: string[];
+}
+
+/**
+ * The channel settings' edit: the policy and the whole list of client approvers at once. All or nothing: every
+ * newly named person is checked (another workspace, in the channel) before anything is saved, so a refusal loses
+ * nothing of what stood.
+ */
+export async function editSignoff(
+  deps: Deps,
+  change: SignoffChange & { policy: SignoffPolicy; approvers: readonly string[] },
+): Promise<SignoffEdit> {
+  const { binding } = change;
+  const now = await channelSignoff(deps, binding);
+  const had = new Set(now.approvers.map((a) => a.userId));
+  const wanted = new Set(change.approvers);
+  const added: ClientApprover[] = [];
+  for (const user of wanted) if (!had.has(user)) added.push(await checkedApprover(deps, { ...change, user }));
+  const removed = [...had].filter((user) => !wanted.has(user));
+  if (change.policy !== now.policy) await deps.signoffs.setPolicy(binding.channel, change.policy);
+  for (const approver of added) await deps.signoffs.add(binding.channel, approver);
+  for (const user of removed) await deps.signoffs.remove(binding.channel, user);
+  return {
+    ...(change.policy !== now.policy ? { policy: change.policy } : {}),
+    named: added.map((a) => a.userId),
+    removed,
+  };
 }

@@ -3,8 +3,10 @@
 export type { ChannelBinding } from './binding-store.js';
 export { BindingStore } from './binding-store.js';
 export { bindChannel, findClient } from './channel-binding.js';
+export type { SignoffEdit } from './client-approvers.js';
 export {
   channelSignoff,
+  editSignoff,
   nameClientApprover,
   removeClientApprover,
   setSignoffPolicy,

@@ -7,8 +7,7 @@ import {
   setSignoffPolicy,
 } from '../bindings/index.js';
 import { UserError, UserErrorCode } from '../requests/index.js';
-import { escapeMrkdwn } from '../views/escape.js';
-import { buildSignoffChange, buildSignoffList, POLICY_LINE } from '../views/signoff-settings.js';
+import { buildSignoffChange, buildSignoffList, signoffLines } from '../views/signoff-settings.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
 import { parseMention } from './tokenizer.js';
 
@@ -42,7 +41,6 @@ export const signoffCommand: CommandSpec = {
     const [verb, target, ...rest] = ctx.args;
     const word = verb?.kind === 'word' ? verb.value.toLowerCase() : undefined;
     const change = { binding, by: ctx.user };
-    const client = escapeMrkdwn(binding.clientLabel);
     if (!verb) {
       await ctx.reply(
         buildSignoffList({
@@ -52,17 +50,14 @@ export const signoffCommand: CommandSpec = {
       );
     } else if (word === 'add' && !rest.length) {
       const named = await nameClientApprover(ctx.services, { ...change, user: person(target) });
-      await announce(
-        ctx,
-        `:white_check_mark: <@${ctx.user}> named <@${named.userId}> (${client}) a client approver: they may approve or reject ${client}’s requests in this channel.`,
-      );
+      await announce(ctx, signoffLines.named(ctx.user, named.userId, binding.clientLabel));
     } else if (word === 'remove' && !rest.length) {
       const user = person(target);
       if (!(await removeClientApprover(ctx.services, { ...change, user })))
         throw new UserError(UserErrorCode.BadArguments, `<@${user}> is not a client approver here.`, {
           hint: '`/gateway signoff` lists them.',
         });
-      await announce(ctx, `<@${ctx.user}> removed <@${user}> from ${client}’s client approvers.`);
+      await announce(ctx, signoffLines.removed(ctx.user, user, binding.clientLabel));
     } else if (
       word === 'policy' &&
       target?.kind === 'word' &&
@@ -71,10 +66,7 @@ export const signoffCommand: CommandSpec = {
     ) {
       const policy = target.value.toLowerCase() as Parameters<typeof setSignoffPolicy>[1]['policy'];
       await setSignoffPolicy(ctx.services, { ...change, policy });
-      await announce(
-        ctx,
-        `<@${ctx.user}> set this channel’s sign-off to ${POLICY_LINE[policy]}. Requests asked for from now on follow it.`,
-      );
+      await announce(ctx, signoffLines.policy(ctx.user, policy));
     } else {
       throw new UserError(
         UserErrorCode.BadArguments,

@@ -4,6 +4,7 @@ import { claimOnce, HomeMarks } from '../store/index.js';
 import { registerHomeButtons } from './home-buttons.js';
 import { homeReader } from './home-data.js';
 import { homePublisher } from './home-publisher.js';
+import { registerChannelSettings } from './home-settings.js';
 
 export { HOME_ACTION_IDS } from './home-buttons.js';
 
@@ -38,6 +39,7 @@ export function register(
     await publisher.publish(event.user, { opened: true, hash });
   });
   registerHomeButtons(routes, services, marks, publisher);
+  registerChannelSettings(routes, services);
   publisher.start();
   return { stop: () => publisher.stop() };
 }

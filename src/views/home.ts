@@ -9,6 +9,7 @@ import { code, escapeMrkdwn, oneLine } from './escape.js';
 import { JOB_STATE_WORDS } from './job-list.js';
 import { fitHome, fitModal, truncate } from './limits.js';
 import { messagePermalink } from './permalink.js';
+import { SIGNOFF_FORM, signoffInputs } from './signoff-settings.js';
 import { slackDate } from './slack-date.js';
 
 /**
@@ -330,12 +331,22 @@ export function buildChannelSettings(input: {
         section(
           `*Sign-off:* ${code(signoff?.policy ?? 'agency')} · client approvers: ${named || 'none named'}`,
         ),
+        ...signoffInputs(signoff),
         context(
-          'In the channel: `/gateway use &lt;client_id&gt;` binds it to another client, `/gateway digest reviews|rankings daily|weekly|off` changes its digests, `/gateway signoff add|remove @person` and `/gateway signoff policy agency|client|both` change its sign-off, `/gateway status` checks that the key reaches its client.',
+          'In the channel: `/gateway use &lt;client_id&gt;` binds it to another client, `/gateway digest reviews|rankings daily|weekly|off` changes its digests, `/gateway signoff` its sign-off, `/gateway status` checks that the key reaches its client.',
         ),
       ]
     : [section(`<#${input.channel}> is no longer bound to a client.`)];
-  return fitModal({ type: 'modal', title: plain('Channel settings'), close: plain('Close'), blocks });
+  const form = binding
+    ? { callback_id: SIGNOFF_FORM.callbackId, private_metadata: input.channel, submit: plain('Save') }
+    : {};
+  return fitModal({
+    type: 'modal',
+    title: plain('Channel settings'),
+    close: plain('Close'),
+    ...form,
+    blocks,
+  });
 }
 
 /**

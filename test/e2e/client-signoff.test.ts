@@ -318,4 +318,55 @@ describe('client sign-off', () => {
     await cardSays(card, /done/);
     expect(h.posts('deploy_blog')).toHaveLength(posts + 1);
   });
+
+  it('the channel settings on Home edit the sign-off: all or nothing, and the channel is told', async () => {
+    await h.driver.homeOpened({ user: ADMIN });
+    const home = await h.slack.waitFor(
+      () =>
+        /home_channel_settings/.test(JSON.stringify(h.slack.home(ADMIN)?.view ?? {})) && h.slack.home(ADMIN),
+      { what: 'the admin’s Home tab' },
+    );
+    const open = async () => {
+      const shown = h.slack.views(ADMIN).length;
+      await h.driver.click(home, { actionId: 'home_channel_settings', value: CHANNEL }, { user: ADMIN });
+      return h.slack.waitFor(
+        () =>
+          h.slack
+            .views(ADMIN)
+            .slice(shown)
+            .find((v) => v.view.title.text === 'Channel settings'),
+        { what: 'the channel settings' },
+      );
+    };
+    // One of the agency's own people among the names: refused on the field, and nothing of it saved.
+    const first = await open();
+    const refused = await h.driver.submit(
+      first,
+      { policy: 'client', approvers: [ERIN, MEMBER] },
+      { user: ADMIN },
+    );
+    expect(JSON.stringify(refused.json)).toMatch(/signoff_approvers.*one of the agency’s own people/);
+    expect(await admin('signoff', /Client approvers of Harbor Law Group/)).toMatch(/`agency`/);
+    // The policy to `client` and erin taken off the list: saved, and the channel told of each change.
+    const posted = h.slack.messages(CHANNEL).length;
+    const saved = await h.driver.submit(await open(), { policy: 'client', approvers: [] }, { user: ADMIN });
+    expect(saved.status).toBe(200);
+    expect(JSON.stringify(saved.json ?? {})).not.toContain('errors');
+    await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(CHANNEL)
+          .slice(posted)
+          .find((m) => /removed <@UEXTERNAL>/.test(textOf(m))),
+      { what: 'the removal told in the channel' },
+    );
+    const told = h.slack
+      .messages(CHANNEL)
+      .slice(posted)
+      .map((m) => textOf(m));
+    expect(told.some((t) => /set this channel’s sign-off to `client`/.test(t))).toBe(true);
+    const list = await admin('signoff', /Client approvers of Harbor Law Group/);
+    expect(list).toContain('none named yet');
+    expect(list).toMatch(/`client`/);
+  });
 });
