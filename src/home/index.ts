@@ -7,6 +7,7 @@ import { homePublisher } from './home-publisher.js';
 import { registerChannelSettings } from './home-settings.js';
 
 export { HOME_ACTION_IDS } from './home-buttons.js';
+export { HOME_VIEW_IDS } from './home-settings.js';
 
 /**
  * The App Home tab, a surface like commands/ and interactions/: it reads the event or the click, calls the

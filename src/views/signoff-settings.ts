@@ -72,7 +72,7 @@ export function signoffInputs(signoff: ChannelSignoff | undefined): KnownBlock[]
       block_id: SIGNOFF_FORM.policyBlock,
       label: plain('Sign-off policy'),
       element: {
-        type: 'static_select',
+        type: 'radio_buttons',
         action_id: SIGNOFF_FORM.policyAction,
         options: (['agency', 'client', 'both'] as const).map(option),
         initial_option: option(policy),

@@ -326,17 +326,15 @@ describe('client sign-off', () => {
         /home_channel_settings/.test(JSON.stringify(h.slack.home(ADMIN)?.view ?? {})) && h.slack.home(ADMIN),
       { what: 'the admin’s Home tab' },
     );
+    const opened = new Set(h.slack.views(ADMIN).map((v) => v.id));
     const open = async () => {
-      const shown = h.slack.views(ADMIN).length;
       await h.driver.click(home, { actionId: 'home_channel_settings', value: CHANNEL }, { user: ADMIN });
-      return h.slack.waitFor(
-        () =>
-          h.slack
-            .views(ADMIN)
-            .slice(shown)
-            .find((v) => v.view.title.text === 'Channel settings'),
+      const view = await h.slack.waitFor(
+        () => h.slack.views(ADMIN).find((v) => v.view.title.text === 'Channel settings' && !opened.has(v.id)),
         { what: 'the channel settings' },
       );
+      opened.add(view.id);
+      return view;
     };
     // One of the agency's own people among the names: refused on the field, and nothing of it saved.
     const first = await open();

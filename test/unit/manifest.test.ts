@@ -3,7 +3,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SLASH_COMMANDS } from '../../src/commands/index.js';
-import { HOME_ACTION_IDS } from '../../src/home/index.js';
+import { HOME_ACTION_IDS, HOME_VIEW_IDS } from '../../src/home/index.js';
 import { MEMBERSHIP_EVENTS } from '../../src/http/slack-routes.js';
 import { INTERACTIVE_IDS } from '../../src/interactions/index.js';
 
@@ -38,6 +38,7 @@ describe('manifest.yml', () => {
     expect(listed('interactive-action-ids')).toEqual([...INTERACTIVE_IDS.actions].sort());
     expect(listed('interactive-view-callback-ids')).toEqual([...INTERACTIVE_IDS.views].sort());
     expect(listed('home-action-ids')).toEqual([...HOME_ACTION_IDS].sort());
+    expect(listed('home-view-callback-ids')).toEqual([...HOME_VIEW_IDS].sort());
   });
 
   it('enables the Home tab and subscribes to its open event', () => {
