@@ -12,9 +12,6 @@ import { buildSignoffChange, SIGNOFF_FORM, signoffLines } from '../views/signoff
  * and named client approvers) through the same use case as `/gateway signoff`. A refusal goes back onto the
  * form's field (nothing saved, nothing typed lost); a saved change is told in the channel, as the command tells it.
  */
-/** The callback ids of the forms the Home tab opens (the manifest lists them beside its buttons). */
-export const HOME_VIEW_IDS: readonly string[] = [SIGNOFF_FORM.callbackId];
-
 export function registerChannelSettings(routes: SlackRoutes, services: BotServices): void {
   routes.views([SIGNOFF_FORM.callbackId], async ({ ack, body, view, context }) => {
     const user = body.user.id;
@@ -57,3 +54,6 @@ export function registerChannelSettings(routes: SlackRoutes, services: BotServic
         .catch((e: unknown) => log.warn('could not tell the channel of a sign-off change', e));
   });
 }
+
+/** The callback ids of the forms the Home tab opens (the manifest lists them beside its buttons). */
+export const HOME_VIEW_IDS: readonly string[] = [SIGNOFF_FORM.callbackId];

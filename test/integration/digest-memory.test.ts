@@ -88,7 +88,9 @@ describe('a digest’s memory as rows grow', () => {
     expect(b.weeks).toBeLessThanOrEqual(16);
     // 90,000 rows more, if held, would be over 20 MB; the per-keyword state is well under 1 MB either way.
     expect(small.bytes).toBeLessThan(4 * MB);
-    expect(large.bytes).toBeLessThan(small.bytes + 2 * MB);
+    // A worker that ran other files first may still free their leftovers during a walk (a negative reading): the
+    // larger walk is held to what the smaller one kept, or to nothing, whichever is more.
+    expect(large.bytes).toBeLessThan(Math.max(small.bytes, 0) + 2 * MB);
   }, 120_000);
 
   it('a rankings digest walks the 100,000 rows once and keeps one position per keyword as its mark', async () => {
