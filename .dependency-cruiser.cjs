@@ -26,6 +26,7 @@ const FEATURES = [
   'digests',
   'gateway',
   'jobs',
+  'overview',
   'reads',
   'requests',
   'store',

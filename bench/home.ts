@@ -12,11 +12,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
-import { homeReader } from '../src/home/home-data.js';
+import { homeTab } from '../src/home/home-publisher.js';
 import { SlackDriver } from '../src/local/driver.js';
 import { startFakeSlack } from '../src/local/fake-slack/index.js';
 import { ensureRedis } from '../src/local/redis-local.js';
 import { silentLogger } from '../src/logger.js';
+import { overviewReader } from '../src/overview/index.js';
 import { createRedis, deleteByPrefix } from '../src/redis/connection.js';
 import { startRuntime } from '../src/runtime.js';
 import { HomeMarks } from '../src/store/home-marks.js';
@@ -176,10 +177,12 @@ async function runHomeBench(samples: number, seconds: number): Promise<HomeFigur
       await sleep(250);
     }
     await sleep(500);
-    const reader = homeReader(services, marks);
+    const reader = overviewReader(services, marks);
     const wrongTabs: string[] = [];
     for (const user of [...new Set([...APPROVERS, ...REQUESTERS])]) {
-      const expected = textsOf((await reader.read(user)).view.blocks as Array<{ text?: { text?: string } }>);
+      const expected = textsOf(
+        homeTab(await reader.read(user)).blocks as Array<{ text?: { text?: string } }>,
+      );
       const shown = textsOf(slack.home(user)?.view.blocks ?? []);
       // Dates in words and the oldest job's wait move with the clock; the rest must match.
       const strip = (texts: string[]) =>

@@ -1,7 +1,8 @@
+import type { Overview, OverviewReader } from '../overview/index.js';
 import type { BotServices } from '../services.js';
 import { slackRetryAfterMs } from '../slack/slack-poster.js';
 import type { HomeMarks } from '../store/index.js';
-import type { HomeReader } from './home-data.js';
+import { buildHomeNotForYou, buildHomeView } from '../views/home.js';
 
 /**
  * Publishes Home tabs: when someone opens theirs, after their click on it, and when something in it changed
@@ -17,6 +18,13 @@ const BATCH = 20;
 /** After a failure other than a 429, the person's tab is tried again this much later. */
 const FAILED_RETRY_MS = 30_000;
 
+/** A person's tab: their overview, rendered; someone who may not use the bot sees where they sign off, if anywhere. */
+export function homeTab(overview: Overview) {
+  return overview.kind === 'person'
+    ? buildHomeView(overview.data)
+    : buildHomeNotForYou(overview.signoffChannels);
+}
+
 export interface HomePublisher {
   /**
    * Publishes `user`'s tab now. `opened`: they opened it or clicked on it (not a re-publish), so it is kept
@@ -31,7 +39,7 @@ export interface HomePublisher {
 export function homePublisher(
   services: BotServices,
   marks: HomeMarks,
-  reader: HomeReader,
+  overview: OverviewReader,
   options: { pollMs?: number } = {},
 ): HomePublisher {
   const log = services.logger.child({ part: 'home' });
@@ -41,13 +49,13 @@ export function homePublisher(
   let running: Promise<void> | undefined;
 
   async function publishOnce(user: string, opened: boolean, hash: string | undefined): Promise<void> {
-    const { view, person, approver } = await reader.read(user);
-    if (person && opened) await marks.opened(user, approver);
+    const seen = await overview.read(user);
+    if (seen.kind === 'person' && opened) await marks.opened(user, seen.approver);
     const last = hash ?? (await marks.lastHash(user)) ?? undefined;
-    let answer = await services.slack.publishHome(user, view, last);
+    let answer = await services.slack.publishHome(user, homeTab(seen), last);
     if ('conflict' in answer) {
       // Another publish landed since: what Redis says now is at least as new as what it showed.
-      answer = await services.slack.publishHome(user, (await reader.read(user)).view);
+      answer = await services.slack.publishHome(user, homeTab(await overview.read(user)));
     }
     if ('hash' in answer && answer.hash) await marks.setHash(user, answer.hash);
   }

@@ -1,8 +1,8 @@
 import type { SlackRoutes } from '../http/slack-routes.js';
+import { overviewReader } from '../overview/index.js';
 import type { BotServices } from '../services.js';
 import { claimOnce, HomeMarks } from '../store/index.js';
 import { registerHomeButtons } from './home-buttons.js';
-import { homeReader } from './home-data.js';
 import { homePublisher } from './home-publisher.js';
 import { registerChannelSettings } from './home-settings.js';
 
@@ -26,8 +26,12 @@ export function register(
 ): { stop(): Promise<void> } {
   const prefix = services.config.redis.prefix;
   const marks = new HomeMarks(services.redis, prefix);
-  const reader = homeReader(services, marks);
-  const publisher = homePublisher(services, marks, reader, options.pollMs ? { pollMs: options.pollMs } : {});
+  const publisher = homePublisher(
+    services,
+    marks,
+    overviewReader(services, marks),
+    options.pollMs ? { pollMs: options.pollMs } : {},
+  );
   routes.homeOpened(async ({ event, body, logger }) => {
     if (event.tab !== 'home') return;
     const id = body.event_id || `${event.user}:${event.event_ts}`;
