@@ -1,13 +1,13 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { ActionEntry, Catalogue, Token } from '../actions/index.js';
 import type { ChannelBinding } from '../bindings/index.js';
-import { slackLogContext } from '../http/request-context.js';
 import type { AppLogger } from '../logger.js';
 import { closestName } from '../reads/index.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { ChatPoster } from '../slack/chat-post.js';
 import { describeError } from '../slack/describe-error.js';
+import { slackLogContext } from '../slack/request-context.js';
 import { ephemeralBody, jsonBytes, postToResponseUrl } from '../slack/response-url.js';
 import { claimOnce, claimOnceReading } from '../store/index.js';
 import type { SlackMessage } from '../views/blocks.js';

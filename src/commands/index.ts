@@ -1,5 +1,5 @@
-import type { SlackRoutes } from '../http/slack-routes.js';
 import type { BotServices } from '../services.js';
+import type { SlackRoutes } from '../slack/slack-routes.js';
 import { runActionCommand } from './action-command.js';
 import { chartCommand } from './chart.js';
 import type { CommandSpec } from './command-context.js';

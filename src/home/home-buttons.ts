@@ -1,12 +1,12 @@
 import { type DecideOutcome, decideApprovalById, decisionAnswer, retryJob } from '../approvals/index.js';
 import { channelSignoff } from '../bindings/index.js';
 import { channelDigests } from '../digests/index.js';
-import { slackLogContext } from '../http/request-context.js';
-import type { SlackRoutes } from '../http/slack-routes.js';
 import type { AppLogger } from '../logger.js';
 import { notAdminError } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { describeError } from '../slack/describe-error.js';
+import { type ButtonListener, buttonPipeline, interactionOf } from '../slack/interaction-pipeline.js';
+import type { SlackRoutes } from '../slack/slack-routes.js';
 import type { HomeMarks } from '../store/index.js';
 import { section } from '../views/blocks.js';
 import {
@@ -24,8 +24,9 @@ import type { HomePublisher } from './home-publisher.js';
 /**
  * The Home tab's buttons: Approve, Reject and Cancel go to the approval use case (approvals/decide.ts), Cancel
  * and Retry of a job to the request layer and the job retry, exactly as the channel's card and job messages
- * do; the tab has no channel, so the approval's or the job's own stands in. The answer (a refusal, what
- * happened) is shown at the top of the tab, which is published again at once.
+ * do; the tab has no channel, so the approval's or the job's own stands in. They run behind the same pipeline
+ * as the channel's buttons (slack/interaction-pipeline.ts); the answer (a refusal, what happened) is shown at
+ * the top of the tab, which is published again after every click.
  */
 
 type Click = { user: string; value: string; click: string; triggerId: string; log: AppLogger };
@@ -94,28 +95,27 @@ export function registerHomeButtons(
   marks: HomeMarks,
   publisher: HomePublisher,
 ): void {
-  routes.buttons(HOME_ACTION_IDS, async ({ ack, body, action, context }) => {
-    await ack();
-    const user = body.user.id;
-    const log = services.logger.child({ ...slackLogContext(body, context), action: action.action_id });
-    let answer: Answer;
-    try {
-      await services.access.requirePerson(user, body.user.team_id);
-      const handler = BUTTONS[action.action_id];
-      answer = await handler?.(services, {
-        user,
-        value: action.value ?? '',
-        click: body.trigger_id || action.action_ts,
-        triggerId: body.trigger_id,
-        log,
-      });
-    } catch (error) {
-      answer = describeError(error, log);
-    }
+  const answers = {
+    answers: (body: { user: { id: string } }) => {
+      const reply = (message: { text: string; blocks?: unknown[] }) =>
+        marks.setNotice(body.user.id, message.blocks?.length ? message.blocks : [section(message.text)]);
+      return { reply, replace: reply };
+    },
+    after: (body: { user: { id: string } }) => publisher.publish(body.user.id, { opened: true }),
+  };
+  const press: ButtonListener = async ({ body, action, context }) => {
+    const { log, reply } = interactionOf(context);
+    const answer = await BUTTONS[action.action_id]?.(services, {
+      user: body.user.id,
+      value: action.value ?? '',
+      click: body.trigger_id || action.action_ts,
+      triggerId: body.trigger_id,
+      log,
+    });
     if (answer)
-      await marks
-        .setNotice(user, answer.blocks?.length ? answer.blocks : [section(answer.text)])
-        .catch((e: unknown) => log.warn('could not keep the answer to a Home click', e));
-    await publisher.publish(user, { opened: true });
-  });
+      await reply({ text: answer.text, blocks: answer.blocks ?? [] }).catch((e: unknown) =>
+        log.warn('could not keep the answer to a Home click', e),
+      );
+  };
+  routes.buttons(HOME_ACTION_IDS, ...buttonPipeline(services, { answers }), press);
 }

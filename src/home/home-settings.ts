@@ -1,10 +1,10 @@
 import { AccessError } from '../access/index.js';
 import { editSignoff, isSignoffPolicy, type SignoffEdit } from '../bindings/index.js';
-import { slackLogContext } from '../http/request-context.js';
-import type { SlackRoutes } from '../http/slack-routes.js';
 import { notAdminError, UserError } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
+import { slackLogContext } from '../slack/request-context.js';
+import type { SlackRoutes } from '../slack/slack-routes.js';
 import { buildSignoffChange, SIGNOFF_FORM, signoffLines } from '../views/signoff-settings.js';
 
 /**

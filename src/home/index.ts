@@ -1,6 +1,6 @@
-import type { SlackRoutes } from '../http/slack-routes.js';
 import { overviewReader } from '../overview/index.js';
 import type { BotServices } from '../services.js';
+import type { SlackRoutes } from '../slack/slack-routes.js';
 import { claimOnce, HomeMarks } from '../store/index.js';
 import { registerHomeButtons } from './home-buttons.js';
 import { homePublisher } from './home-publisher.js';

@@ -4,12 +4,12 @@ import { requestKeys, UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { answerRequest } from '../slack/answer-request.js';
 import { describeError } from '../slack/describe-error.js';
+import { interactionOf, type ViewListener } from '../slack/interaction-pipeline.js';
 import { parseModalMetadata } from '../slack/open-action-modal.js';
 import { replyInChannelOrDirect } from '../slack/person-reply.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import { claimOnce } from '../store/index.js';
 import { readActionModal } from '../views/action-modal.js';
-import { interactionOf, type ViewListener } from './pipeline.js';
 
 /**
  * An action form's submission: field errors go back onto the fields (`response_action: errors`) so nothing

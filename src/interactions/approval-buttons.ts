@@ -1,6 +1,11 @@
 import { type DecideOutcome, type Decision, decideApproval, decisionAnswer } from '../approvals/index.js';
 import type { BotServices } from '../services.js';
-import { type ButtonListener, channelOf, type Interaction, interactionOf } from './pipeline.js';
+import {
+  type ButtonListener,
+  channelOf,
+  type Interaction,
+  interactionOf,
+} from '../slack/interaction-pipeline.js';
 
 /** The approval card's buttons: each reads the click, decides through approvals/decide.ts, and answers. */
 

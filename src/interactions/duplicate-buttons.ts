@@ -1,8 +1,8 @@
 import { requestKeys, UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { answerRequest } from '../slack/answer-request.js';
+import { type ButtonListener, interactionOf } from '../slack/interaction-pipeline.js';
 import { lineMessage } from '../views/blocks.js';
-import { type ButtonListener, interactionOf } from './pipeline.js';
 
 /**
  * "Generate another": the person saw the earlier record and wants a second one. The parked request is taken

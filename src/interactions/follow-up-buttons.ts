@@ -2,8 +2,8 @@ import { requestApproval } from '../approvals/index.js';
 import { type DraftedAction, emailFromDraft, findDraft } from '../jobs/index.js';
 import { UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
+import { type ButtonListener, channelOf } from '../slack/interaction-pipeline.js';
 import { openActionModal } from '../slack/open-action-modal.js';
-import { type ButtonListener, channelOf } from './pipeline.js';
 
 /**
  * A result's guarded next step: "Request deploy" on a drafted blog post asks for its deploy at

@@ -1,6 +1,6 @@
 import { historyPage } from '../approvals/index.js';
 import type { BotServices } from '../services.js';
-import { type ButtonListener, interactionOf } from './pipeline.js';
+import { type ButtonListener, interactionOf } from '../slack/interaction-pipeline.js';
 
 /** "Older" under `/gateway history`: the next page replaces the ephemeral one. The value is `page:cursor`. */
 export function historyOlder(services: BotServices): ButtonListener {

@@ -1,5 +1,11 @@
-import type { SlackRoutes } from '../http/slack-routes.js';
 import type { BotServices } from '../services.js';
+import {
+  type ButtonListener,
+  buttonPipeline,
+  type ViewListener,
+  viewPipeline,
+} from '../slack/interaction-pipeline.js';
+import type { SlackRoutes } from '../slack/slack-routes.js';
 import { ACTION_MODAL_CALLBACK_ID } from '../views/action-modal.js';
 import { RETRY_ACTION_ID, RETRY_ANYWAY_ACTION_ID } from '../views/action-result.js';
 import {
@@ -24,7 +30,6 @@ import { requestDeployButton, requestSendButton } from './follow-up-buttons.js';
 import { historyOlder } from './history-buttons.js';
 import { jobCancel, jobRetry } from './job-buttons.js';
 import { pageButton } from './page-buttons.js';
-import { type ButtonListener, buttonPipeline, type ViewListener, viewPipeline } from './pipeline.js';
 import { rebindCancel, rebindConfirm } from './rebind-buttons.js';
 import { viewPostButton } from './view-post-button.js';
 import { waiveButton, waiveSubmission } from './waive-buttons.js';
@@ -57,12 +62,15 @@ const VIEWS: Record<string, (services: BotServices) => ViewListener> = {
   [WAIVE_VIEW_ID]: waiveSubmission,
 };
 
+/** The buttons a person of another workspace may press, as a client approver: Approve, Reject, View on a card. */
+const SIGNOFF_BUTTONS = new Set([APPROVAL_APPROVE_ID, APPROVAL_REJECT_ID, APPROVAL_VIEW_ID]);
+
 /** The interactive ids the bot listens to, from the maps above: the manifest test checks them against manifest.yml. */
 export const INTERACTIVE_IDS = { actions: Object.keys(BUTTONS), views: Object.keys(VIEWS) } as const;
 
 /**
  * Every button and every form behind the pipeline, then a lookup by id: one route each for all their ids
- * (http/slack-routes.ts), so a request costs one lookup however many ids there are.
+ * (slack/slack-routes.ts), so a request costs one lookup however many ids there are.
  */
 export function register(routes: SlackRoutes, services: BotServices): void {
   routes.buttons(INTERACTIVE_IDS.actions, ...buttonListeners(services));
@@ -81,5 +89,5 @@ export function buttonListeners(services: BotServices): ButtonListener[] {
     const listener = buttons.get(args.action.action_id);
     if (listener) await listener(args);
   };
-  return [...buttonPipeline(services), dispatchButton];
+  return [...buttonPipeline(services, { signoffButtons: SIGNOFF_BUTTONS }), dispatchButton];
 }

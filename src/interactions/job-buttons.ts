@@ -1,8 +1,8 @@
 import { retryJob } from '../approvals/index.js';
 import type { BotServices } from '../services.js';
 import { answerRequest } from '../slack/answer-request.js';
+import { type ButtonListener, interactionOf } from '../slack/interaction-pipeline.js';
 import { answerDecision } from './approval-buttons.js';
-import { type ButtonListener, interactionOf } from './pipeline.js';
 
 /**
  * "Retry" (after `status: "error"`) and "Retry anyway" (after an outcome nobody could tell): a person decides,

@@ -2,9 +2,9 @@ import { readResourcePage } from '../reads/index.js';
 import { UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { isNotInChannel } from '../slack/describe-error.js';
+import { type ButtonListener, interactionOf } from '../slack/interaction-pipeline.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import { decodePageQuery } from '../views/resource-page.js';
-import { type ButtonListener, interactionOf } from './pipeline.js';
 
 /**
  * Next/Previous on a resource page: re-reads the page the button names and replaces the message in place. The

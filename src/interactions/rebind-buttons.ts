@@ -1,11 +1,11 @@
 import { bindChannel, findClient } from '../bindings/index.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
+import { type ButtonListener, interactionOf } from '../slack/interaction-pipeline.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import { lineMessage } from '../views/blocks.js';
 import { escapeMrkdwn } from '../views/escape.js';
 import type { RebindChoice } from '../views/status.js';
-import { type ButtonListener, interactionOf } from './pipeline.js';
 
 /** The buttons' value, strictly: a click can be forged, and a stale one must not rebind anything. */
 function choiceOf(value: string | undefined): RebindChoice | undefined {

@@ -1,8 +1,8 @@
 import { viewDeployPost } from '../approvals/index.js';
 import type { BotServices } from '../services.js';
+import { type ButtonListener, channelOf, interactionOf } from '../slack/interaction-pipeline.js';
 import { buildApprovalRefusal } from '../views/approval-card.js';
 import { buildPostModal } from '../views/approval-post.js';
-import { type ButtonListener, channelOf, interactionOf } from './pipeline.js';
 
 /** A sign-off card's View: reads the click, asks approvals/ whether the person may see it, opens the post. */
 export function viewPostButton(services: BotServices): ButtonListener {

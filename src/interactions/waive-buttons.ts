@@ -1,8 +1,8 @@
 import { decisionAnswer, waivable, waiveSignoff } from '../approvals/index.js';
 import type { BotServices } from '../services.js';
 import { describeError } from '../slack/describe-error.js';
+import { type ButtonListener, interactionOf, type ViewListener } from '../slack/interaction-pipeline.js';
 import { buildWaiveModal, readWaiveModal } from '../views/signoff-waiver.js';
-import { type ButtonListener, interactionOf, type ViewListener } from './pipeline.js';
 
 /** "Waive client sign-off" (admins only): the card's button opens the reason form; the form waives. */
 

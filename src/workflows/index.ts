@@ -1,6 +1,6 @@
 import type { SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { SlackRoutes } from '../http/slack-routes.js';
 import type { BotServices, CoreServices } from '../services.js';
+import type { SlackRoutes } from '../slack/slack-routes.js';
 import { runStep } from './run-step.js';
 import { StepEnds } from './step-end.js';
 

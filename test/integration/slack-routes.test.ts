@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { App } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SlackRoutes } from '../../src/http/slack-routes.js';
 import { SlackDriver } from '../../src/local/driver.js';
 import { type FakeSlack, startFakeSlack } from '../../src/local/fake-slack/index.js';
 import { silentLogger } from '../../src/logger.js';
+import { SlackRoutes } from '../../src/slack/slack-routes.js';
 
 /**
  * The one routing middleware (src/http/slack-routes.ts) in a real Bolt app over HTTP, signed requests from the

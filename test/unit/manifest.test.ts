@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SLASH_COMMANDS } from '../../src/commands/index.js';
 import { HOME_ACTION_IDS, HOME_VIEW_IDS } from '../../src/home/index.js';
-import { MEMBERSHIP_EVENTS } from '../../src/http/slack-routes.js';
 import { INTERACTIVE_IDS } from '../../src/interactions/index.js';
+import { MEMBERSHIP_EVENTS } from '../../src/slack/slack-routes.js';
 
 const manifestText = readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8');
 const manifest = parse(manifestText);

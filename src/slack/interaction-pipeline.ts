@@ -7,23 +7,23 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import { AccessError, AccessErrorCode } from '../access/index.js';
-import { slackLogContext } from '../http/request-context.js';
 import type { AppLogger } from '../logger.js';
 import type { BotServices } from '../services.js';
-import { describeError } from '../slack/describe-error.js';
-import { directMessage } from '../slack/person-reply.js';
-import { APPROVAL_APPROVE_ID, APPROVAL_REJECT_ID } from '../views/approval-card.js';
-import { APPROVAL_VIEW_ID } from '../views/approval-post.js';
 import type { SlackMessage } from '../views/blocks.js';
+import { describeError } from './describe-error.js';
+import { directMessage } from './person-reply.js';
+import { slackLogContext } from './request-context.js';
 
 /**
- * The steps every click and every form submission shares, once, as Bolt listener middleware (index.ts puts
- * them in front of each listener): ack a click at once (Slack allows 3 s), give the listener a log with the
- * request's ids and an ephemeral `reply`, refuse guests and other workspaces' people, and turn any failure
- * into a message that says what to do next (never a stack trace).
+ * The steps every click and every form submission shares, once, on every surface that has them (the channel's
+ * messages and forms, the Home tab), as Bolt listener middleware in front of each listener: ack a click at
+ * once (Slack allows 3 s), give the listener a log with the request's ids and a way to answer, refuse guests
+ * and other workspaces' people, and turn any failure into a message that says what to do next (never a stack
+ * trace).
  */
 
 export type ButtonListener = Middleware<SlackActionMiddlewareArgs<BlockButtonAction>>;
+type ClickBody = SlackActionMiddlewareArgs<BlockButtonAction>['body'];
 export type ViewListener = Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>>;
 
 /** What the pipeline hands a listener, in Bolt's `context`. */
@@ -44,34 +44,52 @@ export function interactionOf(context: Context): Interaction {
   return interaction;
 }
 
-/** The buttons a person of another workspace may press, as a client approver: Approve, Reject, View on a card. */
-const SIGNOFF_BUTTONS = new Set([APPROVAL_APPROVE_ID, APPROVAL_REJECT_ID, APPROVAL_VIEW_ID]);
+/**
+ * How a surface answers a click. The channel's messages answer by the click's response_url (the default); the
+ * Home tab shows the answer at its top and publishes the tab again after every click (`after`).
+ */
+export interface ClickAnswers {
+  answers(body: ClickBody): Pick<Interaction, 'reply' | 'replace'>;
+  /** Runs after the listener, whether it answered, refused or failed. */
+  after?(body: ClickBody): Promise<void>;
+}
+
+export interface ButtonPipelineOptions {
+  /** The buttons a person of another workspace may press, as a client approver; everyone else must be ours. */
+  signoffButtons?: ReadonlySet<string>;
+  answers?: ClickAnswers;
+}
 
 /** A submission must be acked within 3 s; a lookup slower than this refuses rather than lose the ack. */
 const VIEW_CHECK_MS = 1_000;
 
 /** Every button: ack → log and reply, errors answered → the person check → the listener. */
-export function buttonPipeline(services: BotServices): ButtonListener[] {
+export function buttonPipeline(services: BotServices, options: ButtonPipelineOptions = {}): ButtonListener[] {
+  const byResponseUrl: ClickAnswers = {
+    answers: (body) => ({
+      reply: (message) => services.slack.toResponseUrl(body.response_url, message, 'ephemeral'),
+      replace: (message) => services.slack.toResponseUrl(body.response_url, message, 'replace'),
+    }),
+  };
+  const answering = options.answers ?? byResponseUrl;
   const ackAtOnce: ButtonListener = async ({ ack, next }) => {
     await ack();
     await next();
   };
   const answerErrors: ButtonListener = async ({ body, action, context, next }) => {
     const log = services.logger.child({ ...slackLogContext(body, context), action: action.action_id });
-    const reply = (message: SlackMessage) =>
-      services.slack.toResponseUrl(body.response_url, message, 'ephemeral');
-    const replace = (message: SlackMessage) =>
-      services.slack.toResponseUrl(body.response_url, message, 'replace');
+    const { reply, replace } = answering.answers(body);
     context[INTERACTION] = { log, reply, replace } satisfies Interaction;
     try {
       await next();
     } catch (error) {
       await reply(describeError(error, log)).catch((e: unknown) => log.error('could not answer a click', e));
     }
+    await answering.after?.(body);
   };
   const requirePerson: ButtonListener = async ({ body, action, next }) => {
     // A client's named approver (another workspace) may press these; the approval's own rule decides the rest.
-    if (SIGNOFF_BUTTONS.has(action.action_id))
+    if (options.signoffButtons?.has(action.action_id))
       await services.access.requireSignoffPerson(body.user.id, body.user.team_id);
     else await services.access.requirePerson(body.user.id, body.user.team_id);
     await next();
