@@ -1,0 +1,236 @@
+/**
+ * Audit path benchmark (`npx tsx bench/audit-path.ts`): how many files of `src/` one audit request runs, from
+ * `/gateway audit` through its form, the submission, the request layer, the queued job, to the result in the
+ * job's thread. Goal: at most 30 files. The stand-ins (src/local, src/sandbox) are not counted.
+ * Everything real and in one process (the bot of runtime.ts in HTTP mode, Redis, the Slack stand-in, the
+ * sandbox), under V8's precise coverage (NODE_V8_COVERAGE; the script starts itself again with it when it is
+ * unset): one audit warms the path up, `v8.takeCoverage()` writes and resets the counters, a second audit runs,
+ * and `v8.takeCoverage()` again gives the functions that ran in that window alone. The same is done for the
+ * audit typed whole (`/gateway audit <url>`, no form), and for an idle window as long as the form's, whose
+ * files (timers, pollers) are marked so they can be told from the path's own.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import { loadConfig } from '../src/config.js';
+import { SlackDriver } from '../src/local/driver.js';
+import { type FakeMessage, type FakeSlack, startFakeSlack } from '../src/local/fake-slack/index.js';
+import { ensureRedis } from '../src/local/redis-local.js';
+import { silentLogger } from '../src/logger.js';
+import { createRedis, deleteByPrefix } from '../src/redis/connection.js';
+import { startRuntime } from '../src/runtime.js';
+import { runIfMain } from './run-if-main.js';
+
+const SECRET = 'bench-signing-secret';
+const ADMIN = 'UADMIN';
+const MEMBER = 'UMEMBER';
+const CHANNEL = 'CAUDIT';
+const GOAL_FILES = 30;
+/** After the result is in the thread: the job's own ending (ledger, claims, Home marks) lands in the window too. */
+const TAIL_MS = 300;
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
+const STAND_INS = ['local', 'sandbox'].map((folder) => `${path.join(SRC, folder)}${path.sep}`);
+
+interface ScriptCoverage {
+  url: string;
+  functions: Array<{ ranges: Array<{ count: number }> }>;
+}
+
+/** The src/ files (relative, stand-ins left out) with a function that ran since the previous takeCoverage. */
+function ranFiles(file: string): string[] {
+  const { result } = JSON.parse(readFileSync(file, 'utf8')) as { result: ScriptCoverage[] };
+  const files = new Set<string>();
+  for (const script of result) {
+    if (!script.url.startsWith('file:')) continue;
+    const abs = fileURLToPath(script.url);
+    if (!abs.startsWith(`${SRC}${path.sep}`) || STAND_INS.some((dir) => abs.startsWith(dir))) continue;
+    // A function's first range is the function itself; its count is how often it was called in the window.
+    if (script.functions.some((f) => (f.ranges[0]?.count ?? 0) > 0)) files.add(path.relative(SRC, abs));
+  }
+  return [...files].sort();
+}
+
+/** Writes the coverage since the last call (and resets it); the file it wrote. */
+function takeCoverage(dir: string): string {
+  const before = new Set(readdirSync(dir));
+  v8.takeCoverage();
+  const written = readdirSync(dir).filter((f) => !before.has(f));
+  const [file] = written;
+  if (written.length !== 1 || !file)
+    throw new Error(`bench: expected one coverage file, found ${written.length}`);
+  return path.join(dir, file);
+}
+
+async function startBot() {
+  const redisInfo = await ensureRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const slack = await startFakeSlack();
+  const prefix = `bench-audit-${randomUUID().slice(0, 8)}`;
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+    REDIS_URL: redisInfo.url,
+    REDIS_PREFIX: prefix,
+    GATEWAY_BASE_URL: 'sandbox',
+    GATEWAY_ADMINS: ADMIN,
+    GATEWAY_ACTION_RATE: '10000/1s',
+    SLACK_POST_INTERVAL: '0s',
+    LOG_LEVEL: 'error',
+  });
+  const runtime = await startRuntime(config, silentLogger());
+  const driver = new SlackDriver({
+    eventsUrl: `http://127.0.0.1:${runtime.port}/slack/events`,
+    signingSecret: SECRET,
+    slack,
+  });
+  const stop = async () => {
+    await runtime.stop(5_000);
+    await slack.close();
+    const redis = createRedis(redisInfo.url);
+    await deleteByPrefix(redis, prefix).finally(() => redis.quit());
+    await redisInfo.stop();
+  };
+  return { slack, driver, stop };
+}
+
+const textOf = (m: FakeMessage) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
+
+/** The result in the thread of the newest audit status message posted after `posted` messages. */
+async function resultInThread(slack: FakeSlack, url: string, posted: number): Promise<void> {
+  const status = await slack.waitFor(
+    () =>
+      slack
+        .messages(CHANNEL)
+        .slice(posted)
+        .find((m) => textOf(m).includes(url)),
+    { what: 'the audit status message', timeoutMs: 15_000 },
+  );
+  await slack.waitFor(() => slack.thread(CHANNEL, status.ts).find((m) => /audit/i.test(textOf(m))), {
+    what: 'the audit result in the thread',
+    timeoutMs: 15_000,
+  });
+  await new Promise((resolve) => setTimeout(resolve, TAIL_MS));
+}
+
+type Bot = Awaited<ReturnType<typeof startBot>>;
+
+/** `/gateway audit` → its form → submitted with the page → the result in the thread. */
+async function auditByForm({ slack, driver }: Bot, url: string): Promise<void> {
+  const posted = slack.messages(CHANNEL).length;
+  const views = slack.views(MEMBER).length;
+  await driver.command('audit', { user: MEMBER, channel: CHANNEL });
+  const form = await slack.waitFor(
+    () =>
+      slack
+        .views(MEMBER)
+        .slice(views)
+        .find((v) => v.view.blocks.some((b: { type: string }) => b.type === 'input')),
+    { what: 'the audit form' },
+  );
+  await driver.submit(form, { url }, { user: MEMBER });
+  await resultInThread(slack, url, posted);
+}
+
+/** `/gateway audit <url>`: every field typed, so no form. */
+async function auditTyped({ slack, driver }: Bot, url: string): Promise<void> {
+  const posted = slack.messages(CHANNEL).length;
+  await driver.command(`audit ${url}`, { user: MEMBER, channel: CHANNEL });
+  await resultInThread(slack, url, posted);
+}
+
+async function bind({ slack, driver }: Bot): Promise<void> {
+  await driver.command('use harbor-law', { user: ADMIN, channel: CHANNEL });
+  await slack.waitFor(() => slack.messages(CHANNEL).find((m) => m.text.includes('now bound to')), {
+    what: 'the binding',
+  });
+}
+
+interface Window {
+  name: string;
+  files: string[];
+  ms: number;
+}
+
+/** Runs `run` between two takeCoverage calls: the src/ files it ran, and how long it took. */
+async function measured(dir: string, name: string, run: () => Promise<void>): Promise<Window> {
+  takeCoverage(dir);
+  const started = performance.now();
+  await run();
+  const ms = performance.now() - started;
+  return { name, files: ranFiles(takeCoverage(dir)), ms };
+}
+
+function print(window: Window, idle: ReadonlySet<string>): void {
+  const byFolder = new Map<string, string[]>();
+  for (const file of window.files) {
+    const folder = file.includes(path.sep) ? (file.split(path.sep)[0] ?? '.') : '.';
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), file]);
+  }
+  const verdict = window.files.length <= GOAL_FILES ? 'ok' : 'over';
+  console.log(
+    `\n${window.name}: ${window.files.length} files in ${byFolder.size} folders (goal ≤ ${GOAL_FILES}: ${verdict}; ${Math.round(window.ms)} ms)`,
+  );
+  for (const [folder, files] of [...byFolder].sort(([a], [b]) => a.localeCompare(b))) {
+    const names = files.map((f) => `${path.basename(f)}${idle.has(f) ? '*' : ''}`);
+    console.log(`  ${`${folder}/`.padEnd(14)} ${files.length}  ${names.join(', ')}`);
+  }
+}
+
+/** The measurement itself, in the process that runs under NODE_V8_COVERAGE. */
+async function measure(dir: string): Promise<{ form: number; typed: number }> {
+  const bot = await startBot();
+  try {
+    await bind(bot);
+    // Warm-up: every module loaded, every cache (catalogue, users.info, auth.test) filled, the worker started.
+    await auditByForm(bot, 'https://harbor-law.example/warm-form');
+    await auditTyped(bot, 'https://harbor-law.example/warm-typed');
+    const form = await measured(dir, '/gateway audit → form → submission → job → result', () =>
+      auditByForm(bot, 'https://harbor-law.example/services'),
+    );
+    const typed = await measured(dir, '/gateway audit <url> → job → result (no form)', () =>
+      auditTyped(bot, 'https://harbor-law.example/about'),
+    );
+    const idle = await measured(dir, 'idle, as long as the form path', async () => {
+      await new Promise((resolve) => setTimeout(resolve, form.ms));
+    });
+    const idleSet = new Set(idle.files);
+    print(form, idleSet);
+    print(typed, idleSet);
+    console.log(
+      `\n(* also ran in an idle window of ${Math.round(idle.ms)} ms: ${idle.files.join(', ') || 'none'})`,
+    );
+    return { form: form.files.length, typed: typed.files.length };
+  } finally {
+    await bot.stop();
+  }
+}
+
+export async function main(): Promise<void> {
+  const dir = process.env.NODE_V8_COVERAGE;
+  if (dir) {
+    await measure(dir);
+    return;
+  }
+  // Coverage must be on from the process's start: run this script again with it set, into a fresh directory.
+  const fresh = mkdtempSync(path.join(tmpdir(), 'audit-path-'));
+  try {
+    const script = process.argv[1] ?? fileURLToPath(import.meta.url);
+    const child = spawnSync(process.execPath, [...process.execArgv, script, ...process.argv.slice(2)], {
+      stdio: 'inherit',
+      env: { ...process.env, NODE_V8_COVERAGE: fresh },
+    });
+    if (child.status !== 0) process.exitCode = child.status ?? 1;
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+  }
+}
+
+runIfMain(import.meta.url, async () => {
+  await main();
+  process.exit(process.exitCode ?? 0);
+});
