@@ -96,7 +96,7 @@ function buildAccess(f: Foundation) {
   const access = new AccessPolicy(
     config,
     directory,
-    new UserGroups(people),
+    new UserGroups(people, options.userCacheMs ? { ttlMs: options.userCacheMs } : {}),
     logger.child({ part: 'access' }),
   );
   return { directory, access };

@@ -38,7 +38,7 @@ export interface Runtime {
 export interface RuntimeOptions {
   /** Which roles to start instead of ROLE's; none builds the services alone (the command test harness). */
   roles?: ReadonlyArray<'web' | 'worker' | 'scheduler' | 'mcp'>;
-  /** How long who someone is (users.info) and their channels stand; default 5 minutes (tests shorten it). */
+  /** How long who someone is (users.info), their channels and who is in a group stand; default 5 minutes (tests shorten it). */
   userCacheMs?: number;
   /** Worker tuning for tests and benchmarks (short grace periods, short backoffs). */
   worker?: Partial<Parameters<typeof startActionWorkers>[0]>;
