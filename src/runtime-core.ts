@@ -23,6 +23,7 @@ import { ActionRequests } from './requests/action-requests.js';
 import type { RuntimeOptions } from './runtime.js';
 import type { BotServices, CoreServices } from './services.js';
 import { AnswerLanes } from './slack/answer-lanes.js';
+import { ChatPoster } from './slack/chat-post.js';
 import { createSlackPeople } from './slack/people.js';
 import { createSlackPoster } from './slack/slack-poster.js';
 import { createPeopleClient, createWebSlackClient } from './slack/web-clients.js';
@@ -178,7 +179,15 @@ function withRequests(parts: Omit<CoreServices, 'requests'>, steps: StepEnds): B
   };
   // Answers that need Redis and Slack alone: one lane of 16 slots. Those that read the gateway: 16 slots, at most
   // 4 for one command word (one resource).
-  return { ...core, answers: new AnswerLanes(16, 16), gatewayAnswers: new AnswerLanes(16, 4) };
+  return {
+    ...core,
+    answers: new AnswerLanes(16, 16),
+    gatewayAnswers: new AnswerLanes(16, 4),
+    channelPoster: new ChatPoster({
+      apiUrl: config.slack.apiUrl ?? 'https://slack.com/api/',
+      token: config.slack.botToken ?? '',
+    }),
+  };
 }
 
 /** The one approval store of this process, and the Workflow Builder steps that end on its outcomes. */

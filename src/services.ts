@@ -17,6 +17,7 @@ import type { Redis } from './redis/connection.js';
 import type { RedisOutageLog } from './redis/outage.js';
 import type { ActionRequests } from './requests/action-requests.js';
 import type { AnswerLanes } from './slack/answer-lanes.js';
+import type { ChatPoster } from './slack/chat-post.js';
 import type { SlackOutbound } from './slack/slack-poster.js';
 import type { AssistantTokenStore } from './store/assistant-token-store.js';
 import type { ActionLedger } from './store/ledger.js';
@@ -78,4 +79,6 @@ export interface BotServices extends CoreServices {
   answers: AnswerLanes;
   /** Answers that read the gateway, in slots of their own (a slow gateway never holds up the others). */
   gatewayAnswers: AnswerLanes;
+  /** A command's messages in its channel (a read's page, a binding's confirmation), each one JSON POST (slack/chat-post.ts). */
+  channelPoster: ChatPoster;
 }

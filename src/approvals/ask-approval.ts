@@ -1,5 +1,5 @@
 import type { ActionEntry } from '../actions/index.js';
-import { deployPost, missingField, notBoundError, reboundChannel } from '../requests/index.js';
+import { type Admitted, deployPost, missingField } from '../requests/index.js';
 import type { CoreServices } from '../services.js';
 import { type ReplyTarget, slackReplyTarget } from '../slack/reply-target.js';
 import { claimOnce } from '../store/index.js';
@@ -36,45 +36,74 @@ export interface ApprovalAsk {
   viaAssistant?: boolean;
 }
 
+/** What the ask carries beside who asks for what where (the admitted part, `Admitted`). */
+export type ApprovalDetails = Omit<ApprovalAsk, 'entry' | 'requester' | 'channel' | 'clientId'>;
+
+/** Asks for a guarded action from a surface that has not admitted its person in this Slack request. */
 export async function requestApproval(
   services: CoreServices,
   ask: ApprovalAsk,
 ): Promise<ApprovalRecord | undefined> {
-  const binding = await services.bindings.get(ask.channel);
-  if (!binding) throw notBoundError(services.access.admins());
-  if (ask.clientId !== undefined && ask.clientId !== binding.clientId) throw reboundChannel();
-  const refusal = await services.requests.refusal(ask.requester, ask.entry, true);
-  if (refusal) throw refusal;
+  const { requester, entry, channel, clientId } = ask;
+  const admitted = await services.requests.admit({ requester, entry, approved: true, clientId, channel });
+  return requestApprovalAs(services, admitted, ask);
+}
+
+/**
+ * Asks for a guarded action whose person, channel binding and action rule this Slack request admitted (they are
+ * not read again): the card, unless this request key asked already or an identical request waits.
+ */
+export async function requestApprovalAs(
+  services: CoreServices,
+  admitted: Admitted,
+  ask: ApprovalDetails,
+): Promise<ApprovalRecord | undefined> {
+  const { entry, binding } = admitted;
   // No card for a request the approved run would refuse (a deploy without its post).
-  const missing = missingField(ask.entry, ask.fields);
+  const missing = missingField(entry, ask.fields);
   if (missing) throw missing;
   // A deploy of a post the gateway does not have is refused before any card (and its title read for it).
-  const preview = await previewOf(services, binding.clientId, ask);
-  if (
-    !(await claimOnce(
-      services.redis,
-      services.config.redis.prefix,
-      `approval-ask:${ask.requestKey}`,
-      ask.dedupeSec ?? 86_400,
-    ))
-  )
+  const preview = await previewOf(services, binding.clientId, entry, ask);
+  const { prefix } = services.config.redis;
+  const claimKey = `approval-ask:${ask.requestKey}`;
+  if (!(await claimOnce(services.redis, prefix, claimKey, ask.dedupeSec ?? 86_400))) return undefined;
+  const target = slackReplyTarget(binding.channel, ask.threadTs);
+  const made = await createApproval(services, admitted, ask, preview);
+  if ('pending' in made) {
+    await pointAtPending(services, target, admitted.requester, made.pending, ask.viaAssistant);
     return undefined;
-  const target = slackReplyTarget(ask.channel, ask.threadTs);
-  const hash = payloadHash(ask.entry.action, binding.clientId, ask.fields);
+  }
+  const record = made.created;
+  await services.approvalExpiry.schedule(record);
+  await postCard(services, target, record);
+  services.logger.info(`approval ${record.id} requested for ${record.action} by ${admitted.requester}`);
+  return record;
+}
+
+/** The approval record, with the payload, the sign-off in force and whether this exact payload ran here before. */
+async function createApproval(
+  services: CoreServices,
+  admitted: Admitted,
+  ask: ApprovalDetails,
+  preview: ApprovalPreview,
+) {
+  const { entry, binding } = admitted;
+  const { channel, clientId } = binding;
+  const hash = payloadHash(entry.action, clientId, ask.fields);
   // The approver is told when this exact payload already ran here.
-  const ran = await services.approvals.lastDone(ask.channel, hash);
+  const ran = await services.approvals.lastDone(channel, hash);
   // The sign-off in force is frozen with the payload: naming or removing an approver later changes no request.
-  const signoff = await services.signoffs.get(ask.channel, binding.clientId);
-  const made = await services.approvals.createExclusive({
-    action: ask.entry.action,
-    label: ask.entry.label,
-    clientId: binding.clientId,
+  const signoff = await services.signoffs.get(channel, clientId);
+  return services.approvals.createExclusive({
+    action: entry.action,
+    label: entry.label,
+    clientId,
     clientLabel: binding.clientLabel,
     fields: ask.fields,
     hash,
     preview,
-    requestedBy: ask.requester,
-    channel: ask.channel,
+    requestedBy: admitted.requester,
+    channel,
     ...(ask.threadTs ? { threadTs: ask.threadTs } : {}),
     ...(ran
       ? {
@@ -90,32 +119,37 @@ export async function requestApproval(
     signoff: signoff.policy,
     clientApprovers: signoff.approvers.map(({ userId, teamId }) => ({ userId, teamId })),
   });
-  if ('pending' in made) {
-    // An identical request is in flight: the person is pointed at its card, and no second card is posted.
-    const { cardTs } = made.pending;
-    const link = cardTs ? await services.slack.permalink(made.pending.channel, cardTs) : undefined;
-    const told = services.slack.ephemeral(target, ask.requester, buildAlreadyPending(made.pending, link));
-    // An assistant's caller is answered by the tool, and may not be in the channel at all (an admin's token):
-    // Slack refusing the courtesy note there must not turn that answer into a failure.
-    await (ask.viaAssistant
-      ? told.catch((e: unknown) =>
-          services.logger.warn('could not tell an assistant’s person that the request already waits', e),
-        )
-      : told);
-    return undefined;
-  }
-  const record = made.created;
-  await services.approvalExpiry.schedule(record);
+}
+
+/** An identical request is in flight: the person is pointed at its card, and no second card is posted. */
+async function pointAtPending(
+  services: CoreServices,
+  target: ReplyTarget,
+  requester: string,
+  pending: ApprovalRecord,
+  viaAssistant: boolean | undefined,
+): Promise<void> {
+  const { cardTs } = pending;
+  const link = cardTs ? await services.slack.permalink(pending.channel, cardTs) : undefined;
+  const told = services.slack.ephemeral(target, requester, buildAlreadyPending(pending, link));
+  // An assistant's caller is answered by the tool, and may not be in the channel at all (an admin's token):
+  // Slack refusing the courtesy note there must not turn that answer into a failure.
+  await (viaAssistant
+    ? told.catch((e: unknown) =>
+        services.logger.warn('could not tell an assistant’s person that the request already waits', e),
+      )
+    : told);
+}
+
+/** The card in the channel (or the thread), and an email's whole text under it. */
+async function postCard(services: CoreServices, target: ReplyTarget, record: ApprovalRecord): Promise<void> {
   const cardTs = await services.slack.post(target, buildApprovalCard(record));
-  if (cardTs) {
-    await services.approvals.setCardTs(record.id, cardTs);
-    record.cardTs = cardTs;
-    await postEmailDetail(services, target, record, cardTs).catch((e: unknown) =>
-      services.logger.warn(`approval ${record.id}: could not post the whole email in the card's thread`, e),
-    );
-  }
-  services.logger.info(`approval ${record.id} requested for ${record.action} by ${ask.requester}`);
-  return record;
+  if (!cardTs) return;
+  await services.approvals.setCardTs(record.id, cardTs);
+  record.cardTs = cardTs;
+  await postEmailDetail(services, target, record, cardTs).catch((e: unknown) =>
+    services.logger.warn(`approval ${record.id}: could not post the whole email in the card's thread`, e),
+  );
 }
 
 /** An email's whole text, links and remote resources, under its card, before anyone can approve it unseen. */
@@ -142,9 +176,10 @@ const text = (value: unknown): string =>
 async function previewOf(
   services: CoreServices,
   clientId: string,
-  ask: ApprovalAsk,
+  entry: ActionEntry,
+  ask: ApprovalDetails,
 ): Promise<ApprovalPreview> {
-  const { action } = ask.entry;
+  const { action } = entry;
   if (action === 'deploy_blog') {
     const postId = text(ask.fields.post_id);
     const post = ask.post ?? (await deployPost(services, clientId, postId));

@@ -5,7 +5,6 @@ import type { AppLogger } from '../logger.js';
 import { closestName } from '../reads/index.js';
 import { notAdminError, UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
-import { ChatPoster } from '../slack/chat-post.js';
 import { describeError } from '../slack/describe-error.js';
 import { slackLogContext } from '../slack/request-context.js';
 import { ephemeralBody, jsonBytes, postToResponseUrl } from '../slack/response-url.js';
@@ -17,8 +16,10 @@ import { boundOrRefused, requireBinding } from './command-context.js';
 import { splitCommand } from './tokenizer.js';
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
+type SlashCommand = CommandArgs['command'];
+type Words = ReturnType<typeof splitCommand>;
 /** A command's words, or why they could not be read (an unterminated quote): tokenized once, on the ack's turn. */
-type Split = { words: ReturnType<typeof splitCommand> } | { error: unknown };
+type Split = { words: Words } | { error: unknown };
 
 function split(text: string): Split {
   try {
@@ -89,46 +90,58 @@ function adminOnlyWhat(spec: CommandSpec): string {
   return typeof spec.adminOnly === 'string' ? spec.adminOnly : `run \`/gateway ${spec.name}\``;
 }
 
-/**
- * The one `/gateway` listener: ack at once (Slack allows 3 s), claim the request once (Slack redelivers slow
- * requests; the trigger_id is the dedupe key), then route to a command (refusing an admins-only one to anyone else). Every failure becomes an ephemeral
- * message that says what to do.
- */
-export function gatewayCommand(services: BotServices, registry: CommandRegistry) {
+/** A command word the bot does not know, with the closest command or action to it. */
+function unknownCommand(typed: string, names: string[]): UserError {
+  const guess = closestName(typed, names);
+  return new UserError(UserErrorCode.UnknownCommand, `There is no \`${typed}\` command.`, {
+    hint: guess
+      ? `Did you mean \`/gateway ${guess}\`? \`/gateway help\` lists every command.`
+      : '`/gateway help` lists every command.',
+  });
+}
+
+type Table = ReadonlyMap<string, CommandSpec>;
+
+function commandTable(specs: readonly CommandSpec[]): Table {
   const byName = new Map<string, CommandSpec>();
-  for (const spec of registry.commands) {
+  for (const spec of specs) {
     byName.set(spec.name, spec);
     for (const alias of spec.aliases ?? []) byName.set(alias, spec);
   }
-  // A command's channel post goes out as one JSON POST, with WebClient's retries and errors (slack/chat-post.ts).
-  const poster = new ChatPoster({
-    apiUrl: services.config.slack.apiUrl ?? 'https://slack.com/api/',
-    token: services.config.slack.botToken ?? '',
-  });
+  return byName;
+}
 
-  /**
-   * Which answer slots a command takes, from its words alone (before anything is read): commands that never
-   * read the gateway run apart; the others under their command word (`get` with its resource), so one slow
-   * resource cannot take every slot.
-   */
-  function laneOf(words: Split): string {
-    // An unterminated quote: the answer is an error message, which reads nothing.
-    if (!('words' in words)) return LOCAL_LANE;
-    const { command, args } = words.words;
-    const name = command ?? 'help';
-    if (byName.get(name)?.local) return LOCAL_LANE;
-    const [first] = args;
-    return name === 'get' && first?.kind === 'word' ? `get ${first.value.toLowerCase()}` : name;
-  }
+/**
+ * Which answer slots a command takes, from its words alone (before anything is read): commands that never
+ * read the gateway run apart; the others under their command word (`get` with its resource), so one slow
+ * resource cannot take every slot.
+ */
+function laneOf(table: Table, words: Split): string {
+  // An unterminated quote: the answer is an error message, which reads nothing.
+  if (!('words' in words)) return LOCAL_LANE;
+  const { command, args } = words.words;
+  const name = command ?? 'help';
+  if (table.get(name)?.local) return LOCAL_LANE;
+  const [first] = args;
+  return name === 'get' && first?.kind === 'word' ? `get ${first.value.toLowerCase()}` : name;
+}
 
+/**
+ * The one `/gateway` listener: ack at once (Slack allows 3 s), then the answer in its lane (`answerCommand`),
+ * or the person told the bot is busy when the lanes are full.
+ */
+export function gatewayCommand(services: BotServices, registry: CommandRegistry) {
+  const table = commandTable(registry.commands);
+  const router: Router = { table, registry };
   return async function handleGatewayCommand({ command, ack, logger, context }: CommandArgs): Promise<void> {
     await ack();
     const text = command.text ?? '';
     const words = split(text);
-    const lane = laneOf(words);
-    const task = () => answer({ command, logger, context }, words, lane !== LOCAL_LANE);
+    const lane = laneOf(table, words);
+    const task = () =>
+      answerCommand(services, router, { command, logger, context }, words, lane !== LOCAL_LANE);
     // A word that is no built-in command may be an action whose form must open within 3 s: ahead of the rest.
-    const first = !byName.has(firstWord(text));
+    const first = !table.has(firstWord(text));
     const refuse = () => {
       services.metrics.command('busy', 'refused');
       postToResponseUrl(command.response_url, BUSY_BODY).catch((error: unknown) =>
@@ -142,112 +155,148 @@ export function gatewayCommand(services: BotServices, registry: CommandRegistry)
     // Not on the ack's turn: under overload the acks still to come must not wait behind this post.
     if (!queued) setImmediate(refuse);
   };
+}
 
-  async function answer(
-    { command, logger, context }: Pick<CommandArgs, 'command' | 'logger' | 'context'>,
-    words: Split,
-    /** The command reads the gateway (its lane says so): its channel's binding is read with its claim. */
-    readsBinding: boolean,
-  ): Promise<void> {
-    const started = Date.now();
-    // The command's logger is made when something is logged: on the happy path nothing is.
-    let made: AppLogger | undefined;
-    const log = (): AppLogger => {
-      made ??= services.logger.child({ ...slackLogContext(command, context), command: 'gateway' });
-      return made;
-    };
-    const reply = async (message: SlackMessage) => {
-      await postToResponseUrl(command.response_url, ephemeralBody(message));
-    };
-    let name = 'unknown';
-    // A typed word is not a metric label: only a command or action the bot knows names a series.
-    let known = 'unknown';
+interface Router {
+  table: Table;
+  registry: CommandRegistry;
+}
+
+type Answering = Pick<CommandArgs, 'command' | 'logger' | 'context'>;
+
+/**
+ * A command's answer: claimed once (Slack redelivers slow requests; the trigger_id is the dedupe key), the person
+ * checked (guests and other workspaces' people are refused before any command, `help` included), then routed.
+ * Every failure becomes an ephemeral message that says what to do.
+ */
+async function answerCommand(
+  services: BotServices,
+  router: Router,
+  { command, logger, context }: Answering,
+  words: Split,
+  /** The command reads the gateway (its lane says so): its channel's binding is read with its claim. */
+  readsBinding: boolean,
+): Promise<void> {
+  const started = Date.now();
+  // The command's logger is made when something is logged: on the happy path nothing is.
+  let made: AppLogger | undefined;
+  const log = (): AppLogger => {
+    made ??= services.logger.child({ ...slackLogContext(command, context), command: 'gateway' });
+    return made;
+  };
+  const reply = (message: SlackMessage) => postToResponseUrl(command.response_url, ephemeralBody(message));
+  // A typed word is not a metric label: only a command or action the bot knows names a series.
+  let known = 'unknown';
+  try {
+    const claim = await claimCommand(services, command, readsBinding);
+    if (!claim.fresh) {
+      log().info('duplicate delivery of a command ignored');
+      return;
+    }
+    await services.access.requirePerson(command.user_id);
+    if (!('words' in words)) throw words.error;
+    const ctx = commandContext(services, command, { words: words.words, log, reply, read: claim.read });
+    const found = await route(router, ctx);
+    known = found.known;
+    await found.run();
+    services.metrics.command(known, 'ok');
+  } catch (error) {
+    services.metrics.command(known, 'error');
     try {
-      const claimKey = `cmd:${command.trigger_id}`;
-      const { prefix } = services.config.redis;
-      // One round trip for both: a read answers in one fewer, so its answer slot is held that much less.
-      let prefetched: { binding: ChannelBinding | undefined } | undefined;
-      let fresh: boolean;
-      if (readsBinding) {
-        const bindingKey = services.bindings.key(command.channel_id);
-        const read = await claimOnceReading(services.redis, prefix, claimKey, CLAIM_SEC, bindingKey);
-        fresh = read.claimed;
-        prefetched = { binding: services.bindings.fromHash(command.channel_id, read.hash) };
-      } else {
-        fresh = await claimOnce(services.redis, prefix, claimKey, CLAIM_SEC);
-      }
-      if (!fresh) {
-        log().info('duplicate delivery of a command ignored');
-        return;
-      }
-      // Guests and other workspaces' people are refused before any command, `help` included.
-      await services.access.requirePerson(command.user_id);
-      if (!('words' in words)) throw words.error;
-      const { command: word, args } = words.words;
-      name = word ?? 'help';
-      const ctx: CommandContext = {
-        name,
-        args,
-        user: command.user_id,
-        channel: command.channel_id,
-        triggerId: command.trigger_id,
-        services,
-        get logger() {
-          return log();
-        },
-        reply,
-        post: async (message) => {
-          const { thread_ts: thread, ...shown } = message;
-          const result = await poster.postMessage(command.channel_id, thread ? shown : message, thread);
-          return result.ts;
-        },
-        isAdmin: () => services.access.isAdmin(command.user_id),
-        binding: async () =>
-          prefetched
-            ? boundOrRefused(services, prefetched.binding, command.user_id)
-            : requireBinding(services, command.channel_id, command.user_id),
-      };
-      // A two-word action (`backlinks refresh`) wins over the read of the same first word.
-      const twoWord =
-        args[0]?.kind === 'word' ? findTwoWordAction(await services.catalogue(), name, args) : undefined;
-      const spec = twoWord ? undefined : byName.get(name);
-      if (spec) {
-        known = spec.name;
+      await reply(describeError(error, log()));
+    } catch (replyError) {
+      logger.error('could not tell the user about an error', replyError);
+    }
+  } finally {
+    services.metrics.commandSeconds.observe((Date.now() - started) / 1_000);
+  }
+}
+
+/** The channel's binding as the claim's round trip read it; absent when the command reads no binding. */
+type BindingRead = { binding: ChannelBinding | undefined } | undefined;
+
+/** Claims the command once; a command that reads the gateway reads its channel's binding in the same round trip. */
+async function claimCommand(
+  services: BotServices,
+  command: SlashCommand,
+  readsBinding: boolean,
+): Promise<{ fresh: boolean; read: BindingRead }> {
+  const claimKey = `cmd:${command.trigger_id}`;
+  const { prefix } = services.config.redis;
+  if (!readsBinding)
+    return { fresh: await claimOnce(services.redis, prefix, claimKey, CLAIM_SEC), read: undefined };
+  // One round trip for both: a read answers in one fewer, so its answer slot is held that much less.
+  const bindingKey = services.bindings.key(command.channel_id);
+  const read = await claimOnceReading(services.redis, prefix, claimKey, CLAIM_SEC, bindingKey);
+  return {
+    fresh: read.claimed,
+    read: { binding: services.bindings.fromHash(command.channel_id, read.hash) },
+  };
+}
+
+/** What a command sees of its request: who, where, its words, and the ways to answer. */
+function commandContext(
+  services: BotServices,
+  command: SlashCommand,
+  parts: { words: Words; log: () => AppLogger; reply: CommandContext['reply']; read: BindingRead },
+): CommandContext {
+  const { words, log, read } = parts;
+  const { user_id: user, channel_id: channel } = command;
+  return {
+    name: words.command ?? 'help',
+    args: words.args,
+    user,
+    channel,
+    triggerId: command.trigger_id,
+    services,
+    get logger() {
+      return log();
+    },
+    reply: parts.reply,
+    post: async (message) => {
+      const { thread_ts: thread, ...shown } = message;
+      return (await services.channelPoster.postMessage(channel, thread ? shown : message, thread)).ts;
+    },
+    isAdmin: () => services.access.isAdmin(user),
+    binding: async () =>
+      read ? boundOrRefused(services, read.binding, user) : requireBinding(services, channel, user),
+  };
+}
+
+/** The command its words name, as a metric label and the run: a built-in command, else an action. */
+async function route(router: Router, ctx: CommandContext): Promise<{ known: string; run(): Promise<void> }> {
+  const { table, registry } = router;
+  const { name, args, services } = ctx;
+  // A two-word action (`backlinks refresh`) wins over the read of the same first word.
+  const twoWord =
+    args[0]?.kind === 'word' ? findTwoWordAction(await services.catalogue(), name, args) : undefined;
+  const spec = twoWord ? undefined : table.get(name);
+  if (spec) {
+    return {
+      known: spec.name,
+      async run() {
         if (spec.adminOnly && !ctx.isAdmin())
           throw notAdminError(adminOnlyWhat(spec), services.access.admins());
         await spec.run(ctx);
-        if (spec.takesNoArguments && args.length > 0) await reply(buildIgnoredWords(spec.name, args));
-      } else {
-        const catalogue = await services.catalogue();
-        const found = twoWord ?? findAction(catalogue, name, args);
-        if (!found && name === 'run') {
-          known = 'run';
-          throw runWithoutAction(catalogue, args);
-        }
-        if (!found) {
-          const typed = name;
-          const names = [...byName.keys(), ...catalogue.entries().map((e) => e.command.split(' ')[0] ?? '')];
-          const guess = closestName(typed, names);
-          throw new UserError(UserErrorCode.UnknownCommand, `There is no \`${typed}\` command.`, {
-            hint: guess
-              ? `Did you mean \`/gateway ${guess}\`? \`/gateway help\` lists every command.`
-              : '`/gateway help` lists every command.',
-          });
-        }
-        name = found.entry.command;
-        known = name;
-        await registry.runAction({ ...ctx, name, args: found.rest }, found.entry);
-      }
-      services.metrics.command(known, 'ok');
-    } catch (error) {
-      services.metrics.command(known, 'error');
-      try {
-        await reply(describeError(error, log()));
-      } catch (replyError) {
-        logger.error('could not tell the user about an error', replyError);
-      }
-    } finally {
-      services.metrics.commandSeconds.observe((Date.now() - started) / 1_000);
-    }
+        if (spec.takesNoArguments && args.length > 0) await ctx.reply(buildIgnoredWords(spec.name, args));
+      },
+    };
   }
+  const catalogue = await services.catalogue();
+  const found = twoWord ?? findAction(catalogue, name, args);
+  if (!found) {
+    const error =
+      name === 'run'
+        ? runWithoutAction(catalogue, args)
+        : unknownCommand(name, [
+            ...table.keys(),
+            ...catalogue.entries().map((e) => e.command.split(' ')[0] ?? ''),
+          ]);
+    return { known: name === 'run' ? 'run' : 'unknown', run: () => Promise.reject(error) };
+  }
+  const { entry, rest } = found;
+  return {
+    known: entry.command,
+    run: () => registry.runAction({ ...ctx, name: entry.command, args: rest }, entry),
+  };
 }

@@ -1,5 +1,5 @@
 import { validateActionFields } from '../actions/index.js';
-import { requestApproval } from '../approvals/index.js';
+import { requestApprovalAs } from '../approvals/index.js';
 import { requestKeys, UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { answerRequest } from '../slack/answer-request.js';
@@ -13,8 +13,8 @@ import { readActionModal } from '../views/action-modal.js';
 
 /**
  * An action form's submission: field errors go back onto the fields (`response_action: errors`) so nothing
- * typed is lost; a valid one closes the form and goes to the request layer, as a command does. The view id is
- * the dedupe key, so a double submission is one job.
+ * typed is lost; a valid one closes the form, is admitted once (the person was checked by the pipeline) and goes
+ * to the request layer, as a command does. The view id is the dedupe key, so a double submission is one job.
  */
 export function actionModalSubmission(services: BotServices): ViewListener {
   return async function handleActionModal({ ack, body, view, context }) {
@@ -45,26 +45,27 @@ export function actionModalSubmission(services: BotServices): ViewListener {
         log.info('duplicate submission of a modal ignored');
         return;
       }
+      // The binding is read again, not taken from the form: a channel bound to another client since it opened
+      // must not run a form filled for the one before (its metadata names that client).
+      const admitted = await services.requests.admit({
+        requester: body.user.id,
+        entry,
+        approved: entry.guarded,
+        clientId: meta.clientId,
+        channel: meta.channel,
+      });
+      const requestKey = requestKeys.form(view.id);
       if (entry.guarded) {
         // A guarded action's form asks for an approval: the card is the answer.
-        await requestApproval(services, {
-          entry,
-          requester: body.user.id,
-          channel: meta.channel,
-          clientId: meta.clientId,
-          fields: checked.fields,
-          requestKey: requestKeys.form(view.id),
-          ...(meta.thread ? { threadTs: meta.thread } : {}),
-        });
+        const thread = meta.thread ? { threadTs: meta.thread } : {};
+        await requestApprovalAs(services, admitted, { fields: checked.fields, requestKey, ...thread });
         return;
       }
-      const result = await services.requests.submit({
-        requester: body.user.id,
-        clientId: meta.clientId,
-        action: entry.action,
+      const replyTo = slackReplyTarget(meta.channel);
+      const result = await services.requests.submitAdmitted(admitted, {
         fields: checked.fields,
-        replyTo: slackReplyTarget(meta.channel),
-        requestKey: requestKeys.form(view.id),
+        replyTo,
+        requestKey,
       });
       await answerRequest(result, tell, log);
     } catch (error) {

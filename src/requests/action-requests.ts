@@ -15,23 +15,64 @@ import {
   reboundChannel,
   unavailableAction,
 } from './refusals.js';
-import type { ActionRequest, RequestDeps, RequestResult } from './request.js';
+import type {
+  ActionRequest,
+  Admission,
+  Admitted,
+  RequestDeps,
+  RequestDetails,
+  RequestResult,
+} from './request.js';
 import { notBoundError, type UserError } from './user-error.js';
 
 type Refusal = UserError | AccessError;
+const refused = (error: Refusal): RequestResult => ({ kind: 'refused', error });
+/** What the queue said, and where the status message went (when one was posted). */
+type Enqueued = Awaited<ReturnType<ActionQueue['enqueue']>> & { statusTs?: string };
+
+/** What the person reads in a job's status message about who asked for what, for which client. */
+function statusOf(admitted: Admitted, request: RequestDetails) {
+  return {
+    title: actionTitle(admitted.entry, request.fields),
+    clientLabel: admitted.binding.clientLabel,
+    requestedBy: admitted.requester,
+    ...(request.retryOf ? { retryOf: request.retryOf } : {}),
+    ...(request.viaAssistant ? { viaAssistant: true } : {}),
+  };
+}
+
+/** The job's data: everything the worker needs, frozen at the request (it reads no binding or access again). */
+function jobData(admitted: Admitted, request: RequestDetails, holds: string | undefined): ActionJobData {
+  return {
+    jobKey: request.requestKey,
+    action: admitted.entry.action,
+    clientId: admitted.binding.clientId,
+    clientLabel: admitted.binding.clientLabel,
+    fields: request.fields,
+    replyTo: request.replyTo,
+    requestedBy: admitted.requester,
+    confirmedDuplicate: request.confirmedDuplicate,
+    retryOf: request.retryOf,
+    ...(request.approval ? { approval: request.approval } : {}),
+    enqueuedAt: Date.now(),
+    ...(holds ? { holdsFingerprint: holds } : {}),
+    ...(request.viaAssistant ? { viaAssistant: true } : {}),
+  };
+}
 
 /**
  * The one way to ask for an action: the action is known, the reply target's channel is still bound to the
- * request's client, the person may run it, a guarded action has its approval, no identical request or record
- * makes it a duplicate (docs/gateway-api.md §4.4 rule 1); then the status message goes out and the job is
- * queued. The worker does the POST, and gives the fingerprint back when the job ends.
+ * request's client, the person may run it, a guarded action has its approval (`admit`, once per Slack request),
+ * no identical request or record makes it a duplicate (docs/gateway-api.md §4.4 rule 1); then the status
+ * message goes out and the job is queued. The worker does the POST, and gives the fingerprint back when the job
+ * ends.
  */
 export class ActionRequests {
   constructor(private readonly deps: RequestDeps) {}
 
   /**
-   * What would refuse `requester` running `entry`, before any form opens (someone who may not run it should
-   * not fill one in first). The request itself checks the same again.
+   * What would refuse `requester` running `entry` (the action rule alone, with no binding): a button checks it
+   * before its form opens, and `admit` checks it with the binding.
    */
   async refusal(requester: string, entry: ActionEntry, approved = false): Promise<Refusal | undefined> {
     if (!entry.available) return unavailableAction(entry.action);
@@ -45,55 +86,92 @@ export class ActionRequests {
     return undefined;
   }
 
+  /**
+   * Who asks for what where, checked once: the channel's binding (read here unless this Slack request read it
+   * already), still the client the form or button was made for, and the action rule. Throws the refusal.
+   */
+  async admit(admission: Admission): Promise<Admitted> {
+    const checked = await this.#admission(admission);
+    if (checked instanceof Error) throw checked;
+    return checked;
+  }
+
+  async #admission(admission: Admission): Promise<Admitted | Refusal> {
+    const { requester, entry, clientId } = admission;
+    const binding =
+      'binding' in admission ? admission.binding : await this.deps.bindings.get(admission.channel);
+    if (!binding) return notBoundError(this.deps.access.admins(), requester);
+    if (clientId !== undefined && binding.clientId !== clientId) return reboundChannel();
+    const approved = admission.approved ?? false;
+    const refusal = await this.refusal(requester, entry, approved);
+    if (refusal) return refusal;
+    return { requester, entry, binding, approved } as Admitted;
+  }
+
+  /** A request from a surface that has not admitted its person in this Slack request: admitted here, then asked. */
   async submit(request: ActionRequest): Promise<RequestResult> {
-    const { deps } = this;
-    const refused = (error: Refusal): RequestResult => ({ kind: 'refused', error });
-    const entry = (await deps.catalogue()).byAction(request.action);
+    const entry = (await this.deps.catalogue()).byAction(request.action);
     if (!entry) return refused(unavailableAction(request.action));
-    const binding = await deps.bindings.get(request.replyTo.channel);
-    if (!binding) return refused(notBoundError(deps.access.admins(), request.requester));
-    if (request.clientId !== undefined && binding.clientId !== request.clientId)
-      return refused(reboundChannel());
-    const approved = request.approval?.state === 'approved';
-    const refusal = await this.refusal(request.requester, entry, approved);
-    if (refusal) return refused(refusal);
+    const admitted = await this.#admission({
+      requester: request.requester,
+      entry,
+      approved: request.approval?.state === 'approved',
+      clientId: request.clientId,
+      channel: request.replyTo.channel,
+    });
+    if (admitted instanceof Error) return refused(admitted);
+    return this.submitAdmitted(admitted, request);
+  }
+
+  /**
+   * A request whose person this Slack request admitted: its fields are checked, the duplicate guard asks or
+   * claims, and the job is queued; nothing `admit` checked is read again.
+   */
+  async submitAdmitted(admitted: Admitted, request: RequestDetails): Promise<RequestResult> {
+    const { deps } = this;
+    const { entry, binding } = admitted;
+    if (request.replyTo.channel !== binding.channel)
+      throw new Error('a request reports to the channel it was admitted in');
     const missing = missingField(entry, request.fields);
     if (missing) return refused(missing);
-    const unknown = await unknownReference(deps, entry, binding.clientId, request.fields, approved);
+    const unknown = await unknownReference(deps, entry, binding.clientId, request.fields, admitted.approved);
     if (unknown) return refused(unknown);
-
-    const clientId = binding.clientId;
-    const checked = await claimOrFindEarlier(deps, entry, clientId, request);
+    const asked: ActionRequest = {
+      ...request,
+      requester: admitted.requester,
+      clientId: binding.clientId,
+      action: entry.action,
+    };
+    const checked = await claimOrFindEarlier(deps, entry, binding.clientId, asked);
     if (checked.kind === 'ask') {
-      const pendingId = await parkRequest(deps.redis, deps.prefix, { ...request, clientId });
+      const pendingId = await parkRequest(deps.redis, deps.prefix, asked);
       return {
         kind: 'ask',
         question: { entry, earlier: checked.earlier, fields: request.fields, pendingId },
       };
     }
-    const { holds } = checked;
-    const release = async () => {
-      if (!holds) return;
-      await releaseInFlight(
-        deps.redis,
-        deps.prefix,
-        inFlightId(entry, clientId, holds),
-        request.requestKey,
-      ).catch((error: unknown) => deps.logger.warn('could not release an in-flight claim', error));
-    };
-    const target = request.replyTo;
-    const status = {
-      title: actionTitle(entry, request.fields),
-      clientLabel: binding.clientLabel,
-      requestedBy: request.requester,
-      ...(request.retryOf ? { retryOf: request.retryOf } : {}),
-      ...(request.viaAssistant ? { viaAssistant: true } : {}),
-    };
-    let result: Awaited<ReturnType<ActionQueue['enqueue']>>;
+    const release = () => this.#release(admitted, request.requestKey, checked.holds);
+    let result: Enqueued;
+    try {
+      result = await this.#enqueue(admitted, request, checked.holds);
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    deps.metrics.actionsEnqueued.inc({ action: entry.action, repeat: String(result.repeat) });
+    return this.#outcome(result, request, release);
+  }
+
+  /**
+   * The job, with its status message posted once it is admitted and before a worker can take it (see enqueue):
+   * an update from here later could overwrite what a worker in another process said. The message says why the
+   * job waits and about how long, with a Cancel button while it has not started. Redis refusing after the
+   * message went out marks it failed instead of waiting forever.
+   */
+  async #enqueue(admitted: Admitted, request: RequestDetails, holds: string | undefined): Promise<Enqueued> {
+    const { deps } = this;
+    const status = statusOf(admitted, request);
     let statusTs: string | undefined;
-    // The status message goes out with the queue position once the job is admitted and before a worker can
-    // take it (see enqueue): an update from here later could overwrite what a worker in another process said.
-    // It says why the job waits and about how long, with a Cancel button while it has not started.
     const announce = async (ahead: number) => {
       const wait: JobWait = await deps.queue.estimateWait(ahead).catch((error: unknown) => {
         deps.logger.warn('could not estimate the wait', error);
@@ -104,53 +182,42 @@ export class ActionRequests {
       // Slack round trip before it. One that waits says why and for how long, with Cancel, as any job does.
       if (request.approval && wait.ahead === 0 && !wait.ms && !wait.slowed) return undefined;
       const queued = buildJobStatus({ ...status, state: 'queued', wait, cancelKey: request.requestKey });
-      statusTs = await deps.reporter.post(target, queued);
+      statusTs = await deps.reporter.post(request.replyTo, queued);
       return statusTs;
     };
     try {
-      const data: ActionJobData = {
-        jobKey: request.requestKey,
-        action: entry.action,
-        clientId,
-        clientLabel: binding.clientLabel,
-        fields: request.fields,
-        replyTo: target,
-        requestedBy: request.requester,
-        confirmedDuplicate: request.confirmedDuplicate,
-        retryOf: request.retryOf,
-        ...(request.approval ? { approval: request.approval } : {}),
-        enqueuedAt: Date.now(),
-        ...(holds ? { holdsFingerprint: holds } : {}),
-        ...(request.viaAssistant ? { viaAssistant: true } : {}),
-      };
-      try {
-        result = await deps.queue.enqueue(data, announce);
-      } catch (error) {
-        // Redis refused after the message went out: it says the job failed instead of waiting forever.
-        const failed = buildJobStatus({
-          ...status,
-          state: 'failed',
-          summary: 'could not be queued; nothing ran. Try again.',
-        });
-        if (statusTs)
-          await deps.reporter
-            .update(target, statusTs, failed)
-            .catch((e: unknown) => deps.logger.warn('could not mark an unqueued job', e));
-        throw error;
-      }
+      const result = await deps.queue.enqueue(jobData(admitted, request, holds), announce);
+      return statusTs ? { ...result, statusTs } : result;
     } catch (error) {
-      await release();
+      const failed = buildJobStatus({
+        ...status,
+        state: 'failed',
+        summary: 'could not be queued; nothing ran. Try again.',
+      });
+      if (statusTs)
+        await deps.reporter
+          .update(request.replyTo, statusTs, failed)
+          .catch((e: unknown) => deps.logger.warn('could not mark an unqueued job', e));
       throw error;
     }
-    deps.metrics.actionsEnqueued.inc({ action: entry.action, repeat: String(result.repeat) });
+  }
+
+  /** What the queue said, as the request's result; a claim that belongs to no job is given back. */
+  async #outcome(
+    result: Enqueued,
+    request: RequestDetails,
+    release: () => Promise<void>,
+  ): Promise<RequestResult> {
     if (result.keyInUse) {
       // An older job already has this request's id (a Retry clicked after its claims expired): nothing was
       // queued, so the "queued" message goes and the person is told where that job is.
       await release();
-      if (statusTs)
-        await deps.reporter
-          .remove(target, statusTs)
-          .catch((error: unknown) => deps.logger.warn('could not remove an unqueued job message', error));
+      if (result.statusTs)
+        await this.deps.reporter
+          .remove(request.replyTo, result.statusTs)
+          .catch((error: unknown) =>
+            this.deps.logger.warn('could not remove an unqueued job message', error),
+          );
       return refused(alreadyQueued(request.requestKey, request.retryOf));
     }
     if (result.repeat) {
@@ -160,6 +227,16 @@ export class ActionRequests {
       return { kind: 'repeat', jobKey: result.jobId };
     }
     return { kind: 'queued', jobKey: result.jobId, ahead: result.ahead };
+  }
+
+  /** Gives back the in-flight claim this request took, if it took one. */
+  async #release(admitted: Admitted, requestKey: string, holds: string | undefined): Promise<void> {
+    if (!holds) return;
+    const { deps } = this;
+    const id = inFlightId(admitted.entry, admitted.binding.clientId, holds);
+    await releaseInFlight(deps.redis, deps.prefix, id, requestKey).catch((error: unknown) =>
+      deps.logger.warn('could not release an in-flight claim', error),
+    );
   }
 
   /** Cancels a queued job for its requester or an admin; a UserError says why not (started, gone, not theirs). */

@@ -1,6 +1,6 @@
 import type { AccessError, AccessPolicy } from '../access/index.js';
 import type { ActionEntry, Catalogue } from '../actions/index.js';
-import type { BindingStore } from '../bindings/index.js';
+import type { BindingStore, ChannelBinding } from '../bindings/index.js';
 import type { GatewayClient, Row } from '../gateway/index.js';
 import type { ActionQueue, ApprovalHooks, JobApproval, RequestFinished } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
@@ -9,6 +9,35 @@ import type { Redis } from '../redis/connection.js';
 import type { ReplyTarget, Reporter } from '../slack/reply-target.js';
 import type { ActionLedger } from '../store/index.js';
 import type { UserError } from './user-error.js';
+
+declare const admitted: unique symbol;
+
+/**
+ * Who asks for which action, in which bound channel, for which client: made by `ActionRequests.admit` once per
+ * Slack request (the action is known, the person may ask for it, the channel is bound to the client the form or
+ * button was made for). The request's later steps in the same Slack request take it instead of checking again.
+ */
+export interface Admitted {
+  readonly requester: string;
+  readonly entry: ActionEntry;
+  /** The reply target's channel and the client it is bound to. */
+  readonly binding: ChannelBinding;
+  /** Asked for under an approved approval: a guarded action may run, and what its ask checked is not read again. */
+  readonly approved: boolean;
+  readonly [admitted]: true;
+}
+
+/** What `admit` checks: who asks for what, and the channel to read or its binding as this Slack request read it. */
+export type Admission = {
+  requester: string;
+  entry: ActionEntry;
+  approved?: boolean;
+  /** The client the form or button was made for: a channel bound to another since refuses. */
+  clientId?: string | undefined;
+} & ({ channel: string } | { binding: ChannelBinding });
+
+/** The request's own parts, beside who asks for what where (`Admitted`). */
+export type RequestDetails = Omit<ActionRequest, 'requester' | 'clientId' | 'action'>;
 
 /**
  * Someone asks for an action: from a command, a form, a button, an approval, a digest or an

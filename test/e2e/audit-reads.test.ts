@@ -1,5 +1,6 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedis, type Redis } from '../../src/redis/connection.js';
+import type { FakeView } from '../../src/local/fake-slack/index.js';
 import { bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 
@@ -21,7 +22,7 @@ beforeAll(async () => {
   h.slack.simulate.setUserGroup(GROUP, [MEMBER]);
   await bind(h, 'harbor-law');
   bindingKey = `${h.prefix}:binding:${CHANNEL}`;
-  monitor = await createRedis(TEST_REDIS_URL).monitor();
+  monitor = await new Redis(TEST_REDIS_URL).monitor();
   monitor.on('monitor', (_time: string, args: string[]) => {
     if (args.includes(bindingKey)) bindingCommands.push(args);
   });
@@ -58,10 +59,26 @@ const since = (before: Reads): Reads => {
 
 /** The job's status message for `url`, once its result is in the thread and the job has had time to end. */
 async function resultOf(url: string): Promise<void> {
-  const { thread } = await h.settled((m) => textOf(m).includes(url) && /done|:white_check_mark:/.test(textOf(m)));
+  const { thread } = await h.settled(
+    (m) => textOf(m).includes(url) && /done|:white_check_mark:/.test(textOf(m)),
+  );
   expect(thread.length).toBeGreaterThan(0);
   // The worker's own ending (ledger, claims) comes after the thread reply: it must read nothing either.
   await new Promise((r) => setTimeout(r, 300));
+}
+
+/** `/gateway audit` with no page: its form, once open with its inputs. */
+async function openForm(): Promise<FakeView> {
+  const views = h.slack.views(MEMBER).length;
+  await h.gateway('audit');
+  return h.slack.waitFor(
+    () =>
+      h.slack
+        .views(MEMBER)
+        .slice(views)
+        .find((v) => v.view.blocks.some((b: { type: string }) => b.type === 'input')),
+    { what: 'the audit form' },
+  );
 }
 
 describe('one audit request', () => {
@@ -76,21 +93,29 @@ describe('one audit request', () => {
   it('through its form: once when the form opens, once at submission (a rebind in between must refuse); the worker none', async () => {
     const url = 'https://harbor-law.example/form';
     const before = readsSoFar();
-    const views = h.slack.views(MEMBER).length;
-    await h.gateway('audit');
-    const form = await h.slack.waitFor(
-      () =>
-        h.slack
-          .views(MEMBER)
-          .slice(views)
-          .find((v) => v.view.blocks.some((b: { type: string }) => b.type === 'input')),
-      { what: 'the audit form' },
-    );
+    const form = await openForm();
     const opened = since(before);
     expect(opened).toEqual({ binding: 1, person: 1, members: 1 });
     const submitted = readsSoFar();
     await h.driver.submit(form, { url }, { user: MEMBER });
     await resultOf(url);
     expect(since(submitted)).toEqual({ binding: 1, person: 1, members: 1 });
+  });
+
+  it('refuses, at submission, a form opened before the channel was bound to another client', async () => {
+    const url = 'https://harbor-law.example/rebound';
+    const form = await openForm();
+    await bind(h, 'acme-plumbing');
+    const posts = h.posts('seo_audit').length;
+    await h.driver.submit(form, { url }, { user: MEMBER });
+    const refusal = await h.slack.waitFor(
+      () =>
+        h.slack.messages(CHANNEL).find((m) => textOf(m).includes('now bound to another client')) ??
+        h.slack.ephemerals(CHANNEL, MEMBER).find((m) => textOf(m).includes('now bound to another client')),
+      { what: 'the refusal' },
+    );
+    expect(textOf(refusal)).toContain('Nothing was run');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.posts('seo_audit').length).toBe(posts);
   });
 });
