@@ -66,30 +66,61 @@ async function helpDetails(ctx: CommandContext, name: string, catalogue: Catalog
   return [];
 }
 
-/** `help [command]`: one line per command with an example, or one command in detail. */
-export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
-  // The full help only changes with the catalogue (a new discovery answer) and with who asks; so do its entries.
+/**
+ * The help's entries and its full message, kept per catalogue: they change only with a new discovery answer,
+ * with the actions members may run, and (the message) with whether an admin asks.
+ */
+function helpCache(entriesOf: (catalogue: Catalogue, allowed: readonly string[]) => HelpEntry[]) {
   const built = new WeakMap<Catalogue, Map<boolean, SlackMessage>>();
   const listed = new WeakMap<Catalogue, { allowed: readonly string[]; entries: HelpEntry[] }>();
-  const entriesOf = (catalogue: Catalogue, allowed: readonly string[]): HelpEntry[] => {
-    const kept = listed.get(catalogue);
-    if (kept?.allowed === allowed) return kept.entries;
-    const entries = [
-      toEntry(self),
-      ...commands().map(toEntry),
-      ...actionHelpEntries(catalogue, allowed),
-      RUN_ENTRY,
-    ];
-    listed.set(catalogue, { allowed, entries });
-    return entries;
+  return {
+    entries(catalogue: Catalogue, allowed: readonly string[]): HelpEntry[] {
+      const kept = listed.get(catalogue);
+      if (kept?.allowed === allowed) return kept.entries;
+      const entries = entriesOf(catalogue, allowed);
+      listed.set(catalogue, { allowed, entries });
+      return entries;
+    },
+    full(catalogue: Catalogue, entries: HelpEntry[], isAdmin: boolean): SlackMessage {
+      const byRole = built.get(catalogue) ?? new Map<boolean, SlackMessage>();
+      built.set(catalogue, byRole);
+      const cached = byRole.get(isAdmin) ?? buildHelp(entries, { isAdmin });
+      byRole.set(isAdmin, cached);
+      return cached;
+    },
   };
-  const fullHelp = (catalogue: Catalogue, entries: HelpEntry[], isAdmin: boolean): SlackMessage => {
-    const byRole = built.get(catalogue) ?? new Map<boolean, SlackMessage>();
-    built.set(catalogue, byRole);
-    const cached = byRole.get(isAdmin) ?? buildHelp(entries, { isAdmin });
-    byRole.set(isAdmin, cached);
-    return cached;
-  };
+}
+
+/** The entry `help <wanted>` names, or the UserError with the closest one. */
+function wantedEntry(entries: HelpEntry[], catalogue: Catalogue, wanted: string): HelpEntry {
+  // `help digest now` is the help of `digest`: a command's own sub-words lead to the command.
+  const first = wanted.split(' ')[0];
+  const entry =
+    entries.find((e) => e.name === wanted) ??
+    entries.find((e) => e.name.split(' ')[0] === wanted) ??
+    entries.find((e) => e.name === first) ??
+    // A gateway action's name leads to its command's help (`help generate_blog` → `blog`).
+    entries.find((e) => e.name === catalogue.byAction(wanted)?.command);
+  if (entry) return entry;
+  const guess = closestName(
+    wanted,
+    entries.map((e) => e.name),
+  );
+  throw new UserError(UserErrorCode.UnknownCommand, `There is no \`${wanted}\` command.`, {
+    hint: guess
+      ? `Did you mean \`/gateway help ${guess}\`? \`/gateway help\` lists every command.`
+      : '`/gateway help` lists every command.',
+  });
+}
+
+/** `help [command]`: one line per command with an example, or one command in detail. */
+export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
+  const cache = helpCache((catalogue, allowed) => [
+    toEntry(self),
+    ...commands().map(toEntry),
+    ...actionHelpEntries(catalogue, allowed),
+    RUN_ENTRY,
+  ]);
   const self: CommandSpec = {
     name: 'help',
     usage: '/gateway help [command]',
@@ -99,34 +130,16 @@ export function helpCommand(commands: () => CommandSpec[]): CommandSpec {
     local: true,
     async run(ctx) {
       const catalogue = await ctx.services.catalogue();
-      const entries = entriesOf(catalogue, ctx.services.config.allowedActions);
+      const entries = cache.entries(catalogue, ctx.services.config.allowedActions);
       const wanted = ctx.args
         .filter((t) => t.kind === 'word')
         .map((t) => t.value.toLowerCase())
         .join(' ');
       if (!wanted) {
-        await ctx.reply(fullHelp(catalogue, entries, ctx.isAdmin()));
+        await ctx.reply(cache.full(catalogue, entries, ctx.isAdmin()));
         return;
       }
-      // `help digest now` is the help of `digest`: a command's own sub-words lead to the command.
-      const first = wanted.split(' ')[0];
-      const entry =
-        entries.find((e) => e.name === wanted) ??
-        entries.find((e) => e.name.split(' ')[0] === wanted) ??
-        entries.find((e) => e.name === first) ??
-        // A gateway action's name leads to its command's help (`help generate_blog` → `blog`).
-        entries.find((e) => e.name === catalogue.byAction(wanted)?.command);
-      if (!entry) {
-        const guess = closestName(
-          wanted,
-          entries.map((e) => e.name),
-        );
-        throw new UserError(UserErrorCode.UnknownCommand, `There is no \`${wanted}\` command.`, {
-          hint: guess
-            ? `Did you mean \`/gateway help ${guess}\`? \`/gateway help\` lists every command.`
-            : '`/gateway help` lists every command.',
-        });
-      }
+      const entry = wantedEntry(entries, catalogue, wanted);
       await ctx.reply(buildCommandHelp(entry, await helpDetails(ctx, entry.name, catalogue)));
     },
   };
