@@ -7,7 +7,8 @@
  * unset): one audit warms the path up, `v8.takeCoverage()` writes and resets the counters, a second audit runs,
  * and `v8.takeCoverage()` again gives the functions that ran in that window alone. The same is done for the
  * audit typed whole (`/gateway audit <url>`, no form), and for an idle window as long as the form's, whose
- * files (timers, pollers) are marked so they can be told from the path's own.
+ * files (timers, pollers) are marked so they can be told from the path's own. `--functions` lists, under each
+ * file, the functions of it that ran (a file where only a forwarding function ran is a pass-through).
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -37,21 +38,32 @@ const STAND_INS = ['local', 'sandbox'].map((folder) => `${path.join(SRC, folder)
 
 interface ScriptCoverage {
   url: string;
-  functions: Array<{ ranges: Array<{ count: number }> }>;
+  functions: Array<{ functionName: string; ranges: Array<{ count: number }> }>;
 }
 
-/** The src/ files (relative, stand-ins left out) with a function that ran since the previous takeCoverage. */
-function ranFiles(file: string): string[] {
+/** `--functions`: each file's functions that ran are printed too (what tells a pass-through file). */
+const SHOW_FUNCTIONS = process.argv.includes('--functions');
+
+/**
+ * The src/ files (relative, stand-ins left out) with a function that ran since the previous takeCoverage, each
+ * with the names of those functions.
+ */
+function ranFiles(file: string): Map<string, string[]> {
   const { result } = JSON.parse(readFileSync(file, 'utf8')) as { result: ScriptCoverage[] };
-  const files = new Set<string>();
+  const files = new Map<string, string[]>();
   for (const script of result) {
     if (!script.url.startsWith('file:')) continue;
     const abs = fileURLToPath(script.url);
     if (!abs.startsWith(`${SRC}${path.sep}`) || STAND_INS.some((dir) => abs.startsWith(dir))) continue;
     // A function's first range is the function itself; its count is how often it was called in the window.
-    if (script.functions.some((f) => (f.ranges[0]?.count ?? 0) > 0)) files.add(path.relative(SRC, abs));
+    const ran = script.functions.filter((f) => (f.ranges[0]?.count ?? 0) > 0);
+    if (ran.length > 0)
+      files.set(
+        path.relative(SRC, abs),
+        ran.map((f) => f.functionName || '(anonymous)'),
+      );
   }
-  return [...files].sort();
+  return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** Writes the coverage since the last call (and resets it); the file it wrote. */
@@ -152,7 +164,7 @@ async function bind({ slack, driver }: Bot): Promise<void> {
 
 interface Window {
   name: string;
-  files: string[];
+  files: Map<string, string[]>;
   ms: number;
 }
 
@@ -167,17 +179,21 @@ async function measured(dir: string, name: string, run: () => Promise<void>): Pr
 
 function print(window: Window, idle: ReadonlySet<string>): void {
   const byFolder = new Map<string, string[]>();
-  for (const file of window.files) {
+  for (const file of window.files.keys()) {
     const folder = file.includes(path.sep) ? (file.split(path.sep)[0] ?? '.') : '.';
     byFolder.set(folder, [...(byFolder.get(folder) ?? []), file]);
   }
-  const verdict = window.files.length <= GOAL_FILES ? 'ok' : 'over';
+  const count = window.files.size;
+  const verdict = count <= GOAL_FILES ? 'ok' : 'over';
   console.log(
-    `\n${window.name}: ${window.files.length} files in ${byFolder.size} folders (goal ≤ ${GOAL_FILES}: ${verdict}; ${Math.round(window.ms)} ms)`,
+    `\n${window.name}: ${count} files in ${byFolder.size} folders (goal ≤ ${GOAL_FILES}: ${verdict}; ${Math.round(window.ms)} ms)`,
   );
   for (const [folder, files] of [...byFolder].sort(([a], [b]) => a.localeCompare(b))) {
     const names = files.map((f) => `${path.basename(f)}${idle.has(f) ? '*' : ''}`);
     console.log(`  ${`${folder}/`.padEnd(14)} ${files.length}  ${names.join(', ')}`);
+    if (!SHOW_FUNCTIONS) continue;
+    for (const file of files)
+      console.log(`      ${path.basename(file)}: ${window.files.get(file)?.join(', ')}`);
   }
 }
 
@@ -198,13 +214,13 @@ async function measure(dir: string): Promise<{ form: number; typed: number }> {
     const idle = await measured(dir, 'idle, as long as the form path', async () => {
       await new Promise((resolve) => setTimeout(resolve, form.ms));
     });
-    const idleSet = new Set(idle.files);
+    const idleSet = new Set(idle.files.keys());
     print(form, idleSet);
     print(typed, idleSet);
     console.log(
-      `\n(* also ran in an idle window of ${Math.round(idle.ms)} ms: ${idle.files.join(', ') || 'none'})`,
+      `\n(* also ran in an idle window of ${Math.round(idle.ms)} ms: ${[...idle.files.keys()].join(', ') || 'none'})`,
     );
-    return { form: form.files.length, typed: typed.files.length };
+    return { form: form.files.size, typed: typed.files.size };
   } finally {
     await bot.stop();
   }

@@ -1,7 +1,6 @@
 import type { Token } from '../actions/index.js';
 import type { ChannelBinding } from '../bindings/index.js';
 import type { AppLogger } from '../logger.js';
-import { notBoundError } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import type { SlackMessage } from '../views/blocks.js';
 
@@ -43,23 +42,4 @@ export interface CommandSpec {
   /** Takes no words after its name: any that are typed are reported to the person as ignored, not dropped. */
   takesNoArguments?: boolean;
   run(ctx: CommandContext): Promise<void>;
-}
-
-/** The channel's binding, already read; `user`: who asks, so an admin is told to bind the channel rather than to ask an admin. */
-export function boundOrRefused(
-  services: BotServices,
-  binding: ChannelBinding | undefined,
-  user?: string,
-): ChannelBinding {
-  if (!binding) throw notBoundError(services.access.admins(), user);
-  return binding;
-}
-
-/** Reads the channel's binding: see `boundOrRefused`. */
-export async function requireBinding(
-  services: BotServices,
-  channel: string,
-  user?: string,
-): Promise<ChannelBinding> {
-  return boundOrRefused(services, await services.bindings.get(channel), user);
 }

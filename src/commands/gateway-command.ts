@@ -3,7 +3,7 @@ import type { ActionEntry, Catalogue, Token } from '../actions/index.js';
 import type { ChannelBinding } from '../bindings/index.js';
 import type { AppLogger } from '../logger.js';
 import { closestName } from '../reads/index.js';
-import { notAdminError, UserError, UserErrorCode } from '../requests/index.js';
+import { notAdminError, notBoundError, UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { describeError } from '../slack/describe-error.js';
 import { slackLogContext } from '../slack/request-context.js';
@@ -12,7 +12,6 @@ import { claimOnce, claimOnceReading } from '../store/index.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildIgnoredWords } from '../views/error-message.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
-import { boundOrRefused, requireBinding } from './command-context.js';
 import { splitCommand } from './tokenizer.js';
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
@@ -258,8 +257,12 @@ function commandContext(
       return (await services.channelPoster.postMessage(channel, thread ? shown : message, thread)).ts;
     },
     isAdmin: () => services.access.isAdmin(user),
-    binding: async () =>
-      read ? boundOrRefused(services, read.binding, user) : requireBinding(services, channel, user),
+    binding: async () => {
+      const binding = read ? read.binding : await services.bindings.get(channel);
+      // An admin who asks is told to bind the channel rather than to ask an admin.
+      if (!binding) throw notBoundError(services.access.admins(), user);
+      return binding;
+    },
   };
 }
 
