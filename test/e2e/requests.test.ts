@@ -99,4 +99,58 @@ describe('asking for an action without Slack', () => {
     expect(parked).toMatchObject({ action: 'generate_topical_map', fields, requester: MEMBER });
     expect(await h.runtime.services.requests.takePending(second.question.pendingId)).toBeUndefined();
   });
+
+  it('admits who asks for what where once, with the refusals a request would give', async () => {
+    const { requests, catalogue } = h.runtime.services;
+    const entry = (await catalogue()).byAction('seo_audit');
+    const deploy = (await catalogue()).byAction('deploy_blog');
+    if (!entry || !deploy) throw new Error('the sandbox lists seo_audit and deploy_blog');
+    const code = (admission: Parameters<typeof requests.admit>[0]) =>
+      requests.admit(admission).then(
+        () => 'admitted',
+        (error: { code: string }) => error.code,
+      );
+    expect(await code({ requester: MEMBER, entry, channel: 'CNOWHERE' })).toBe('channel_not_bound');
+    expect(await code({ requester: MEMBER, entry, channel: CHANNEL, clientId: 'acme-plumbing' })).toBe(
+      'wrong_client',
+    );
+    expect(await code({ requester: MEMBER, entry: deploy, channel: CHANNEL })).toBe('action_guarded');
+    const admitted = await requests.admit({
+      requester: MEMBER,
+      entry,
+      channel: CHANNEL,
+      clientId: 'harbor-law',
+    });
+    expect(admitted.binding).toMatchObject({ channel: CHANNEL, clientId: 'harbor-law' });
+  });
+
+  it('takes an admission as it is: a request admitted with its binding read already reads none again', async () => {
+    const { requests, catalogue } = h.runtime.services;
+    const entry = (await catalogue()).byAction('seo_audit');
+    if (!entry) throw new Error('the sandbox lists seo_audit');
+    // A channel with no binding in Redis: only the admission says it is bound, so a second read would refuse.
+    const binding = {
+      channel: 'CADMITTED',
+      clientId: 'harbor-law',
+      clientLabel: 'Harbor Law',
+      boundBy: ADMIN,
+      boundAt: '',
+    };
+    const admitted = await requests.admit({ requester: MEMBER, entry, binding });
+    const url = `https://harbor-law.example/admitted-${Date.now()}`;
+    const result = await requests.submitAdmitted(admitted, {
+      fields: { url },
+      replyTo: slackReplyTarget('CADMITTED'),
+      requestKey: `test-admitted-${Date.now()}`,
+    });
+    expect(result.kind).toBe('queued');
+    await h.settled((m) => m.text.includes(url) && /done|:white_check_mark:/.test(textOf(m)), 'CADMITTED');
+    await expect(
+      requests.submitAdmitted(admitted, {
+        fields: { url },
+        replyTo: slackReplyTarget(CHANNEL),
+        requestKey: 'x',
+      }),
+    ).rejects.toThrow('admitted in');
+  });
 });
