@@ -23,7 +23,7 @@ export type Overview =
   | { kind: 'person'; approver: boolean; data: HomeData }
   | { kind: 'not-a-person'; signoffChannels: string[] };
 
-export type OverviewDeps = Pick<
+type OverviewDeps = Pick<
   CoreServices,
   | 'access'
   | 'approvals'
