@@ -12,9 +12,9 @@ import {
 } from '../gateway/index.js';
 import { buildActionFailed, buildActionGaveUp, buildActionRejected } from '../views/action-result.js';
 import { backOffQuietly, reconcileAfterUnknown } from './action-outcome.js';
+import type { ActionJobOutcome } from './job-data.js';
 import { JobErrorCode, markReported, RetryableJobError } from './job-errors.js';
 import { checkpoint, type JobRun } from './job-run.js';
-import type { ActionJobOutcome } from './queue.js';
 
 /**
  * What a failed POST means for the job:

@@ -10,6 +10,7 @@ import {
   recordSuccess,
   settleEarlierAttempt,
 } from './action-outcome.js';
+import type { ActionJobData, ActionJobOutcome } from './job-data.js';
 import { JobErrorCode, markReported } from './job-errors.js';
 import {
   type ActionJob,
@@ -20,7 +21,6 @@ import {
   storedData,
 } from './job-run.js';
 import { acquireLease, type Lease, leaseKey } from './lease.js';
-import type { ActionJobData, ActionJobOutcome } from './queue.js';
 
 /**
  * One action job, start to finish: lease → the job's data as stored (not as this run first
