@@ -9,7 +9,8 @@
 
 import { randomUUID } from 'node:crypto';
 import { startActionWorkers } from '../src/jobs/action-worker.js';
-import { type ActionJobData, ActionQueue } from '../src/jobs/queue.js';
+import type { ActionJobData } from '../src/jobs/job-data.js';
+import { ActionQueue } from '../src/jobs/queue.js';
 import { silentLogger } from '../src/logger.js';
 import { deleteByPrefix } from '../src/redis/connection.js';
 import { slackReplyTarget } from '../src/slack/reply-target.js';

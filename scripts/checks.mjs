@@ -1,10 +1,12 @@
-// `npm test`'s static checks (lint, typecheck, check:arch, check:unused), two at a time: each is one busy
-// core for seconds (tsc and the two dependency-cruiser runs most), and CI has two. Each check's output is
-// printed whole when it ends, in this order; the exit code is 1 when any failed.
+// `npm test`: the static checks (lint, typecheck, check:arch, check:unused) one after another, beside the test
+// suite (`vitest run`). The suite mostly waits (on bots, timers, child processes) and leaves about one of CI's
+// two cores free; the checks are one busy core for about 35 s, so they fit in what the suite leaves instead of
+// adding their time before it. The suite's output is streamed; each check's output is printed whole, after the
+// suite's, in this order. The exit code is 1 when a check or the suite failed.
+// `node scripts/checks.mjs --checks-only` runs the checks alone; other arguments go to vitest.
 import { spawn } from 'node:child_process';
 
 const CHECKS = ['typecheck', 'check:arch', 'check:unused', 'lint'];
-const AT_ONCE = 2;
 
 function run(script) {
   return new Promise((resolve) => {
@@ -21,17 +23,27 @@ function run(script) {
   });
 }
 
-const results = [];
-const queue = [...CHECKS];
-await Promise.all(
-  Array.from({ length: AT_ONCE }, async () => {
-    for (let script = queue.shift(); script; script = queue.shift()) results.push(await run(script));
-  }),
-);
-let failed = 0;
-for (const { script, code, out, ms } of results.sort((a, b) => CHECKS.indexOf(a.script) - CHECKS.indexOf(b.script))) {
+function suite() {
+  return new Promise((resolve) => {
+    const args = process.argv.slice(2).filter((a) => a !== '--checks-only');
+    const child = spawn('npx', ['vitest', 'run', ...args], { stdio: 'inherit' });
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+async function checks() {
+  const results = [];
+  for (const script of CHECKS) results.push(await run(script));
+  return results;
+}
+
+const checksOnly = process.argv.includes('--checks-only');
+const [results, suiteCode] = await Promise.all([checks(), checksOnly ? 0 : suite()]);
+let failed = suiteCode === 0 ? 0 : 1;
+for (const { script, code, out, ms } of results) {
   process.stdout.write(`> npm run ${script}: ${code === 0 ? 'ok' : `failed (exit ${code})`}, ${(ms / 1000).toFixed(1)} s\n`);
   if (out.trim()) process.stdout.write(`${out.trimEnd()}\n`);
   if (code !== 0) failed += 1;
 }
+if (!checksOnly) process.stdout.write(`> vitest run: ${suiteCode === 0 ? 'ok' : `failed (exit ${suiteCode})`}\n`);
 process.exit(failed ? 1 : 0);

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, type LogLevel, SocketModeReceiver } from '@slack/bolt';
+import { App, type CustomRoute, HTTPReceiver, type LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { register as registerCommands } from './commands/index.js';
 import { register as registerHome } from './home/index.js';
 import { healthProbeKey, healthRoutes } from './http/health-routes.js';
@@ -68,6 +68,59 @@ export interface Bot {
   stop(): Promise<void>;
 }
 
+/** The Bolt app and its receiver for the configured transport; the App's options are the same for both. */
+function boltApp(services: BotServices, identity: BotIdentity, routes: CustomRoute[]) {
+  const { config, logger } = services;
+  const clientOptions = webSlackClientOptions(config.slack.apiUrl);
+  const options = {
+    authorize: identity.authorize,
+    logger,
+    // Bolt resets an injected logger's level to its own default unless told the configured one.
+    logLevel: config.logLevel as LogLevel,
+    clientOptions,
+    // No conversation store: nothing reads it, and it is middleware work on every request before the ack.
+    convoStore: false as const,
+    ignoreSelf: IGNORE_SELF,
+    attachFunctionToken: ATTACH_FUNCTION_TOKEN,
+  };
+  if (config.slack.mode === 'socket') {
+    // Our own receiver, its reconnecting ours (socket-connection.ts), and the Web API address Bolt's would not
+    // pass on to the app-level token's calls. The Socket Mode client's debug lines print every envelope, live
+    // response URLs included: it logs at info at most, whatever LOG_LEVEL says.
+    const socketReceiver = new SocketModeReceiver({
+      appToken: config.slack.appToken ?? '',
+      logger: atLeastInfo(logger.child({ part: 'socket-mode' })),
+      autoReconnectEnabled: false,
+      installerOptions: { clientOptions },
+    });
+    const socket = new SocketConnection(socketReceiver, logger);
+    return { app: new App({ ...options, receiver: socketReceiver }), socket, receiver: undefined };
+  }
+  const receiver = new HTTPReceiver({
+    signingSecret: config.slack.signingSecret ?? '',
+    endpoints: '/slack/events',
+    customRoutes: routes,
+    logger,
+    unhandledRequestTimeoutMillis: 2_900,
+  });
+  return { app: new App({ ...options, receiver }), receiver, socket: undefined };
+}
+
+/** Every surface's routes behind one Bolt middleware (slack/slack-routes.ts), not one Bolt listener each. */
+function routeSurfaces(app: App, services: BotServices): { stop(): Promise<void> } {
+  const slackRoutes = new SlackRoutes();
+  // Who is in which channel decides which clients a token reaches: every process reads it anew after a change.
+  slackRoutes.membershipChanged(async ({ event }) => {
+    await services.reach.membershipChanged(event.user);
+  });
+  registerCommands(slackRoutes, services);
+  registerInteractions(slackRoutes, services);
+  const home = registerHome(slackRoutes, services);
+  registerWorkflows(slackRoutes, services);
+  slackRoutes.attach(app);
+  return home;
+}
+
 /**
  * Builds the Bolt app for either transport: HTTP mode verifies every request with the signing
  * secret at `/slack/events` (stale timestamps refused); Socket Mode is chosen by SLACK_APP_TOKEN. Both serve
@@ -83,67 +136,10 @@ export function createBot(services: BotServices): Bot {
     // while no Slack answer is in progress (a flood measured otherwise slowed Slack's reads by half).
     ...assistantRoutes(services, () => services.answers.pending + services.gatewayAnswers.pending > 0),
   ];
-  const clientOptions = webSlackClientOptions(config.slack.apiUrl);
-  // Bolt resets an injected logger's level to its own default unless told the configured one.
-  const logLevel = config.logLevel as LogLevel;
-  const authorize = identity.authorize;
+  const { app, receiver, socket } = boltApp(services, identity, routes);
   let healthServer: HealthServer | undefined;
-  let app: App;
-  let receiver: HTTPReceiver | undefined;
-  let socket: SocketConnection | undefined;
-  if (config.slack.mode === 'socket') {
-    // Our own receiver, its reconnecting ours (socket-connection.ts), and the Web API address Bolt's would not
-    // pass on to the app-level token's calls. The Socket Mode client's debug lines print every envelope, live
-    // response URLs included: it logs at info at most, whatever LOG_LEVEL says.
-    const socketReceiver = new SocketModeReceiver({
-      appToken: config.slack.appToken ?? '',
-      logger: atLeastInfo(logger.child({ part: 'socket-mode' })),
-      autoReconnectEnabled: false,
-      installerOptions: { clientOptions },
-    });
-    socket = new SocketConnection(socketReceiver, logger);
-    app = new App({
-      authorize,
-      receiver: socketReceiver,
-      logger,
-      logLevel,
-      clientOptions,
-      convoStore: false,
-      ignoreSelf: IGNORE_SELF,
-      attachFunctionToken: ATTACH_FUNCTION_TOKEN,
-    });
-  } else {
-    receiver = new HTTPReceiver({
-      signingSecret: config.slack.signingSecret ?? '',
-      endpoints: '/slack/events',
-      customRoutes: routes,
-      logger,
-      unhandledRequestTimeoutMillis: 2_900,
-    });
-    // No conversation store: nothing reads it, and it is middleware work on every request before the ack.
-    app = new App({
-      authorize,
-      receiver,
-      logger,
-      logLevel,
-      clientOptions,
-      convoStore: false,
-      ignoreSelf: IGNORE_SELF,
-      attachFunctionToken: ATTACH_FUNCTION_TOKEN,
-    });
-  }
   instrumentRequests(app, services.metrics);
-  // One middleware routes every request to its surface (http/slack-routes.ts), not one Bolt listener each.
-  const slackRoutes = new SlackRoutes();
-  // Who is in which channel decides which clients a token reaches: every process reads it anew after a change.
-  slackRoutes.membershipChanged(async ({ event }) => {
-    await services.reach.membershipChanged(event.user);
-  });
-  registerCommands(slackRoutes, services);
-  registerInteractions(slackRoutes, services);
-  const home = registerHome(slackRoutes, services);
-  registerWorkflows(slackRoutes, services);
-  slackRoutes.attach(app);
+  const home = routeSurfaces(app, services);
   app.error(async (error) => {
     logger.error('unhandled listener error', error);
   });

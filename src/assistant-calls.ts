@@ -7,7 +7,7 @@ import type { TokenScope } from './store/assistant-token-store.js';
 /**
  * The assistant request being served, for the work that runs inside it. The assistant tools (mcp/) are built
  * once per process, so who calls is not captured when they are built but read here; and the gateway reads a
- * call makes go through the ReadGate below, which caps them per person and per process and counts its pages.
+ * call makes go through AssistantReads below, which caps them per person and per process and counts its pages.
  */
 
 /** Who calls, from their token: the person a tool call acts as. */
@@ -79,7 +79,7 @@ interface Waiter {
   start: () => void;
 }
 
-export class ReadGate {
+export class AssistantReads {
   #running = 0;
   readonly #byPerson = new Map<string, number>();
   readonly #waiting: Waiter[] = [];
@@ -156,8 +156,8 @@ export class ReadGate {
 export function assistantGatewayOf(
   options: GatewayClientOptions,
   limits: ReadLimits,
-): { assistantGateway: GatewayClient; assistantReads: ReadGate } {
-  const assistantReads = new ReadGate(limits);
+): { assistantGateway: GatewayClient; assistantReads: AssistantReads } {
+  const assistantReads = new AssistantReads(limits);
   const assistantGateway = new GatewayClient({
     ...options,
     connections: limits.perProcess,

@@ -132,30 +132,37 @@ function sandboxApart(role: string): string {
   );
 }
 
+/** The environment checked against the schema, every problem named at once (ConfigError). */
+function parseEnv(env: NodeJS.ProcessEnv, sandbox: boolean): Env {
+  const parsed = envSchema.safeParse(sandbox ? { ...env, GATEWAY_BASE_URL: undefined } : env);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(
+    parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? '');
+      return issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+    }),
+  );
+}
+
+function slackConfig(e: Env): Config['slack'] {
+  return {
+    botToken: e.SLACK_BOT_TOKEN,
+    signingSecret: e.SLACK_SIGNING_SECRET,
+    appToken: e.SLACK_APP_TOKEN,
+    apiUrl: e.SLACK_API_URL,
+    postIntervalMs: e.SLACK_POST_INTERVAL,
+    mode: e.SLACK_APP_TOKEN ? 'socket' : 'http',
+  };
+}
+
 /** Parses an environment (process.env by default) into a frozen Config, or throws ConfigError. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // GATEWAY_BASE_URL=sandbox is the explicit choice of the built-in sandbox gateway (its sample clients).
   const sandbox = env.GATEWAY_BASE_URL?.trim() === 'sandbox';
-  const parsed = envSchema.safeParse(sandbox ? { ...env, GATEWAY_BASE_URL: undefined } : env);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => {
-        const name = String(issue.path[0] ?? '');
-        return issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
-      }),
-    );
-  }
-  const e = parsed.data;
+  const e = parseEnv(env, sandbox);
   if (sandbox && e.ROLE !== 'all') throw new ConfigError([sandboxApart(e.ROLE)]);
   return deepFreeze<Config>({
-    slack: {
-      botToken: e.SLACK_BOT_TOKEN,
-      signingSecret: e.SLACK_SIGNING_SECRET,
-      appToken: e.SLACK_APP_TOKEN,
-      apiUrl: e.SLACK_API_URL,
-      postIntervalMs: e.SLACK_POST_INTERVAL,
-      mode: e.SLACK_APP_TOKEN ? 'socket' : 'http',
-    },
+    slack: slackConfig(e),
     port: e.PORT,
     gateway: gatewayConfig(e, sandbox),
     metricsToken: e.METRICS_TOKEN,

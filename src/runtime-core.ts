@@ -6,7 +6,7 @@ import { CatalogueSource } from './actions/catalogue-source.js';
 import { ApprovalExpiry } from './approvals/approval-expiry.js';
 import { approvalHooks } from './approvals/approval-outcome.js';
 import { ApprovalStore } from './approvals/approval-store.js';
-import type { ReadGate } from './assistant-calls.js';
+import type { AssistantReads } from './assistant-calls.js';
 import { BindingStore } from './bindings/binding-store.js';
 import { SignoffStore } from './bindings/signoff-store.js';
 import type { Config } from './config.js';
@@ -45,7 +45,7 @@ export interface Foundation {
   metrics: Metrics;
   gateway: GatewayClient;
   assistantGateway: GatewayClient;
-  assistantReads: ReadGate;
+  assistantReads: AssistantReads;
 }
 
 /** The services, and what the roles need beside them. */

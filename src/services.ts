@@ -3,7 +3,7 @@ import type { AccessPolicy } from './access/policy.js';
 import type { Catalogue } from './actions/catalogue.js';
 import type { ApprovalExpiry } from './approvals/approval-expiry.js';
 import type { ApprovalStore } from './approvals/approval-store.js';
-import type { ReadGate } from './assistant-calls.js';
+import type { AssistantReads } from './assistant-calls.js';
 import type { BindingStore } from './bindings/binding-store.js';
 import type { SignoffStore } from './bindings/signoff-store.js';
 import type { Config } from './config.js';
@@ -70,7 +70,7 @@ export interface CoreServices {
    * (in flight per process and per person, pages per call), so assistants never hold Slack's connections.
    */
   assistantGateway: GatewayClient;
-  assistantReads: ReadGate;
+  assistantReads: AssistantReads;
 }
 
 /** The Slack side, handed to each register(): the core, and what only Slack listeners need. */

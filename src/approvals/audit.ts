@@ -24,7 +24,7 @@ export interface AuditEntry {
   action: string;
   label: string;
   client: string;
-  /** The client's name as the card showed it (entries written before it was kept: none). */
+  /** The client's name as the card showed it. */
   clientLabel: string;
   hash: string;
   requestedBy: string;

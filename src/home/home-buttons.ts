@@ -9,8 +9,8 @@ import { type ButtonListener, buttonPipeline, interactionOf } from '../slack/int
 import type { SlackRoutes } from '../slack/slack-routes.js';
 import type { HomeMarks } from '../store/index.js';
 import { section } from '../views/blocks.js';
+import { buildChannelSettings } from '../views/channel-settings.js';
 import {
-  buildChannelSettings,
   HOME_APPROVE_ID,
   HOME_CANCEL_APPROVAL_ID,
   HOME_CANCEL_JOB_ID,

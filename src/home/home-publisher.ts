@@ -36,6 +36,26 @@ export interface HomePublisher {
   stop(): Promise<void>;
 }
 
+/** One publish of `user`'s tab over the view Slack showed them, and again over a publish that came between. */
+async function publishOnce(
+  services: BotServices,
+  marks: HomeMarks,
+  overview: OverviewReader,
+  user: string,
+  opened: boolean,
+  hash: string | undefined,
+): Promise<void> {
+  const seen = await overview.read(user);
+  if (seen.kind === 'person' && opened) await marks.opened(user, seen.approver);
+  const last = hash ?? (await marks.lastHash(user)) ?? undefined;
+  let answer = await services.slack.publishHome(user, homeTab(seen), last);
+  if ('conflict' in answer) {
+    // Another publish landed since: what Redis says now is at least as new as what it showed.
+    answer = await services.slack.publishHome(user, homeTab(await overview.read(user)));
+  }
+  if ('hash' in answer && answer.hash) await marks.setHash(user, answer.hash);
+}
+
 export function homePublisher(
   services: BotServices,
   marks: HomeMarks,
@@ -48,24 +68,12 @@ export function homePublisher(
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
-  async function publishOnce(user: string, opened: boolean, hash: string | undefined): Promise<void> {
-    const seen = await overview.read(user);
-    if (seen.kind === 'person' && opened) await marks.opened(user, seen.approver);
-    const last = hash ?? (await marks.lastHash(user)) ?? undefined;
-    let answer = await services.slack.publishHome(user, homeTab(seen), last);
-    if ('conflict' in answer) {
-      // Another publish landed since: what Redis says now is at least as new as what it showed.
-      answer = await services.slack.publishHome(user, homeTab(await overview.read(user)));
-    }
-    if ('hash' in answer && answer.hash) await marks.setHash(user, answer.hash);
-  }
-
   async function publish(
     user: string,
     options: { opened?: boolean; hash?: string | undefined } = {},
   ): Promise<void> {
     try {
-      await publishOnce(user, options.opened ?? false, options.hash);
+      await publishOnce(services, marks, overview, user, options.opened ?? false, options.hash);
     } catch (error) {
       const wait = slackRetryAfterMs(error);
       orOutage(`could not publish the Home tab of ${user}${wait ? `; Slack asked to wait ${wait} ms` : ''}`)(

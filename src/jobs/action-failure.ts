@@ -12,9 +12,9 @@ import {
 } from '../gateway/index.js';
 import { buildActionFailed, buildActionGaveUp, buildActionRejected } from '../views/action-result.js';
 import { backOffQuietly, reconcileAfterUnknown } from './action-outcome.js';
+import type { ActionJobOutcome } from './job-data.js';
 import { JobErrorCode, markReported, RetryableJobError } from './job-errors.js';
 import { checkpoint, type JobRun } from './job-run.js';
-import type { ActionJobOutcome } from './queue.js';
 
 /**
  * What a failed POST means for the job:
@@ -47,30 +47,7 @@ export async function handleActionError(run: JobRun, error: unknown): Promise<Ac
     await backOffQuietly(run, 'gateway 429', { everyone: true });
     throw BullWorker.RateLimitError();
   }
-  if (error instanceof UnknownOutcomeError) {
-    // The full message names the gateway's address: it goes to the log, never to Slack.
-    run.log.warn(`unknown outcome (${error.underlying.code}); reconciling: ${error.message}`);
-    // A 5xx is the gateway's last word: what it wrote is there after a short grace. After a timeout or a
-    // lost connection it may still be working, so "nothing found" is believed only a full timeout later.
-    const mayStillRun =
-      error.underlying instanceof TimeoutError || error.underlying instanceof ConnectionError;
-    const trustAbsentAfter =
-      Date.now() + run.deps.reconcileGraceMs + (mayStillRun ? run.deps.actionTimeoutMs : 0);
-    await checkpoint(run, { trustAbsentAfter }).catch((e) => run.log.warn('checkpoint failed', e));
-    await backOffQuietly(run, `gateway ${error.underlying.code}`);
-    if (run.entry.safeToRepeat) {
-      return retryOrGiveUp(
-        run,
-        new RetryableJobError(JobErrorCode.SafeRepeat, publicErrorLine(error), { cause: error }),
-      );
-    }
-    try {
-      return await reconcileAfterUnknown(run);
-    } catch (inner) {
-      if (inner instanceof DelayedError) throw inner;
-      return retryOrGiveUp(run, inner);
-    }
-  }
+  if (error instanceof UnknownOutcomeError) return afterUnknownOutcome(run, error);
   if (error instanceof ConnectionError && error.neverSent) {
     await checkpoint(run, { step: 'queued' });
     return retryOrGiveUp(
@@ -89,6 +66,34 @@ export async function handleActionError(run: JobRun, error: unknown): Promise<Ac
     });
   }
   throw error;
+}
+
+/**
+ * A 5xx, a timeout or a dropped connection: the POST may have done its work. Everyone backs off; a safe action
+ * is simply tried again, any other reconciles first (never a blind re-POST).
+ */
+async function afterUnknownOutcome(run: JobRun, error: UnknownOutcomeError): Promise<ActionJobOutcome> {
+  // The full message names the gateway's address: it goes to the log, never to Slack.
+  run.log.warn(`unknown outcome (${error.underlying.code}); reconciling: ${error.message}`);
+  // A 5xx is the gateway's last word: what it wrote is there after a short grace. After a timeout or a
+  // lost connection it may still be working, so "nothing found" is believed only a full timeout later.
+  const mayStillRun = error.underlying instanceof TimeoutError || error.underlying instanceof ConnectionError;
+  const trustAbsentAfter =
+    Date.now() + run.deps.reconcileGraceMs + (mayStillRun ? run.deps.actionTimeoutMs : 0);
+  await checkpoint(run, { trustAbsentAfter }).catch((e) => run.log.warn('checkpoint failed', e));
+  await backOffQuietly(run, `gateway ${error.underlying.code}`);
+  if (run.entry.safeToRepeat) {
+    return retryOrGiveUp(
+      run,
+      new RetryableJobError(JobErrorCode.SafeRepeat, publicErrorLine(error), { cause: error }),
+    );
+  }
+  try {
+    return await reconcileAfterUnknown(run);
+  } catch (inner) {
+    if (inner instanceof DelayedError) throw inner;
+    return retryOrGiveUp(run, inner);
+  }
 }
 
 /** Tells the channel (best effort) and ends the job for good. */

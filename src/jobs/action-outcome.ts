@@ -4,9 +4,9 @@ import { referenceNames } from '../reads/index.js';
 import { actionFingerprint, releaseJobClaim } from '../store/index.js';
 import { buildOutcomeUnknown } from '../views/action-result.js';
 import { buildActionResult, resultSummary } from '../views/result-card.js';
+import type { ActionJobOutcome } from './job-data.js';
 import { JobErrorCode, RetryableJobError } from './job-errors.js';
 import { checkpoint, type JobRun } from './job-run.js';
-import type { ActionJobOutcome } from './queue.js';
 import { reconcile } from './reconcile.js';
 
 /**

@@ -1,4 +1,4 @@
-import { MetricsTime, Worker } from 'bullmq';
+import { type Job, MetricsTime, Worker } from 'bullmq';
 import type { Catalogue } from '../actions/index.js';
 import type { Rate } from '../config.js';
 import type { GatewayClient } from '../gateway/index.js';
@@ -12,13 +12,14 @@ import { ActionLedger, releaseJobClaim } from '../store/index.js';
 import { bullKeys } from './bullmq-internals.js';
 import { faultStreak } from './fault-streak.js';
 import { reportFinalFailure } from './final-failure.js';
+import { ACTION_QUEUE, type ActionJobData, type ActionJobOutcome } from './job-data.js';
 import { RetryableJobError, wasReported } from './job-errors.js';
 import type { ActionJobDeps, ApprovalHooks, JobEnd, RequestFinished } from './job-run.js';
-import { actionProcessors, dispatch } from './processors.js';
-import { ACTION_QUEUE, type ActionJobData, type ActionJobOutcome, ActionQueue } from './queue.js';
+import { actionProcessors, dispatch, type JobProcessor } from './processors.js';
+import { ActionQueue } from './queue.js';
 import { advanceFairClock, fairKeys, pauseAllWorkers } from './rate-limit.js';
 import { showWait } from './show-wait.js';
-import { ranFor, setUpWorker } from './worker-setup.js';
+import { ranFor, setUpWorker, type WorkerSetup } from './worker-setup.js';
 
 /**
  * The worker role's action workers. The global POST rate (GATEWAY_ACTION_RATE) is BullMQ's limiter, shared
@@ -83,64 +84,91 @@ export interface ActionWorkers {
 }
 
 export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers {
-  const { logger, redis, blocking, redisOutage, onError, track, close } = setUpWorker(
-    options,
-    'action-worker',
-  );
-  const base = options.backoffMs ?? 5_000;
-  const limiterKey = bullKeys(options.prefix, ACTION_QUEUE).limiter;
-  const faults = faultStreak(redis, options.prefix, {
-    baseMs: base,
-    ...(options.faultThreshold ? { threshold: options.faultThreshold } : {}),
-  });
+  const setup = setUpWorker(options, 'action-worker');
+  const { logger, redis, redisOutage } = setup;
   // Read-only use of the queue: the waiting jobs and their waits, for the messages a slowdown updates.
   const queue = new ActionQueue({ connection: redis, prefix: options.prefix, rate: options.rate });
   queue.queue.on(
     'error',
     redisOutage.otherwise((error) => logger.error('queue error', error)),
   );
-  const poster = options.slack;
+  const deps = jobDeps(options, setup, queue);
+  const worker = createWorker(options, setup, dispatch(actionProcessors(deps)));
+  followJobs(worker, options, setup, deps);
+  worker.on('error', setup.onError(ACTION_QUEUE, 'worker error', options.metrics));
 
-  const deps: ActionJobDeps = {
+  return {
+    worker,
+    close: () => setup.close(worker, queue),
+  };
+}
+
+/** What every action job of this worker runs with. */
+function jobDeps(options: ActionWorkerOptions, setup: WorkerSetup, queue: ActionQueue): ActionJobDeps {
+  const { redis, logger } = setup;
+  return {
     redis,
     prefix: options.prefix,
     gateway: options.gateway,
-    poster,
+    poster: options.slack,
     ledger: new ActionLedger(redis, options.prefix),
     catalogue: options.catalogue,
     actionTimeoutMs: options.actionTimeoutMs,
     leaseMs: options.leaseMs ?? 15_000,
     reconcileGraceMs: options.reconcileGraceMs ?? 2_000,
     slowMs: options.slowMs ?? Math.max(1, Math.floor(options.actionTimeoutMs / 2)),
-    backOff: async (reason, opts = {}) => {
-      if (opts.everyone) {
-        const paused = await pauseAllWorkers(redis, limiterKey, base);
-        await faults.rateLimited(paused);
-        logger.warn(`backing every worker off for ${paused} ms: ${reason}`);
-        return;
-      }
-      const { streak, pausedMs } = await faults.fault((ms) => pauseAllWorkers(redis, limiterKey, ms));
-      if (!pausedMs) {
-        logger.info(`gateway fault ${streak} in a row (${reason}); only its own job waits and retries`);
-        return;
-      }
-      logger.warn(
-        `gateway faults persist (${streak} in a row): every worker waits ${pausedMs} ms: ${reason}`,
-      );
-      void showWait({ queue, poster, catalogue: options.catalogue, logger }, { holdsForMs: pausedMs }).catch(
-        (error: unknown) => logger.warn('could not show the wait on queued jobs', error),
-      );
-    },
-    faultsCleared: () => faults.clear(),
+    ...backOffs(options, setup, queue),
     replicaWait: new ReplicaWait(options.replicaWaitMs ?? 0, logger),
     logger,
     metrics: options.metrics,
     approvals: options.approvals,
   };
-  const process = dispatch(actionProcessors(deps));
-  const nowKey = fairKeys(options.prefix, ACTION_QUEUE, '').now;
+}
 
-  const worker = new Worker<ActionJobData, ActionJobOutcome>(
+/**
+ * How gateway faults slow the queue: one fault waits on its own job; faults that persist pause every worker
+ * (and the waiting jobs' messages say so); a 429 pauses every worker at once.
+ */
+function backOffs(
+  options: ActionWorkerOptions,
+  { redis, logger }: WorkerSetup,
+  queue: ActionQueue,
+): Pick<ActionJobDeps, 'backOff' | 'faultsCleared'> {
+  const base = options.backoffMs ?? 5_000;
+  const limiterKey = bullKeys(options.prefix, ACTION_QUEUE).limiter;
+  const faults = faultStreak(redis, options.prefix, {
+    baseMs: base,
+    ...(options.faultThreshold ? { threshold: options.faultThreshold } : {}),
+  });
+  const poster = options.slack;
+  const backOff: ActionJobDeps['backOff'] = async (reason, opts = {}) => {
+    if (opts.everyone) {
+      const paused = await pauseAllWorkers(redis, limiterKey, base);
+      await faults.rateLimited(paused);
+      logger.warn(`backing every worker off for ${paused} ms: ${reason}`);
+      return;
+    }
+    const { streak, pausedMs } = await faults.fault((ms) => pauseAllWorkers(redis, limiterKey, ms));
+    if (!pausedMs) {
+      logger.info(`gateway fault ${streak} in a row (${reason}); only its own job waits and retries`);
+      return;
+    }
+    logger.warn(`gateway faults persist (${streak} in a row): every worker waits ${pausedMs} ms: ${reason}`);
+    void showWait({ queue, poster, catalogue: options.catalogue, logger }, { holdsForMs: pausedMs }).catch(
+      (error: unknown) => logger.warn('could not show the wait on queued jobs', error),
+    );
+  };
+  return { backOff, faultsCleared: () => faults.clear() };
+}
+
+/** The BullMQ worker: the global POST rate is its limiter, with a guard for the lag before a POST leaves. */
+function createWorker(
+  options: ActionWorkerOptions,
+  { redis, blocking }: WorkerSetup,
+  process: JobProcessor,
+): Worker<ActionJobData, ActionJobOutcome> {
+  const nowKey = fairKeys(options.prefix, ACTION_QUEUE, '').now;
+  return new Worker<ActionJobData, ActionJobOutcome>(
     ACTION_QUEUE,
     async (job, token) => {
       // The fairness clock follows the jobs that start (see rate-limit.ts); it never blocks the POST.
@@ -168,6 +196,44 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
     },
   );
+}
+
+/**
+ * The worker's job events: every start and end is told to whoever follows jobs (Home tabs); a job that has
+ * ended for good gives back its claim, is counted, and is told to its approval card and to whatever waits on
+ * its request; a final failure nobody has told yet is reported in its thread.
+ */
+function followJobs(
+  worker: Worker<ActionJobData, ActionJobOutcome>,
+  options: ActionWorkerOptions,
+  setup: WorkerSetup,
+  deps: ActionJobDeps,
+): void {
+  const { logger, track } = setup;
+  const { changed, ended } = jobEnds(options, setup);
+  worker.on('active', (job) => changed(job.data, false));
+  worker.on('completed', (job, result) => {
+    changed(job.data, true);
+    ended(job, result?.outcome ?? 'done', { outcome: result });
+  });
+  worker.on('failed', (job, error) => {
+    const log = logger.child({ job: job?.id });
+    log.warn(`job failed: ${error.message}`);
+    changed(job?.data, Boolean(job?.finishedOn));
+    if (job?.finishedOn) ended(job, 'failed', { error });
+    else options.metrics?.retry('job', error instanceof RetryableJobError ? error.code : 'error');
+    // finishedOn is set only when BullMQ will not try again; a reported error has been told already.
+    if (!job?.finishedOn || wasReported(error)) return;
+    track(
+      reportFinalFailure(job, error, deps).catch((e: unknown) =>
+        log.warn('could not report the failed job in its thread', e),
+      ),
+    );
+  });
+}
+
+/** What the worker tells when a job changes (`changed`) and when it has ended for good (`ended`). */
+function jobEnds(options: ActionWorkerOptions, { redis, logger, track }: WorkerSetup) {
   // A job that has ended gives back the fingerprint it held in flight, so an identical request may run again
   // (after a success the ledger makes it ask first). A lost release only lasts until the claim expires.
   const release = (data: ActionJobData) =>
@@ -175,19 +241,19 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
       logger.warn('could not release an in-flight claim', e),
     );
   // An approved job's end goes on its approval card too.
-  const approvalEnded = (data: ActionJobData, ended: JobEnd) => {
+  const approvalEnded = (data: ActionJobData, end: JobEnd) => {
     if (!data.approval || !options.approvals) return;
     track(
       options.approvals
-        .ended(data, ended)
+        .ended(data, end)
         .catch((e: unknown) => logger.warn('could not show an approved job’s outcome on its card', e)),
     );
   };
-  const finished = (data: ActionJobData, ended: JobEnd) => {
+  const finished = (data: ActionJobData, end: JobEnd) => {
     if (!options.requestFinished) return;
     track(
       options
-        .requestFinished(data, ended)
+        .requestFinished(data, end)
         .catch((e: unknown) => logger.warn('a listener of a request’s end failed', e)),
     );
   };
@@ -197,36 +263,11 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
         .jobChanged(data, { ended })
         .catch((e: unknown) => logger.warn('could not report a job change', e));
   };
-  worker.on('active', (job) => changed(job.data, false));
-  worker.on('completed', (job, result) => {
-    changed(job.data, true);
+  const ended = (job: Job<ActionJobData, ActionJobOutcome>, outcome: string, end: JobEnd) => {
     void release(job.data);
-    options.metrics?.jobEnded(ACTION_QUEUE, result?.outcome ?? 'done', ranFor(job));
-    approvalEnded(job.data, { outcome: result });
-    finished(job.data, { outcome: result });
-  });
-  worker.on('failed', (job, error) => {
-    const log = logger.child({ job: job?.id });
-    log.warn(`job failed: ${error.message}`);
-    changed(job?.data, Boolean(job?.finishedOn));
-    if (job?.finishedOn) {
-      void release(job.data);
-      options.metrics?.jobEnded(ACTION_QUEUE, 'failed', ranFor(job));
-      approvalEnded(job.data, { error });
-      finished(job.data, { error });
-    } else options.metrics?.retry('job', error instanceof RetryableJobError ? error.code : 'error');
-    // finishedOn is set only when BullMQ will not try again; a reported error has been told already.
-    if (!job?.finishedOn || wasReported(error)) return;
-    track(
-      reportFinalFailure(job, error, deps).catch((e: unknown) =>
-        log.warn('could not report the failed job in its thread', e),
-      ),
-    );
-  });
-  worker.on('error', onError(ACTION_QUEUE, 'worker error', options.metrics));
-
-  return {
-    worker,
-    close: () => close(worker, queue),
+    options.metrics?.jobEnded(ACTION_QUEUE, outcome, ranFor(job));
+    approvalEnded(job.data, end);
+    finished(job.data, end);
   };
+  return { changed, ended };
 }

@@ -1,5 +1,6 @@
 import { escapeHtml } from '../views/escape.js';
-import type { ActionJobData, ActionQueue } from './queue.js';
+import type { ActionJobData } from './job-data.js';
+import type { ActionQueue } from './queue.js';
 
 /**
  * A draft a guarded action goes on from: a generated blog post (deployed by deploy_blog) or a generated outreach

@@ -4,7 +4,7 @@ import type { SlackMessage } from '../views/blocks.js';
 import { buildJobStatus } from '../views/job-status.js';
 import { failureCode, JobErrorCode } from './job-errors.js';
 import { type ActionJob, type ActionJobDeps, storedData } from './job-run.js';
-import type { JobState } from './queue.js';
+import type { JobState } from './job-state.js';
 
 /**
  * A job that fails for good without having told its channel: an action the gateway no longer offers, a

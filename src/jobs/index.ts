@@ -2,10 +2,12 @@
 
 export type { DraftedAction } from './drafts.js';
 export { emailFromDraft, findDraft } from './drafts.js';
+export type { ActionJobData, JobApproval } from './job-data.js';
 export { failureCode } from './job-errors.js';
+export type { JobSummary } from './job-listings.js';
 export type { ApprovalHooks, JobEnd, RequestEnd, RequestFinished } from './job-run.js';
+export { toJobState } from './job-state.js';
 export { acquireLease } from './lease.js';
 export { dispatch } from './processors.js';
-export type { ActionJobData, ActionQueue, JobApproval, JobSummary } from './queue.js';
-export { toJobState } from './queue.js';
+export type { ActionQueue } from './queue.js';
 export { ranFor, setUpWorker } from './worker-setup.js';

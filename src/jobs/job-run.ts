@@ -11,7 +11,8 @@ import { actionTitle } from '../views/action-title.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildJobStatus } from '../views/job-status.js';
 import { bullKeys } from './bullmq-internals.js';
-import type { ActionJobData, ActionJobOutcome, JobState } from './queue.js';
+import type { ActionJobData, ActionJobOutcome } from './job-data.js';
+import type { JobState } from './job-state.js';
 
 /** One run of an action job: its dependencies, its data as it moves, and its Slack side. */
 

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { processActionJob } from './action-job.js';
+import { ACTION_JOB_NAME } from './job-data.js';
 import type { ActionJobDeps } from './job-run.js';
-import { ACTION_JOB_NAME } from './queue.js';
 
 /** One processor per job kind: the worker dispatches on the job's name. */
 

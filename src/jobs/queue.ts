@@ -5,10 +5,22 @@ import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import type { Redis } from '../redis/connection.js';
 import { ReplicaWait } from '../redis/replica.js';
-import type { ReplyTarget } from '../slack/reply-target.js';
 import { dedupeKey, releaseJobClaim } from '../store/index.js';
 import type { JobWait } from '../views/job-status.js';
 import { bullKeys } from './bullmq-internals.js';
+import { ACTION_JOB_NAME, ACTION_QUEUE, type ActionJobData, type ActionJobOutcome } from './job-data.js';
+import {
+  addToRequesterIndex,
+  channelIndexKey,
+  type JobListing,
+  type JobSummary,
+  keepCancelled,
+  LISTING_TTL_SEC,
+  listJobs,
+  readCancelledJob,
+  requesterIndexKey,
+  summaryOf,
+} from './job-listings.js';
 import { admitJob, fairKeys } from './rate-limit.js';
 import { estimateWait } from './wait.js';
 
@@ -16,88 +28,9 @@ import { estimateWait } from './wait.js';
  * jobs/ owns the queue mechanics every queue shares (lease, rate limit, reconciliation, fault streak, waits,
  * BullMQ internals) and the action queue and worker; features plug their own queues in from their folders.
  *
- * The action queue. The web role enqueues, workers run. A job's id is its dedupe key, so a
- * redelivered command or a double click is one job; job data never holds a key or a token.
+ * The action queue. The web role enqueues, workers run; what a job carries is in job-data.ts, the listings
+ * that name jobs in job-listings.ts.
  */
-
-export const ACTION_QUEUE = 'actions';
-export const ACTION_JOB_NAME = 'action';
-
-export type JobStep = 'queued' | 'posting' | 'done';
-
-/** The approval a guarded action's job carries. */
-export interface JobApproval {
-  id: string;
-  state: ApprovalState;
-}
-
-export interface ActionJobData {
-  jobKey: string;
-  action: string;
-  clientId: string;
-  clientLabel: string;
-  fields: Record<string, unknown>;
-  /** Where the job reports (reply-target.ts): a Slack channel, or any other kind of target. */
-  replyTo: ReplyTarget;
-  requestedBy: string;
-  /** The status message the reply target shows (Slack: its ts); results go under it. */
-  statusTs?: string;
-  confirmedDuplicate?: boolean;
-  retryOf?: string;
-  /** A guarded action's approval; the worker refuses a guarded job without an approved one (approval-gate.ts). */
-  approval?: JobApproval;
-  enqueuedAt: number;
-  /** Set by enqueue, so it can tell its own job from an older one with the same id. */
-  enqueueId?: string;
-  /** The fingerprint this job holds in flight (store/in-flight.ts); the worker gives it back when the job ends. */
-  holdsFingerprint?: string;
-  step?: JobStep;
-  startedAt?: number;
-  fingerprint?: string;
-  /**
-   * Step "posting" only: from when a reconciliation that finds nothing may be believed. Until then the POST
-   * may still be in flight or still being worked on by the gateway. Unset: the POST's own timeout from
-   * `startedAt`, as for a run that died mid-POST.
-   */
-  trustAbsentAfter?: number;
-  /** Set once the action succeeded, so a re-run only finishes the Slack side. */
-  recordId?: string;
-  result?: Record<string, unknown>;
-  /** Asked for through an assistant tool: its messages say so. */
-  viaAssistant?: boolean;
-}
-
-import type { ApprovalState } from '../metrics.js';
-import type { JobState } from './job-state.js';
-
-export type { JobState };
-
-/** What a processed job returns (BullMQ `returnvalue`). */
-export interface ActionJobOutcome {
-  outcome: 'done' | 'needs-attention';
-  recordId?: string;
-  reconciled?: boolean;
-}
-
-export interface JobSummary {
-  jobKey: string;
-  /** The channel it reports to. */
-  channel: string;
-  action: string;
-  /** What the job was asked to do with (the URL, the keyword, the topic): the list names it. */
-  fields: Record<string, unknown>;
-  clientId: string;
-  clientLabel: string;
-  requestedBy: string;
-  state: JobState;
-  enqueuedAt: number;
-  finishedAt?: number;
-  recordId?: string;
-  failedReason?: string;
-  statusTs?: string;
-  /** Cancelled: by whom. */
-  cancelledBy?: string;
-}
 
 /** What `cancel` did: removed it, or why not. */
 export type CancelOutcome =
@@ -120,9 +53,6 @@ export interface ActionQueueOptions {
   /** Told when a job is queued or cancelled here (`ended`: cancelled); Home tabs follow. */
   changed?: (data: ActionJobData, change: { ended: boolean }) => Promise<void>;
 }
-
-/** Each requester's index keeps their newest this many jobs, across channels. */
-const REQUESTER_JOBS_KEPT = 100;
 
 const DAY_SEC = 86_400;
 
@@ -192,7 +122,7 @@ export class ActionQueue {
         jobKey: data.jobKey,
         enqueuedAt: data.enqueuedAt,
         dedupeTtlSec: this.#dedupeTtlSec,
-        indexTtlSec: 7 * DAY_SEC,
+        indexTtlSec: LISTING_TTL_SEC,
       },
     );
     if (!admission.claimed) return { jobId: data.jobKey, ahead: 0, repeat: true, keyInUse: false };
@@ -228,16 +158,14 @@ export class ActionQueue {
     return { jobId: data.jobKey, ahead: admission.ahead, repeat: false, keyInUse: false };
   }
 
-  /** A job by its key (the value of every job button), its data read as this version writes it. */
-  async findJob(jobKey: string) {
-    const job = await this.queue.getJob(jobKey);
-    return job ?? undefined;
+  /** A job by its key (the value of every job button). */
+  findJob(jobKey: string) {
+    return this.queue.getJob(jobKey);
   }
 
   /** A job cancelled before it started (it is gone from the queue): what it was and who cancelled it. */
-  async cancelledJob(jobKey: string): Promise<JobSummary | undefined> {
-    const kept = await this.#redis.get(cancelledKey(this.prefix, jobKey));
-    return kept ? (JSON.parse(kept) as JobSummary) : undefined;
+  cancelledJob(jobKey: string): Promise<JobSummary | undefined> {
+    return readCancelledJob(this.#redis, this.prefix, jobKey);
   }
 
   /** Why a job with `ahead` jobs before it waits, and about how long. */
@@ -260,12 +188,11 @@ export class ActionQueue {
       // Locked: a worker took it between the read and the removal.
       return { kind: 'started' };
     }
-    const summary: JobSummary = {
-      ...this.#summaryOf(job.data, 'cancelled'),
+    await keepCancelled(this.#redis, this.prefix, {
+      ...summaryOf(job.data, 'cancelled'),
       finishedAt: Date.now(),
       cancelledBy: by,
-    };
-    await this.#redis.set(cancelledKey(this.prefix, jobKey), JSON.stringify(summary), 'EX', 7 * DAY_SEC);
+    });
     await releaseJobClaim(this.#redis, this.prefix, job.data).catch((e: unknown) =>
       this.#logger.warn('could not release an in-flight claim', e),
     );
@@ -273,16 +200,11 @@ export class ActionQueue {
     return { kind: 'cancelled', data: job.data };
   }
 
-  /** The requester's own index (their recent jobs across channels), bounded; then the listener is told. */
+  /** The requester's own index (their recent jobs across channels); then the listener is told. */
   async #indexRequester(data: ActionJobData): Promise<void> {
-    const key = requesterIndexKey(this.prefix, data.requestedBy);
-    await this.#redis
-      .pipeline()
-      .zadd(key, data.enqueuedAt, data.jobKey)
-      .zremrangebyrank(key, 0, -(REQUESTER_JOBS_KEPT + 1))
-      .expire(key, 7 * DAY_SEC)
-      .exec()
-      .catch((e: unknown) => this.#logger.warn('could not index a job under its requester', e));
+    await addToRequesterIndex(this.#redis, this.prefix, data).catch((e: unknown) =>
+      this.#logger.warn('could not index a job under its requester', e),
+    );
     await this.#tell(data, false);
   }
 
@@ -292,102 +214,20 @@ export class ActionQueue {
     );
   }
 
-  #summaryOf(data: ActionJobData, state: JobState): JobSummary {
-    const summary: JobSummary = {
-      jobKey: data.jobKey,
-      channel: data.replyTo.channel,
-      action: data.action,
-      fields: data.fields ?? {},
-      clientId: data.clientId,
-      clientLabel: data.clientLabel,
-      requestedBy: data.requestedBy,
-      state,
-      enqueuedAt: data.enqueuedAt,
-    };
-    if (data.statusTs) summary.statusTs = data.statusTs;
-    return summary;
-  }
-
   /**
    * A channel's queued, running and recent jobs, newest first (for the `jobs` command), and how many the
    * channel has in all (the index keeps the newest 100).
    */
-  channelJobs(channel: string, limit = 10): Promise<{ jobs: JobSummary[]; total: number }> {
-    return this.#jobsIn(channelIndexKey(this.prefix, channel), limit);
+  channelJobs(channel: string, limit = 10): Promise<JobListing> {
+    return listJobs(this.#redis, this.prefix, this.queue, channelIndexKey(this.prefix, channel), limit);
   }
 
   /** A person's queued, running and recent jobs across channels, newest first (the index keeps 100). */
-  requesterJobs(user: string, limit = 10): Promise<{ jobs: JobSummary[]; total: number }> {
-    return this.#jobsIn(requesterIndexKey(this.prefix, user), limit);
-  }
-
-  async #jobsIn(index: string, limit: number): Promise<{ jobs: JobSummary[]; total: number }> {
-    const [keys, total] = await Promise.all([
-      this.#redis.zrevrange(index, 0, limit * 2 - 1),
-      this.#redis.zcard(index),
-    ]);
-    const out: JobSummary[] = [];
-    let missing = 0;
-    for (const key of keys) {
-      if (out.length >= limit) break;
-      const job = await this.queue.getJob(key);
-      if (!job) {
-        const cancelled = await this.#redis.get(cancelledKey(this.prefix, key));
-        if (cancelled) out.push(JSON.parse(cancelled) as JobSummary);
-        else missing++;
-        continue;
-      }
-      const state = toJobState(await job.getState(), job.returnvalue, job.data.step);
-      if (!state) {
-        missing++;
-        continue;
-      }
-      const summary = this.#summaryOf(job.data, state);
-      if (job.finishedOn) summary.finishedAt = job.finishedOn;
-      const recordId = job.returnvalue?.recordId ?? job.data.recordId;
-      if (recordId) summary.recordId = recordId;
-      if (state === 'failed' && job.failedReason) summary.failedReason = job.failedReason;
-      out.push(summary);
-    }
-    return { jobs: out, total: Math.max(out.length, total - missing) };
+  requesterJobs(user: string, limit = 10): Promise<JobListing> {
+    return listJobs(this.#redis, this.prefix, this.queue, requesterIndexKey(this.prefix, user), limit);
   }
 
   async close(): Promise<void> {
     await this.queue.close();
-  }
-}
-
-function channelIndexKey(prefix: string, channel: string): string {
-  return `${prefix}:jobs:channel:${channel}`;
-}
-
-function requesterIndexKey(prefix: string, user: string): string {
-  return `${prefix}:jobs:requester:${user}`;
-}
-
-function cancelledKey(prefix: string, jobKey: string): string {
-  return `${prefix}:jobs:cancelled:${jobKey}`;
-}
-
-export function toJobState(
-  bullState: string,
-  returnvalue: ActionJobOutcome | undefined,
-  step?: JobStep,
-): JobState | undefined {
-  switch (bullState) {
-    case 'completed':
-      return returnvalue?.outcome === 'needs-attention' ? 'needs-attention' : 'done';
-    case 'failed':
-      // A job that failed after its POST left may have run: a person has to look, as its thread says.
-      return step === 'posting' ? 'needs-attention' : 'failed';
-    case 'active':
-      return 'running';
-    case 'waiting':
-    case 'prioritized':
-    case 'delayed':
-    case 'waiting-children':
-      return 'queued';
-    default:
-      return undefined;
   }
 }

@@ -3,7 +3,8 @@ import type { AppLogger } from '../logger.js';
 import type { Reporter } from '../slack/reply-target.js';
 import { actionTitle } from '../views/action-title.js';
 import { buildJobStatus } from '../views/job-status.js';
-import type { ActionJobData, ActionQueue } from './queue.js';
+import type { ActionJobData } from './job-data.js';
+import type { ActionQueue } from './queue.js';
 
 export interface ShowWaitDeps {
   queue: ActionQueue;

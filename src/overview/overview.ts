@@ -23,7 +23,7 @@ export type Overview =
   | { kind: 'person'; approver: boolean; data: HomeData }
   | { kind: 'not-a-person'; signoffChannels: string[] };
 
-export type OverviewDeps = Pick<
+type OverviewDeps = Pick<
   CoreServices,
   | 'access'
   | 'approvals'
@@ -54,10 +54,13 @@ function tokenRows(tokens: Awaited<ReturnType<CoreServices['tokens']['list']>>):
   }));
 }
 
-export function overviewReader(services: OverviewDeps, marks: HomeMarks): OverviewReader {
-  // The spec's actions name the jobs (no discovery call); an action only discovery knows is named by its id.
+/**
+ * A job as the overview lists it, titled from the spec's actions (no discovery call; an action only discovery
+ * knows is named by its id).
+ */
+function jobRowOf(services: OverviewDeps): (job: JobSummary) => HomeJobRow {
   const titles = buildCatalogue(undefined, { guardedActions: services.config.guardedActions });
-  const jobRow = (job: JobSummary): HomeJobRow => ({
+  return (job) => ({
     jobKey: job.jobKey,
     title: actionTitle(titles.byAction(job.action) ?? { label: job.action }, job.fields),
     clientLabel: job.clientLabel,
@@ -67,48 +70,56 @@ export function overviewReader(services: OverviewDeps, marks: HomeMarks): Overvi
     ...(job.finishedAt ? { finishedAt: job.finishedAt } : {}),
     ...(job.statusTs ? { statusTs: job.statusTs } : {}),
   });
+}
 
-  async function data(user: string, approver: boolean): Promise<HomeData> {
-    const admin = services.access.isAdmin(user);
-    const now = Date.now();
-    const [pending, mine, asked, jobs, notice] = await Promise.all([
-      approver ? services.approvals.pending(HOME_SHOWN.waiting * 3, now) : undefined,
-      services.approvals.requestedBy(user, HOME_SHOWN.requests * 4),
-      services.approvals.requestedSince(user, now - WEEK_MS),
-      services.queue.requesterJobs(user, HOME_SHOWN.jobs),
-      marks.notice(user).catch(() => undefined),
-    ]);
-    // Not their own requests when self-approval is off: those are theirs to cancel, below.
-    const waitingFor = (pending?.records ?? []).filter(
-      (r) => services.config.allowSelfApproval || r.requestedBy !== user,
-    );
-    const ownPending = (pending?.records.length ?? 0) - waitingFor.length;
-    const requests = mine.filter(
-      (r) => r.state === 'pending' || (r.decidedAt ?? r.createdAt) > now - WEEK_MS,
-    );
-    const rows = jobs.jobs.map(jobRow);
-    const used = [...rows.map((j) => j.channel), ...mine.map((r) => r.channel)];
-    const [channels, adminPart, tokens, workspaceUrl] = await Promise.all([
-      channelRows(services, user, admin, used),
-      admin ? adminOverview(services) : undefined,
-      services.tokens.list(user),
-      services.slack.workspaceUrl(),
-    ]);
-    return {
-      user,
-      ...(Array.isArray(notice) ? { notice: notice as KnownBlock[] } : {}),
-      waiting: { records: waitingFor, total: Math.max(0, (pending?.total ?? 0) - ownPending) },
-      requests,
-      // The rows read are the newest few: the week's count says how many more there are.
-      requestCount: { total: Math.max(requests.length, asked.count), atLeast: asked.atLeast },
-      jobs: { rows, total: jobs.total },
-      channels,
-      workspaceUrl,
-      tokens: tokenRows(tokens),
-      ...(adminPart ? { admin: adminPart } : {}),
-    };
-  }
+/** The overview of a person who may use the bot. */
+async function personData(
+  services: OverviewDeps,
+  marks: HomeMarks,
+  jobRow: (job: JobSummary) => HomeJobRow,
+  user: string,
+  approver: boolean,
+): Promise<HomeData> {
+  const admin = services.access.isAdmin(user);
+  const now = Date.now();
+  const [pending, mine, asked, jobs, notice] = await Promise.all([
+    approver ? services.approvals.pending(HOME_SHOWN.waiting * 3, now) : undefined,
+    services.approvals.requestedBy(user, HOME_SHOWN.requests * 4),
+    services.approvals.requestedSince(user, now - WEEK_MS),
+    services.queue.requesterJobs(user, HOME_SHOWN.jobs),
+    marks.notice(user).catch(() => undefined),
+  ]);
+  // Not their own requests when self-approval is off: those are theirs to cancel, below.
+  const waitingFor = (pending?.records ?? []).filter(
+    (r) => services.config.allowSelfApproval || r.requestedBy !== user,
+  );
+  const ownPending = (pending?.records.length ?? 0) - waitingFor.length;
+  const requests = mine.filter((r) => r.state === 'pending' || (r.decidedAt ?? r.createdAt) > now - WEEK_MS);
+  const rows = jobs.jobs.map(jobRow);
+  const used = [...rows.map((j) => j.channel), ...mine.map((r) => r.channel)];
+  const [channels, adminPart, tokens, workspaceUrl] = await Promise.all([
+    channelRows(services, user, admin, used),
+    admin ? adminOverview(services) : undefined,
+    services.tokens.list(user),
+    services.slack.workspaceUrl(),
+  ]);
+  return {
+    user,
+    ...(Array.isArray(notice) ? { notice: notice as KnownBlock[] } : {}),
+    waiting: { records: waitingFor, total: Math.max(0, (pending?.total ?? 0) - ownPending) },
+    requests,
+    // The rows read are the newest few: the week's count says how many more there are.
+    requestCount: { total: Math.max(requests.length, asked.count), atLeast: asked.atLeast },
+    jobs: { rows, total: jobs.total },
+    channels,
+    workspaceUrl,
+    tokens: tokenRows(tokens),
+    ...(adminPart ? { admin: adminPart } : {}),
+  };
+}
 
+export function overviewReader(services: OverviewDeps, marks: HomeMarks): OverviewReader {
+  const jobRow = jobRowOf(services);
   return {
     async read(user) {
       try {
@@ -122,7 +133,7 @@ export function overviewReader(services: OverviewDeps, marks: HomeMarks): Overvi
         return { kind: 'not-a-person', signoffChannels };
       }
       const approver = await services.access.isApprover(user).catch(() => false);
-      return { kind: 'person', approver, data: await data(user, approver) };
+      return { kind: 'person', approver, data: await personData(services, marks, jobRow, user, approver) };
     },
   };
 }

@@ -48,7 +48,7 @@ export function interactionOf(context: Context): Interaction {
  * How a surface answers a click. The channel's messages answer by the click's response_url (the default); the
  * Home tab shows the answer at its top and publishes the tab again after every click (`after`).
  */
-export interface ClickAnswers {
+interface ClickAnswers {
   answers(body: ClickBody): Pick<Interaction, 'reply' | 'replace'>;
   /** Runs after the listener, whether it answered, refused or failed. */
   after?(body: ClickBody): Promise<void>;

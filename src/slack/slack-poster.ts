@@ -99,6 +99,9 @@ async function withRateLimitWait<T>(call: () => Promise<T>, maxWaits: number): P
 /** Slack's own host: a link there opens the message in whichever workspace the reader is signed in to. */
 const ANY_WORKSPACE = 'https://slack.com/';
 
+/** A call that waits out 429s (up to the poster's `maxWaits`). */
+type Waiting = <T>(call: () => Promise<T>) => Promise<T>;
+
 /**
  * `maxWaits`: how many 429s a call waits out before it fails (the web role, with a person waiting: none).
  * `postIntervalMs`: new messages in one channel at most one per interval (SLACK_POST_INTERVAL; channel-pacer.ts).
@@ -107,9 +110,30 @@ export function createSlackPoster(
   slack: WebClient,
   options: { maxWaits?: number; postIntervalMs?: number } = {},
 ): SlackOutbound {
-  // Asked once and kept; a failure is not kept, so the next link asks again.
+  const maxWaits = options.maxWaits ?? 5;
+  const waiting: Waiting = (call) => withRateLimitWait(call, maxWaits);
+  const workspaceUrl = workspaceUrlOf(slack);
+  return {
+    ...messages(slack, waiting, new ChannelPacer(options.postIntervalMs ?? 0)),
+    ...views(slack, waiting),
+    toResponseUrl: async (responseUrl, message, how) => {
+      const body =
+        how === 'replace'
+          ? { replace_original: true, ...fitted(message) }
+          : { response_type: 'ephemeral', replace_original: false, ...fitted(message) };
+      await postToResponseUrl(responseUrl, body);
+    },
+    uploadFile: async ({ channel, threadTs }, file, comment) =>
+      uploadFile(slack, waiting, file, { channel, threadTs, comment }),
+    workspaceUrl,
+    permalink: async (channel, ts) => messagePermalink(await workspaceUrl(), channel, ts),
+  };
+}
+
+/** The workspace's URL, asked once and kept; a failure is not kept, so the next link asks again. */
+function workspaceUrlOf(slack: WebClient): () => Promise<string> {
   let workspace: Promise<string> | undefined;
-  const workspaceUrl = (): Promise<string> => {
+  return () => {
     workspace ??= slack.auth.test().then((answer) => {
       if (typeof answer.url !== 'string' || !/^https?:\/\//.test(answer.url)) throw new Error('no url');
       return answer.url;
@@ -119,15 +143,23 @@ export function createSlackPoster(
       return ANY_WORKSPACE;
     });
   };
-  const maxWaits = options.maxWaits ?? 5;
-  const pacer = new ChannelPacer(options.postIntervalMs ?? 0);
-  const fitted = (message: SlackMessage) => {
-    const { text, blocks } = fitMessage(message);
-    return { text, blocks };
-  };
+}
+
+/** A message's text and blocks, fitted to Block Kit's limits. */
+function fitted(message: SlackMessage) {
+  const { text, blocks } = fitMessage(message);
+  return { text, blocks };
+}
+
+/** Messages: post and reply at the channel's pace, update, remove, ephemeral. */
+function messages(
+  slack: WebClient,
+  waiting: Waiting,
+  pacer: ChannelPacer,
+): Pick<SlackOutbound, 'post' | 'update' | 'reply' | 'remove' | 'ephemeral'> {
   /** chat.postMessage at the channel's pace; a 429 the client hands over pushes the channel's pace back. */
   const postMessage = (args: Parameters<WebClient['chat']['postMessage']>[0] & { channel: string }) =>
-    withRateLimitWait(async () => {
+    waiting(async () => {
       await pacer.turn(args.channel);
       const answer = await slack.chat.postMessage(args).catch((error: unknown) => {
         const wait = retryAfterMs(error);
@@ -136,7 +168,7 @@ export function createSlackPoster(
       });
       pacer.sent(args.channel);
       return answer;
-    }, maxWaits);
+    });
   return {
     post: async ({ channel, threadTs }, message, opts = {}) => {
       const answer = await postMessage({
@@ -148,32 +180,38 @@ export function createSlackPoster(
       return String(answer.ts ?? '');
     },
     update: async ({ channel }, ts, message) => {
-      await withRateLimitWait(() => slack.chat.update({ channel, ts, ...fitted(message) }), maxWaits);
+      await waiting(() => slack.chat.update({ channel, ts, ...fitted(message) }));
     },
     // A status message already in a thread has its replies beside it, in that thread.
     reply: async ({ channel, threadTs }, statusTs, message) => {
       await postMessage({ channel, thread_ts: threadTs ?? statusTs, ...fitted(message) });
     },
     remove: async ({ channel }, ts) => {
-      await withRateLimitWait(() => slack.chat.delete({ channel, ts }), maxWaits);
+      await waiting(() => slack.chat.delete({ channel, ts }));
     },
     ephemeral: async ({ channel, threadTs }, user, message) => {
-      await withRateLimitWait(
-        () =>
-          slack.chat.postEphemeral({
-            channel,
-            user,
-            ...fitted(message),
-            ...(threadTs ? { thread_ts: threadTs } : {}),
-          }),
-        maxWaits,
+      await waiting(() =>
+        slack.chat.postEphemeral({
+          channel,
+          user,
+          ...fitted(message),
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+        }),
       );
     },
+  };
+}
+
+/** Views: a person's Home tab (refused on a hash conflict), and modals, each fitted to its limits. */
+function views(
+  slack: WebClient,
+  waiting: Waiting,
+): Pick<SlackOutbound, 'publishHome' | 'openModal' | 'updateModal'> {
+  return {
     publishHome: async (user, view, hash) => {
       try {
-        const answer = await withRateLimitWait(
-          () => slack.views.publish({ user_id: user, view: fitHome(view), ...(hash ? { hash } : {}) }),
-          maxWaits,
+        const answer = await waiting(() =>
+          slack.views.publish({ user_id: user, view: fitHome(view), ...(hash ? { hash } : {}) }),
         );
         return answer.view?.hash ? { hash: answer.view.hash } : {};
       } catch (error) {
@@ -192,17 +230,6 @@ export function createSlackPoster(
     updateModal: async (viewId, view, hash) => {
       await slack.views.update({ view_id: viewId, view: fitModal(view), ...(hash ? { hash } : {}) });
     },
-    toResponseUrl: async (responseUrl, message, how) => {
-      const body =
-        how === 'replace'
-          ? { replace_original: true, ...fitted(message) }
-          : { response_type: 'ephemeral', replace_original: false, ...fitted(message) };
-      await postToResponseUrl(responseUrl, body);
-    },
-    uploadFile: async ({ channel, threadTs }, file, comment) =>
-      uploadFile(slack, (call) => withRateLimitWait(call, maxWaits), file, { channel, threadTs, comment }),
-    workspaceUrl,
-    permalink: async (channel, ts) => messagePermalink(await workspaceUrl(), channel, ts),
   };
 }
 

@@ -139,31 +139,40 @@ export function buildEmailDetail(input: {
     section(
       `*The whole email of approval ${code(input.approvalId)}*, exactly as it will be sent\n*To:* ${oneLine(escapeMrkdwn(input.to))}\n*Subject:* ${oneLine(escapeMrkdwn(input.subject))}`,
     ),
+    ...listSections('Links', content.links.map(linkLine), '*Links:* none'),
+    ...listSections(
+      'Loads from the web when opened',
+      content.resources.map(resourceLine),
+      '*Loads from the web when opened:* nothing',
+    ),
   ];
-  const links = packSections(content.links.map(linkLine), '\n', ROOM);
-  blocks.push(
-    ...(links.length
-      ? links.map((s, i) => section(i === 0 ? `*Links (${content.links.length})*\n${s}` : s))
-      : [section('*Links:* none')]),
-  );
-  const resources = packSections(content.resources.map(resourceLine), '\n', ROOM);
-  blocks.push(
-    ...(resources.length
-      ? resources.map((s, i) =>
-          section(i === 0 ? `*Loads from the web when opened (${content.resources.length})*\n${s}` : s),
-        )
-      : [section('*Loads from the web when opened:* nothing')]),
-  );
+  blocks.push(...textBlocks(content, MAX_PAGES * PAGE_BLOCKS - blocks.length - 2));
+  return paged(input.approvalId, blocks);
+}
+
+/** A whole list in as many sections as it takes, its count in its title; `none` when it is empty. */
+function listSections(title: string, lines: readonly string[], none: string): KnownBlock[] {
+  const packed = packSections(lines, '\n', ROOM);
+  if (!packed.length) return [section(none)];
+  return packed.map((s, i) => section(i === 0 ? `*${title} (${lines.length})*\n${s}` : s));
+}
+
+/**
+ * The text under its title, in at most `budget` sections; then what was not read (the html past its limit)
+ * and what is not shown (the text past the budget).
+ */
+function textBlocks(content: EmailContent, budget: number): KnownBlock[] {
   // Quoted, line by line: no line of the email can pass for one of the bot's own.
   const textSections = packSections(
     pieces(content.text).map((p) => `>${escapeMrkdwn(p)}`),
     '\n',
     ROOM,
   );
-  const budget = MAX_PAGES * PAGE_BLOCKS - blocks.length - 2;
   const shown = textSections.slice(0, Math.max(0, budget));
-  blocks.push(section(`*Text (${content.text.length.toLocaleString('en-US')} characters)*`));
-  blocks.push(...shown.map((s) => section(s)));
+  const blocks: KnownBlock[] = [
+    section(`*Text (${content.text.length.toLocaleString('en-US')} characters)*`),
+    ...shown.map((s) => section(s)),
+  ];
   if (content.htmlCut) {
     blocks.push(
       context(
@@ -182,12 +191,17 @@ export function buildEmailDetail(input: {
       ),
     );
   }
+  return blocks;
+}
+
+/** The blocks paged over thread messages, each named for the approval (and its part). */
+function paged(approvalId: string, blocks: KnownBlock[]): SlackMessage[] {
   const messages: SlackMessage[] = [];
   for (let i = 0; i < blocks.length; i += PAGE_BLOCKS) {
     const page = messages.length + 1;
     messages.push(
       fitMessage({
-        text: `The whole email of approval ${input.approvalId}${page > 1 ? `, part ${page}` : ''}`,
+        text: `The whole email of approval ${approvalId}${page > 1 ? `, part ${page}` : ''}`,
         blocks: blocks.slice(i, i + PAGE_BLOCKS),
       }),
     );

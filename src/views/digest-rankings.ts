@@ -47,18 +47,38 @@ function moveLine(m: KeywordMove): string {
   return parts.join(' · ');
 }
 
-export function buildRankingsDigest(input: {
+interface RankingsDigestInput {
   clientLabel: string;
   since: string;
   tz: string;
   diff: RankingDiff;
   filters: string;
-}): DigestPost {
+}
+
+export function buildRankingsDigest(input: RankingsDigestInput): DigestPost {
   const { diff } = input;
   const label = escapeMrkdwn(input.clientLabel);
   const all = [...diff.fellOut, ...diff.moved];
   const up = all.filter((m) => m.change > 0).length;
   const down = all.length - up;
+  const blocks: KnownBlock[] = [
+    ...fellOutLead(diff),
+    section(headLine(input, label, all, { up, down })),
+    ...moversLead(diff),
+    context(summaryNotes(input)),
+  ];
+  const text = `Rankings for ${label}: ${count(up)} up, ${count(down)} down${diff.fellOut.length ? `, ${count(diff.fellOut.length)} out of the top 10` : ''}`;
+  return { summary: fitMessage({ text, blocks }), details: detailMessages(diff) };
+}
+
+/** The summary's head: whose rankings since when, the tallies, and the top-3/10 entries and new bests. */
+function headLine(
+  input: RankingsDigestInput,
+  label: string,
+  all: readonly KeywordMove[],
+  { up, down }: { up: number; down: number },
+): string {
+  const { diff } = input;
   const entered = all.filter((m) => m.crossings.some((c) => c.startsWith('entered'))).length;
   const bests = all.filter((m) => m.newBest).length;
   const tallies = [`▲ ${count(up)} up`, `▼ ${count(down)} down`];
@@ -68,32 +88,42 @@ export function buildRankingsDigest(input: {
   const extras: string[] = [];
   if (entered) extras.push(`${plural(entered, 'keyword')} entered the top 3 or 10`);
   if (bests) extras.push(`${plural(bests, 'new best', 'new bests')}`);
-  const head = `:chart_with_upwards_trend: *Rankings for ${label}* since ${escapeMrkdwn(formatWhen(input.since, input.tz))}: ${tallies.join(' · ')}${extras.length ? `\n${extras.join(' · ')}` : ''}`;
-  const blocks: KnownBlock[] = [section(head)];
-  if (diff.fellOut.length) {
-    const lead = diff.fellOut.slice(0, LEAD_MAX).map(moveLine).join('\n');
-    const more =
-      diff.fellOut.length > LEAD_MAX
-        ? `\n…and ${count(diff.fellOut.length - LEAD_MAX)} more in the thread`
-        : '';
-    blocks.unshift(
-      section(`🚨 *${plural(diff.fellOut.length, 'keyword')} fell out of the top 10*\n${lead}${more}`),
-    );
-  }
-  if (diff.moved.length) {
-    blocks.push(
-      section(
-        `*Biggest movers* (by ${MOVER_ORDER})\n${diff.moved.slice(0, LEAD_MAX).map(moveLine).join('\n')}`,
-      ),
-    );
-  }
+  return `:chart_with_upwards_trend: *Rankings for ${label}* since ${escapeMrkdwn(formatWhen(input.since, input.tz))}: ${tallies.join(' · ')}${extras.length ? `\n${extras.join(' · ')}` : ''}`;
+}
+
+/** What needs a person, above everything: the first keywords that fell out of the top 10 (none: no block). */
+function fellOutLead(diff: RankingDiff): KnownBlock[] {
+  if (!diff.fellOut.length) return [];
+  const lead = diff.fellOut.slice(0, LEAD_MAX).map(moveLine).join('\n');
+  const more =
+    diff.fellOut.length > LEAD_MAX
+      ? `\n…and ${count(diff.fellOut.length - LEAD_MAX)} more in the thread`
+      : '';
+  return [section(`🚨 *${plural(diff.fellOut.length, 'keyword')} fell out of the top 10*\n${lead}${more}`)];
+}
+
+/** The biggest movers, in the order they are weighed (none moved: no block). */
+function moversLead(diff: RankingDiff): KnownBlock[] {
+  if (!diff.moved.length) return [];
+  return [
+    section(
+      `*Biggest movers* (by ${MOVER_ORDER})\n${diff.moved.slice(0, LEAD_MAX).map(moveLine).join('\n')}`,
+    ),
+  ];
+}
+
+/** The summary's closing note: the thread has the details, and what the filters did. */
+function summaryNotes(input: RankingsDigestInput): string {
   const notes = ['The details are in the thread.'];
   if (input.filters)
     notes.push(`Filters: \`${input.filters}\` (keywords that fall out of the top 10 always show).`);
-  if (diff.filteredOut) notes.push(`${plural(diff.filteredOut, 'other move')} left out by the filters.`);
-  blocks.push(context(notes.join(' ')));
-  const text = `Rankings for ${label}: ${count(up)} up, ${count(down)} down${diff.fellOut.length ? `, ${count(diff.fellOut.length)} out of the top 10` : ''}`;
+  if (input.diff.filteredOut)
+    notes.push(`${plural(input.diff.filteredOut, 'other move')} left out by the filters.`);
+  return notes.join(' ');
+}
 
+/** The thread: every keyword that fell out, moved, was added or is no longer tracked, a list each. */
+function detailMessages(diff: RankingDiff): DigestMessage[] {
   const details: DigestMessage[] = [];
   const more = (n: number) => `…and ${count(n)} more. \`/gateway keywords\` lists every keyword.`;
   if (diff.fellOut.length) {
@@ -136,5 +166,5 @@ export function buildRankingsDigest(input: {
       }),
     );
   }
-  return { summary: fitMessage({ text, blocks }), details };
+  return details;
 }

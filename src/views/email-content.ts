@@ -147,6 +147,26 @@ function isPixel(attribs: Record<string, string>): boolean {
   );
 }
 
+/** Everything an opening tag makes a mail client fetch, handed to `found` in the order the tag names them. */
+function fetchedBy(
+  name: string,
+  attribs: Record<string, string>,
+  found: (kind: ResourceKind, url: string, pixel?: boolean) => void,
+): void {
+  for (const [attribute, kind] of [...(FETCHED[name] ?? []), ...(FETCHED['*'] ?? [])]) {
+    const value = attribs[attribute];
+    if (value === undefined) continue;
+    const urls = attribute === 'srcset' ? srcsetUrls(value) : [value];
+    for (const url of urls) found(kind, url, kind === 'image' && name === 'img' && isPixel(attribs));
+  }
+  if (name === 'link' && attribs.href) found('stylesheet', attribs.href);
+  if (name === 'meta' && /refresh/i.test(attribs['http-equiv'] ?? '')) {
+    const url = /url\s*=\s*['"]?([^'";]+)/i.exec(attribs.content ?? '')?.[1];
+    if (url) found('refresh', url);
+  }
+  if (attribs.style) for (const url of cssUrls(attribs.style)) found('css', url);
+}
+
 /** Folds runs of spaces within lines and of blank lines between them. */
 function fold(text: string): string {
   return text
@@ -176,18 +196,7 @@ export function analyseEmail(html: string): EmailContent {
         if (HIDDEN_TEXT.has(name)) hidden++;
         if (name === 'style') inStyle++;
         if (BLOCK.has(name)) text += '\n';
-        for (const [attribute, kind] of [...(FETCHED[name] ?? []), ...(FETCHED['*'] ?? [])]) {
-          const value = attribs[attribute];
-          if (value === undefined) continue;
-          const urls = attribute === 'srcset' ? srcsetUrls(value) : [value];
-          for (const url of urls) resource(kind, url, kind === 'image' && name === 'img' && isPixel(attribs));
-        }
-        if (name === 'link' && attribs.href) resource('stylesheet', attribs.href);
-        if (name === 'meta' && /refresh/i.test(attribs['http-equiv'] ?? '')) {
-          const url = /url\s*=\s*['"]?([^'";]+)/i.exec(attribs.content ?? '')?.[1];
-          if (url) resource('refresh', url);
-        }
-        if (attribs.style) for (const url of cssUrls(attribs.style)) resource('css', url);
+        fetchedBy(name, attribs, resource);
         if (name === 'a' && attribs.href !== undefined)
           openLinks.push({ href: attribs.href.trim(), start: text.length });
         // An image's alt text stands for it in the text (and in an image-only link's text).

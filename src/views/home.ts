@@ -1,15 +1,13 @@
 import type { types } from '@slack/bolt';
 import type { ApprovalRecord } from '../approvals/record.js';
-import type { ChannelSignoff } from '../bindings/signoff-store.js';
 import { approveButton, cardTime, decision } from './approval-card.js';
 import { button, context, divider, header, type KnownBlock, plain, section } from './blocks.js';
 import type { SubscriptionView } from './digest-status.js';
 import { digestLine } from './digest-status.js';
 import { code, escapeMrkdwn, oneLine } from './escape.js';
 import { JOB_STATE_WORDS } from './job-list.js';
-import { fitHome, fitModal, truncate } from './limits.js';
+import { fitHome, truncate } from './limits.js';
 import { messagePermalink } from './permalink.js';
-import { SIGNOFF_FORM, signoffInputs } from './signoff-settings.js';
 import { slackDate } from './slack-date.js';
 
 /**
@@ -306,47 +304,6 @@ export function buildHomeView(data: HomeData): HomeView {
   blocks.push(divider(), ...tokenBlocks(data.tokens));
   if (data.admin) blocks.push(divider(), ...adminBlocks(data.admin));
   return fitHome({ type: 'home', blocks });
-}
-
-/** A bound channel's settings, opened from the admin part: what it is bound to, its digests, how to change them. */
-export function buildChannelSettings(input: {
-  channel: string;
-  binding: { clientId: string; clientLabel: string; boundBy: string; boundAt: string } | undefined;
-  digests: SubscriptionView[];
-  /** The channel's client sign-off (policy and named client approvers). */
-  signoff?: ChannelSignoff;
-}): types.ModalView {
-  const { binding, signoff } = input;
-  const named = signoff?.approvers.map((a) => `<@${a.userId}>`).join(', ');
-  const blocks: KnownBlock[] = binding
-    ? [
-        section(
-          `<#${input.channel}> is bound to *${escapeMrkdwn(binding.clientLabel)}* (${code(binding.clientId)}), by <@${binding.boundBy}>${binding.boundAt ? ` on ${escapeMrkdwn(binding.boundAt.slice(0, 10))}` : ''}.`,
-        ),
-        section(
-          input.digests.length
-            ? `*Digests:*\n${input.digests.map((d) => `• ${digestLine(d)}`).join('\n')}`
-            : '*Digests:* none.',
-        ),
-        section(
-          `*Sign-off:* ${code(signoff?.policy ?? 'agency')} · client approvers: ${named || 'none named'}`,
-        ),
-        ...signoffInputs(signoff),
-        context(
-          'In the channel: `/gateway use &lt;client_id&gt;` binds it to another client, `/gateway digest reviews|rankings daily|weekly|off` changes its digests, `/gateway signoff` its sign-off, `/gateway status` checks that the key reaches its client.',
-        ),
-      ]
-    : [section(`<#${input.channel}> is no longer bound to a client.`)];
-  const form = binding
-    ? { callback_id: SIGNOFF_FORM.callbackId, private_metadata: input.channel, submit: plain('Save') }
-    : {};
-  return fitModal({
-    type: 'modal',
-    title: plain('Channel settings'),
-    close: plain('Close'),
-    ...form,
-    blocks,
-  });
 }
 
 /**

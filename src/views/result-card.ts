@@ -112,23 +112,54 @@ function genericTable(name: string, value: unknown[]): KnownBlock | undefined {
   return tableBlock({ field: name, columns, noun: humanize(name).toLowerCase().replace(/s$/, '') }, rows);
 }
 
+/** What the card's parts read: the record, the request, one lookup over both, and the fields already shown. */
+interface CardSource {
+  data: Record<string, unknown>;
+  request: Record<string, unknown>;
+  lookup: Lookup;
+  names: ReferenceNames | undefined;
+  /** Fields shown by the spec's parts (or never to be shown): the rest of the record is what is not here. */
+  used: Set<string>;
+}
+
 export function buildActionResult(
   entry: ResultEntry,
   data: Record<string, unknown>,
   options: ResultOptions = {},
 ): SlackMessage {
   const request = options.fields ?? {};
-  const spec = entry.result;
-  const lookup = lookupOf(data, request);
-  const used = new Set<string>(FOOTER);
-  const mark = (template: readonly string[] | string | undefined) => {
-    for (const part of [template ?? []].flat())
-      for (const m of part.matchAll(/\{([A-Za-z0-9_]+)/g)) used.add(m[1] ?? '');
+  const source: CardSource = {
+    data,
+    request,
+    lookup: lookupOf(data, request),
+    names: options.names,
+    used: new Set<string>(FOOTER),
   };
-  const blocks: KnownBlock[] = [];
+  const blocks = specBlocks(entry.result, source);
+  const shown = specFields(entry.result, source);
+  const rest = restOfRecord(source);
+  blocks.push(...rest.tables);
+  shown.push(...rest.shown);
+  for (let i = 0; i < shown.length && i < 20; i += 10) blocks.push(fields(...shown.slice(i, i + 10)));
 
+  const id = typeof data.id === 'string' || typeof data.id === 'number' ? String(data.id) : undefined;
+  const notes = footerNotes(data, id, options.note);
+  if (!blocks.length) blocks.push(section(`:white_check_mark: ${actionTitle(entry, request)}: done`));
+  if (notes.length) blocks.push(context(notes.join(' · ')));
+  // Follow-ups (a draft's "Request deploy", an email's "Send…") go last, as buttons keyed by the job.
+  blocks.push(...guardedFollowUp(entry.action, options.jobKey));
+
+  const summary = resultSummary(entry, data, request);
+  const text = `${actionTitle(entry, request)}${summary ? `: ${summary}` : ''}${id ? ` (${escapeMrkdwn(id)})` : ''}`;
+  return fitMessage({ text, blocks });
+}
+
+/** The spec's blocks, in order: the headline, the table, the bullets, the quote. */
+function specBlocks(spec: ResultSpec | undefined, { data, request, lookup, used }: CardSource): KnownBlock[] {
+  const blocks: KnownBlock[] = [];
   const headline = spec?.headline ? fillTemplate(spec.headline, lookup) : '';
-  mark(spec?.headline);
+  for (const part of [spec?.headline ?? []].flat())
+    for (const m of part.matchAll(/\{([A-Za-z0-9_]+)/g)) used.add(m[1] ?? '');
   if (headline) blocks.push(section(headline));
 
   if (spec?.table) {
@@ -150,17 +181,29 @@ export function buildActionResult(
       blocks.push(section(escapeMrkdwn(truncate(text.trim(), 2_800)).replace(/^/gm, '>')));
     }
   }
+  return blocks;
+}
 
+/** The spec's labelled fields that have a value, as field texts (an id shown by its name when known). */
+function specFields(spec: ResultSpec | undefined, { lookup, names, used }: CardSource): string[] {
   const shown: string[] = [];
   for (const f of spec?.fields ?? []) {
     used.add(f.name);
     const value =
-      namedId(options.names, f.name, lookup(f.name)) ?? formatKind(lookup(f.name), f.kind, f.name, lookup);
+      namedId(names, f.name, lookup(f.name)) ?? formatKind(lookup(f.name), f.kind, f.name, lookup);
     if (value !== undefined)
       shown.push(`*${escapeMrkdwn(f.label)}*\n${value}${escapeMrkdwn(f.suffix ?? '')}`);
   }
-  // What the spec does not name: the rest of the record, unless it only echoes the request.
+  return shown;
+}
+
+/**
+ * What the spec does not name: the rest of the record, unless it only echoes the request. The first array of
+ * records becomes a table; everything else a labelled field.
+ */
+function restOfRecord({ data, request, names, used }: CardSource): { tables: KnownBlock[]; shown: string[] } {
   const tables: KnownBlock[] = [];
+  const shown: string[] = [];
   for (const [name, value] of Object.entries(data)) {
     if (used.has(name) || name.startsWith('__') || value === null || value === undefined || value === '')
       continue;
@@ -172,26 +215,24 @@ export function buildActionResult(
         continue;
       }
     }
-    const byName = namedId(options.names, name, value);
-    const label = byName ? (options.names?.[name]?.label ?? humanize(name)) : humanize(name);
+    const byName = namedId(names, name, value);
+    const label = byName ? (names?.[name]?.label ?? humanize(name)) : humanize(name);
     const text = byName ?? showValue(value, name);
     if (text !== undefined) shown.push(`*${escapeMrkdwn(label)}*\n${text}`);
   }
-  blocks.push(...tables);
-  for (let i = 0; i < shown.length && i < 20; i += 10) blocks.push(fields(...shown.slice(i, i + 10)));
+  return { tables, shown };
+}
 
+/** The card's last line: the record's id, when it was created, and the caller's note. */
+function footerNotes(
+  data: Record<string, unknown>,
+  id: string | undefined,
+  note: string | undefined,
+): string[] {
   const notes: string[] = [];
-  const id = typeof data.id === 'string' || typeof data.id === 'number' ? String(data.id) : undefined;
   if (id) notes.push(`Record ${code(id)}`);
   const created = slackDate(data.created_at);
   if (created) notes.push(`created ${created}`);
-  if (options.note) notes.push(escapeMrkdwn(options.note));
-  if (!blocks.length) blocks.push(section(`:white_check_mark: ${actionTitle(entry, request)}: done`));
-  if (notes.length) blocks.push(context(notes.join(' · ')));
-  // Follow-ups (a draft's "Request deploy", an email's "Send…") go last, as buttons keyed by the job.
-  blocks.push(...guardedFollowUp(entry.action, options.jobKey));
-
-  const summary = resultSummary(entry, data, request);
-  const text = `${actionTitle(entry, request)}${summary ? `: ${summary}` : ''}${id ? ` (${escapeMrkdwn(id)})` : ''}`;
-  return fitMessage({ text, blocks });
+  if (note) notes.push(escapeMrkdwn(note));
+  return notes;
 }

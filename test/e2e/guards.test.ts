@@ -4,7 +4,7 @@
  * refuses a guarded job that carries no approved approval, whoever queued it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionJobData } from '../../src/jobs/queue.js';
+import type { ActionJobData } from '../../src/jobs/job-data.js';
 import { SlackDriver } from '../../src/local/driver.js';
 import { startFakeSlack } from '../../src/local/fake-slack/index.js';
 import { silentLogger } from '../../src/logger.js';

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { ACTION_QUEUE } from '../../src/jobs/queue.js';
+import { ACTION_QUEUE } from '../../src/jobs/job-data.js';
 import { createRedis } from '../../src/redis/connection.js';
 import type { Sent } from '../fleet/audit.js';
 import type { Fleet, FleetOptions, RoleProcess } from '../fleet/fleet.js';

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { ACTION_QUEUE } from '../../src/jobs/queue.js';
+import { ACTION_QUEUE } from '../../src/jobs/job-data.js';
 import type { FakeMessage, FakeSlack } from '../../src/local/fake-slack/index.js';
 import { createRedis } from '../../src/redis/connection.js';
 import { type Sandbox, storeResourceOf } from '../../src/sandbox/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toJobState } from '../../src/jobs/queue.js';
+import { toJobState } from '../../src/jobs/job-state.js';
 
 describe('the state a job is listed in', () => {
   it('lists a job that failed after its POST left as needing attention, and one that failed before as failed', () => {
