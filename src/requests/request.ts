@@ -22,7 +22,10 @@ export interface Admitted {
   readonly entry: ActionEntry;
   /** The reply target's channel and the client it is bound to. */
   readonly binding: ChannelBinding;
-  /** Asked for under an approved approval: a guarded action may run, and what its ask checked is not read again. */
+  /**
+   * The guarded rule is met: an approved approval's run (its fields checked at the ask are not read again), or the
+   * ask for the approval itself (the run waits for an approver).
+   */
   readonly approved: boolean;
   readonly [admitted]: true;
 }
