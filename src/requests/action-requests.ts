@@ -132,6 +132,8 @@ export class ActionRequests {
     const { entry, binding } = admitted;
     if (request.replyTo.channel !== binding.channel)
       throw new Error('a request reports to the channel it was admitted in');
+    // An admission to ask for a guarded action's approval is no run of it: only an approved approval runs one.
+    if (entry.guarded && request.approval?.state !== 'approved') return refused(guardedRefusal(entry));
     const missing = missingField(entry, request.fields);
     if (missing) return refused(missing);
     const unknown = await unknownReference(deps, entry, binding.clientId, request.fields, admitted.approved);
