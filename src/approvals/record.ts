@@ -11,7 +11,7 @@ export interface FrozenClientApprover {
 
 /** What the card shows of the frozen payload, beside its hash. */
 export type ApprovalPreview =
-  | { kind: 'deploy'; postId?: string; postTitle?: string }
+  | { kind: 'deploy'; postId: string; postTitle?: string }
   | { kind: 'email'; to: string; subject: string; text: string }
   | { kind: 'fields'; lines: string[] };
 

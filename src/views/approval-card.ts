@@ -31,13 +31,6 @@ export function cardTime(ms: number): string {
 function payloadLines(record: ApprovalRecord): string[] {
   const p = record.preview;
   if (p.kind === 'deploy') {
-    // A request from before a post was required. docs/gateway-api.md §4.3 does not say what deploy_blog does
-    // without post_id, so approving it queues nothing (the request layer refuses it).
-    if (!p.postId)
-      return [
-        '*Deploys:* no post named. The gateway’s document does not say what `deploy_blog` does without a `post_id`, so the bot does not send one: approving this runs nothing.',
-        'Ask again with the post: `/gateway deploy &lt;post_id&gt;`, or `/gateway deploy` alone to pick from the newest posts (`/gateway blogs` lists them).',
-      ];
     const title = p.postTitle ? `*${escapeMrkdwn(p.postTitle)}* ` : '';
     return [`*Post:* ${title}(${code(p.postId)})`];
   }

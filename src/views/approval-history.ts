@@ -37,7 +37,6 @@ function step(e: AuditEntry): string {
 function whatRan(preview: ApprovalPreview | undefined): string {
   if (!preview) return '';
   if (preview.kind === 'deploy') {
-    if (!preview.postId) return ' · no post named';
     const title = preview.postTitle ? `“${escapeMrkdwn(preview.postTitle)}” ` : '';
     return ` · ${title}${code(preview.postId)}`;
   }

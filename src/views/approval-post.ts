@@ -14,8 +14,7 @@ const TEXT_MAX = 2_800;
 /** View, on a pending deploy card under a client sign-off (the client approver reads the post there). */
 export function viewButton(record: ApprovalRecord): Button[] {
   const { preview } = record;
-  if (record.state !== 'pending' || !record.signoff || preview.kind !== 'deploy' || !preview.postId)
-    return [];
+  if (record.state !== 'pending' || !record.signoff || preview.kind !== 'deploy') return [];
   return [button({ text: 'View', actionId: APPROVAL_VIEW_ID, value: record.id })];
 }
 
@@ -25,7 +24,7 @@ export function buildPostModal(
   record: ApprovalRecord,
   row: Record<string, unknown> | undefined,
 ): types.ModalView {
-  const postId = record.preview.kind === 'deploy' ? (record.preview.postId ?? '') : '';
+  const postId = record.preview.kind === 'deploy' ? record.preview.postId : '';
   const title = str(row?.post_title) || str(row?.title);
   const text = str(row?.content) || str(row?.excerpt) || str(row?.body);
   const facts = [

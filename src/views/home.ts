@@ -107,9 +107,7 @@ function whatRuns(r: ApprovalRecord): string {
   const p = r.preview;
   let line: string;
   if (p.kind === 'deploy')
-    line = p.postId
-      ? `*Post:* ${p.postTitle ? `*${escapeMrkdwn(p.postTitle)}* ` : ''}(${code(p.postId)})`
-      : '*Post:* none named, so approving it runs nothing (the card says why)';
+    line = `*Post:* ${p.postTitle ? `*${escapeMrkdwn(p.postTitle)}* ` : ''}(${code(p.postId)})`;
   else if (p.kind === 'email') line = `*To:* ${escapeMrkdwn(p.to)} · *Subject:* ${escapeMrkdwn(p.subject)}`;
   else line = p.lines.map(escapeMrkdwn).join(' · ');
   line = oneLine(line);

@@ -371,41 +371,6 @@ describe('approvals', () => {
     );
   });
 
-  it('runs nothing for a deploy card without a post id (asked before one was required): the approver is told how to ask', async () => {
-    const posts = h.posts('deploy_blog').length;
-    // As an older version made it: a frozen payload with no post_id, its card in the channel.
-    const fields = {};
-    const made = await h.runtime.services.approvals.createExclusive({
-      action: 'deploy_blog',
-      label: 'Blog deploy',
-      clientId: 'harbor-law',
-      clientLabel: 'Harbor Law Group',
-      fields,
-      hash: payloadHash('deploy_blog', 'harbor-law', fields),
-      preview: { kind: 'deploy' },
-      requestedBy: MEMBER,
-      channel: CHANNEL,
-      ttlMs: 60_000,
-    });
-    if (!('created' in made)) throw new Error('an identical no-post deploy is pending');
-    const record = made.created;
-    const before = cardTsSet(h);
-    const ts = await h.runtime.services.slack.post(slackReplyTarget(CHANNEL), buildApprovalCard(record));
-    await h.runtime.services.approvals.setCardTs(record.id, ts ?? '');
-    const card = await newCard(h, before, 'the card of a deploy without a post id');
-    expect(textOf(card)).toContain('approving this runs nothing');
-    expect(textOf(card)).not.toContain('the gateway picks');
-    const seen = h.slack.ephemerals(CHANNEL, ADMIN).length;
-    await click(h, card, 'approval_approve', ADMIN);
-    const told = await ephemeralTo(h, ADMIN, seen, /Blog deploy needs its post \(post_id\)/);
-    expect(textOf(told)).toContain('does not say what `deploy_blog` does without a `post_id`');
-    expect(textOf(told)).toContain('/gateway blogs');
-    expect(textOf(told)).toContain('/gateway deploy &lt;post_id&gt;');
-    await cardSays(h, card, /failed|could not be queued|not queued/i);
-    await quiet();
-    expect(h.posts('deploy_blog')).toHaveLength(posts);
-  });
-
   it('answers an identical request with the pending card’s link, not a second card; after it ran, warns on the new card', async () => {
     const cardsOf = (postId: string) =>
       [...cardTsSet(h)].filter((ts) => findCard(h, (m) => m.ts === ts && textOf(m).includes(postId)));
