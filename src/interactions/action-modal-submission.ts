@@ -1,15 +1,17 @@
-import { validateActionFields } from '../actions/index.js';
+import { type ActionEntry, validateActionFields } from '../actions/index.js';
 import { requestApprovalAs } from '../approvals/index.js';
+import type { AppLogger } from '../logger.js';
 import { requestKeys, UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { answerRequest } from '../slack/answer-request.js';
 import { describeError } from '../slack/describe-error.js';
 import { interactionOf, type ViewListener } from '../slack/interaction-pipeline.js';
-import { parseModalMetadata } from '../slack/open-action-modal.js';
+import { type ModalMetadata, parseModalMetadata } from '../slack/open-action-modal.js';
 import { replyInChannelOrDirect } from '../slack/person-reply.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import { claimOnce } from '../store/index.js';
 import { readActionModal } from '../views/action-modal.js';
+import type { SlackMessage } from '../views/blocks.js';
 
 /**
  * An action form's submission: field errors go back onto the fields (`response_action: errors`) so nothing
@@ -40,38 +42,57 @@ export function actionModalSubmission(services: BotServices): ViewListener {
     }
     await ack();
     const tell = replyInChannelOrDirect(services.slack, meta.channel, body.user.id);
+    const form: SubmittedForm = { entry, meta, fields: checked.fields, viewId: view.id, user: body.user.id };
     try {
-      if (!(await claimOnce(services.redis, services.config.redis.prefix, `view:${view.id}`, 86_400))) {
-        log.info('duplicate submission of a modal ignored');
-        return;
-      }
-      // The binding is read again, not taken from the form: a channel bound to another client since it opened
-      // must not run a form filled for the one before (its metadata names that client).
-      const admitted = await services.requests.admit({
-        requester: body.user.id,
-        entry,
-        approved: entry.guarded,
-        clientId: meta.clientId,
-        channel: meta.channel,
-      });
-      const requestKey = requestKeys.form(view.id);
-      if (entry.guarded) {
-        // A guarded action's form asks for an approval: the card is the answer.
-        const thread = meta.thread ? { threadTs: meta.thread } : {};
-        await requestApprovalAs(services, admitted, { fields: checked.fields, requestKey, ...thread });
-        return;
-      }
-      const replyTo = slackReplyTarget(meta.channel);
-      const result = await services.requests.submitAdmitted(admitted, {
-        fields: checked.fields,
-        replyTo,
-        requestKey,
-      });
-      await answerRequest(result, tell, log);
+      await askFromForm(services, form, tell, log);
     } catch (error) {
       await tell(describeError(error, log)).catch((e: unknown) =>
         log.error('could not report a modal error', e),
       );
     }
   };
+}
+
+interface SubmittedForm {
+  entry: ActionEntry;
+  meta: ModalMetadata;
+  fields: Record<string, unknown>;
+  viewId: string;
+  user: string;
+}
+
+/** A valid form's request, once per view: admitted, then queued or (a guarded action) asked for on a card. */
+async function askFromForm(
+  services: BotServices,
+  form: SubmittedForm,
+  tell: (message: SlackMessage) => Promise<void>,
+  log: AppLogger,
+): Promise<void> {
+  const { entry, meta, fields } = form;
+  if (!(await claimOnce(services.redis, services.config.redis.prefix, `view:${form.viewId}`, 86_400))) {
+    log.info('duplicate submission of a modal ignored');
+    return;
+  }
+  // The binding is read again, not taken from the form: a channel bound to another client since it opened
+  // must not run a form filled for the one before (its metadata names that client).
+  const admitted = await services.requests.admit({
+    requester: form.user,
+    entry,
+    approved: entry.guarded,
+    clientId: meta.clientId,
+    channel: meta.channel,
+  });
+  const requestKey = requestKeys.form(form.viewId);
+  if (entry.guarded) {
+    // A guarded action's form asks for an approval: the card is the answer.
+    const thread = meta.thread ? { threadTs: meta.thread } : {};
+    await requestApprovalAs(services, admitted, { fields, requestKey, ...thread });
+    return;
+  }
+  const replyTo = slackReplyTarget(meta.channel);
+  await answerRequest(
+    await services.requests.submitAdmitted(admitted, { fields, replyTo, requestKey }),
+    tell,
+    log,
+  );
 }
