@@ -3,10 +3,7 @@
  * queue, and leave an audit trail; all through the real bot, the Slack stand-in and the sandbox gateway.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payloadHash } from '../../src/approvals/payload.js';
 import type { FakeMessage } from '../../src/local/fake-slack/index.js';
-import { slackReplyTarget } from '../../src/slack/reply-target.js';
-import { buildApprovalCard } from '../../src/views/approval-card.js';
 import { ADMIN, bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
 
 const GROUP = 'SAPPROVERS';
