@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeArgsFor } from '../helpers/compiled.js';
 import { type DemoRun, demoRunner, msBetween } from '../helpers/demo-run.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 
@@ -119,7 +120,7 @@ describe('the demo console: rough edges', () => {
 
 describe('the demo console: lines piped in', () => {
   it('runs each line as it arrives, not once the whole input has been read', async () => {
-    const child = spawn(join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['src/local/demo.ts'], {
+    const child = spawn(process.execPath, nodeArgsFor('src/local/demo.ts'), {
       env: { ...process.env, REDIS_URL: TEST_REDIS_URL },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

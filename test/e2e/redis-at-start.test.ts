@@ -80,8 +80,9 @@ describe('Redis going away after the bot has served', () => {
     const ready = await request(`http://127.0.0.1:${port}/readyz`);
     expect(ready.statusCode).toBe(503);
     expect(((await ready.body.json()) as { redis: string }).redis).toBe('not answering');
-    // Several seconds of every connection (the bot's, three workers', the queues') retrying.
-    await new Promise((r) => setTimeout(r, 8_000));
+    // Seconds of every connection (the bot's, three workers', the queues') retrying, and twenty of the Home
+    // publisher's polls.
+    await new Promise((r) => setTimeout(r, 5_000));
     const during = bot.output().slice(before);
     // One line for the outage: a connection that came up for a moment (a reconnect that met the server before it
     // went) ends one outage and the next error starts another, each said once.

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nodeArgsFor } from './compiled.js';
 import { TEST_REDIS_URL } from './redis.js';
 
 /** One `npm run demo -- --script FILE` run, as a person runs it: a child process, its stdout the transcript. */
@@ -26,8 +27,6 @@ export function msBetween(run: DemoRun, from: string, to: string): number {
   return at(b) - at(a);
 }
 
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-
 /** A folder for a test file's scripts; `run` writes one and runs the demo on it, `cleanup` removes the folder. */
 export function demoRunner(name: string, timeoutMs: number) {
   const dir = mkdtempSync(join(tmpdir(), `${name}-`));
@@ -36,8 +35,8 @@ export function demoRunner(name: string, timeoutMs: number) {
     writeFileSync(path, script);
     const started = Date.now();
     return new Promise((resolve, reject) => {
-      // Its own process group: tsx runs the demo in a child of its own, which the budget must end too.
-      const child = spawn(TSX, ['src/local/demo.ts', '--script', path], {
+      // Its own process group: whatever the demo starts, the budget ends too. Compiled once per run (compiled.ts).
+      const child = spawn(process.execPath, [...nodeArgsFor('src/local/demo.ts'), '--script', path], {
         env: { ...process.env, REDIS_URL: TEST_REDIS_URL, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
@@ -26,6 +26,8 @@ function compileForProcesses(root: string): () => void {
     format: 'esm',
     logLevel: 'warning',
   });
+  // The files the code finds beside itself (the charts' core font).
+  cpSync(join(root, 'src', 'charts', 'fonts'), join(dir, 'src', 'charts', 'fonts'), { recursive: true });
   // Outside the project's package scope: say that its JavaScript is ESM, as package.json does for src/.
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   process.env[COMPILED_DIR_ENV] = dir;

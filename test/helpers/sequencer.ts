@@ -9,21 +9,21 @@ import { BaseSequencer } from 'vitest/node';
  * around them. A file renamed or gone here only loses its place.
  */
 const LONGEST_FIRST = [
-  'test/e2e/multi-process.test.ts',
-  'test/e2e/socket-mode-slack-down.test.ts',
   'test/e2e/demo-console.test.ts',
-  'test/integration/redis-cluster.test.ts',
   'test/e2e/production-install.test.ts',
-  'test/e2e/job-waits.test.ts',
-  'test/e2e/home.test.ts',
-  'test/e2e/redis-at-start.test.ts',
+  'test/e2e/socket-mode-slack-down.test.ts',
+  'test/e2e/multi-process.test.ts',
+  'test/integration/redis-cluster.test.ts',
   'test/e2e/demo-digest.test.ts',
-  'test/e2e/read-order.test.ts',
-  'test/integration/redis-tls.test.ts',
+  'test/e2e/job-waits.test.ts',
+  'test/e2e/redis-at-start.test.ts',
+  'test/e2e/home.test.ts',
+  'test/e2e/demo-script.test.ts',
   'test/e2e/stuck-gateway.test.ts',
-  'test/e2e/main-process.test.ts',
-  'test/integration/jobs-crash.test.ts',
-  'test/e2e/demo-home.test.ts',
+  'test/e2e/slack-pace.test.ts',
+  'test/e2e/demo-workflow.test.ts',
+  'test/e2e/demo-signoff.test.ts',
+  'test/e2e/help-examples.test.ts',
 ];
 
 const rank = (spec: TestSpecification, root: string): number => {
