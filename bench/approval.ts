@@ -12,13 +12,13 @@
 import { randomUUID } from 'node:crypto';
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
-import { loadConfig } from '../src/config.js';
 import { SlackDriver } from '../src/local/driver.js';
 import { startFakeSlack } from '../src/local/fake-slack/index.js';
 import { ensureRedis } from '../src/local/redis-local.js';
 import { silentLogger } from '../src/logger.js';
 import { createRedis, deleteByPrefix } from '../src/redis/connection.js';
 import { startRuntime } from '../src/runtime.js';
+import { BENCH_ADMIN as ADMIN, benchBotConfig, BENCH_SECRET as SECRET } from './bench-bot.js';
 import { main as queueBench } from './queue.js';
 import { runIfMain } from './run-if-main.js';
 
@@ -26,8 +26,6 @@ const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A pause before each sample, so trailing work of the one before cannot land in it. */
 const SETTLE_MS = 30;
-const SECRET = 'bench-signing-secret';
-const ADMIN = 'UADMIN';
 const MEMBER = 'UMEMBER';
 const CHANNEL = 'CBENCH';
 
@@ -51,16 +49,7 @@ interface ApprovalFigures {
 async function approvalLatencies(samples: number): Promise<{ approval: number[]; plain: number[] }> {
   const redisInfo = await ensureRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const slack = await startFakeSlack();
-  const prefix = `bench-approval-${randomUUID().slice(0, 8)}`;
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_SIGNING_SECRET: SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    REDIS_URL: redisInfo.url,
-    REDIS_PREFIX: prefix,
-    GATEWAY_BASE_URL: 'sandbox',
-    GATEWAY_ADMINS: ADMIN,
+  const { prefix, config } = benchBotConfig('approval', slack, redisInfo.url, {
     GATEWAY_ACTION_RATE: '10000/1s',
     LOG_LEVEL: 'error',
   });

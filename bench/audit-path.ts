@@ -11,23 +11,20 @@
  * file, the functions of it that ran (a file where only a forwarding function ran is a pass-through).
  */
 import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import { loadConfig } from '../src/config.js';
 import { SlackDriver } from '../src/local/driver.js';
 import { type FakeMessage, type FakeSlack, startFakeSlack } from '../src/local/fake-slack/index.js';
 import { ensureRedis } from '../src/local/redis-local.js';
 import { silentLogger } from '../src/logger.js';
 import { createRedis, deleteByPrefix } from '../src/redis/connection.js';
 import { startRuntime } from '../src/runtime.js';
+import { BENCH_ADMIN as ADMIN, benchBotConfig, BENCH_SECRET as SECRET } from './bench-bot.js';
 import { runIfMain } from './run-if-main.js';
 
-const SECRET = 'bench-signing-secret';
-const ADMIN = 'UADMIN';
 const MEMBER = 'UMEMBER';
 const CHANNEL = 'CAUDIT';
 const GOAL_FILES = 30;
@@ -80,16 +77,7 @@ function takeCoverage(dir: string): string {
 async function startBot() {
   const redisInfo = await ensureRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const slack = await startFakeSlack();
-  const prefix = `bench-audit-${randomUUID().slice(0, 8)}`;
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_SIGNING_SECRET: SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    REDIS_URL: redisInfo.url,
-    REDIS_PREFIX: prefix,
-    GATEWAY_BASE_URL: 'sandbox',
-    GATEWAY_ADMINS: ADMIN,
+  const { prefix, config } = benchBotConfig('audit', slack, redisInfo.url, {
     GATEWAY_ACTION_RATE: '10000/1s',
     SLACK_POST_INTERVAL: '0s',
     LOG_LEVEL: 'error',

@@ -1,17 +1,3 @@
-/**
- * Home tab benchmark (`npx tsx bench/home.ts [--samples=N] [--seconds=S]`), two figures:
- * 1. app_home_opened → views.publish, p50 and p95, for an admin who approves, with 20 bound channels, 50
- *    pending approvals and 1,000 recent jobs of theirs (goal: p95 under 1.5 s). The event is a signed request to
- *    the real bot (HTTP mode); the publish is stamped as the Slack stand-in records it.
- * 2. views.publish calls a minute while approvals change at 500 a minute (new requests and rejections of 15
- *    requesters, with 5 approvers and the 15 requesters having opened Home), and whether every person's tab ends
- *    showing the state Redis holds (goal: ≤ 80 a minute, every tab right). Run for `--seconds` (default 30) at
- *    that rate.
- * Everything real and in one process: the bot (runtime.ts, web role: the jobs stay queued), Redis, the Slack
- * stand-in and the sandbox.
- */
-import { randomUUID } from 'node:crypto';
-import { loadConfig } from '../src/config.js';
 import { homeTab } from '../src/home/home-publisher.js';
 import { SlackDriver } from '../src/local/driver.js';
 import { startFakeSlack } from '../src/local/fake-slack/index.js';
@@ -21,10 +7,9 @@ import { overviewReader } from '../src/overview/index.js';
 import { createRedis, deleteByPrefix } from '../src/redis/connection.js';
 import { startRuntime } from '../src/runtime.js';
 import { HomeMarks } from '../src/store/home-marks.js';
+import { BENCH_ADMIN as ADMIN, benchBotConfig, BENCH_SECRET as SECRET } from './bench-bot.js';
 import { runIfMain } from './run-if-main.js';
 
-const SECRET = 'bench-signing-secret';
-const ADMIN = 'UADMIN';
 const APPROVERS = ['UADMIN', 'UAPPR1', 'UAPPR2', 'UAPPR3', 'UAPPR4'];
 const REQUESTERS = Array.from({ length: 15 }, (_, i) => `UREQ${i}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -50,16 +35,7 @@ async function runHomeBench(samples: number, seconds: number): Promise<HomeFigur
   const slack = await startFakeSlack();
   for (const id of [...APPROVERS, ...REQUESTERS])
     if (id !== ADMIN) slack.simulate.addUser({ id, name: id.toLowerCase(), real_name: id, tz: 'UTC' });
-  const prefix = `bench-home-${randomUUID().slice(0, 8)}`;
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_SIGNING_SECRET: SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    REDIS_URL: redisInfo.url,
-    REDIS_PREFIX: prefix,
-    GATEWAY_BASE_URL: 'sandbox',
-    GATEWAY_ADMINS: ADMIN,
+  const { prefix, config } = benchBotConfig('home', slack, redisInfo.url, {
     GATEWAY_APPROVERS: APPROVERS.join(','),
     LOG_LEVEL: 'error',
   });

@@ -9,18 +9,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { loadConfig } from '../src/config.js';
 import { SlackDriver } from '../src/local/driver.js';
 import { startFakeSlack } from '../src/local/fake-slack/index.js';
 import { ensureRedis } from '../src/local/redis-local.js';
 import { silentLogger } from '../src/logger.js';
 import { createRedis, deleteByPrefix } from '../src/redis/connection.js';
 import { startRuntime } from '../src/runtime.js';
+import { BENCH_ADMIN as ADMIN, benchBotConfig, BENCH_SECRET as SECRET } from './bench-bot.js';
 import { floodFigures } from './mcp-flood.js';
 import { runIfMain } from './run-if-main.js';
 
-const SECRET = 'bench-signing-secret';
-const ADMIN = 'UADMIN';
 const CHANNEL = 'CBENCH';
 const CLIENT = 'harbor-law';
 const BACKLOG = 500;
@@ -37,16 +35,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const floodCommands = Number(argv[1] ?? 80);
   const redisInfo = await ensureRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const slack = await startFakeSlack();
-  const prefix = `bench-mcp-${randomUUID().slice(0, 8)}`;
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_SIGNING_SECRET: SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    REDIS_URL: redisInfo.url,
-    REDIS_PREFIX: prefix,
-    GATEWAY_BASE_URL: 'sandbox',
-    GATEWAY_ADMINS: ADMIN,
+  const { prefix, config } = benchBotConfig('mcp', slack, redisInfo.url, {
     MCP_RATE: '1000000/60s',
     LOG_LEVEL: 'error',
   });
