@@ -1,0 +1,17 @@
+const { Resvg, renderAsync } = await import('@resvg/resvg-js');
+const zlib = await import('node:zlib');
+const med = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)].toFixed(1);
+const t = (name: string, svg: string, opts: any) => { const r = new Resvg(svg, opts); r.render(); const xs: number[] = []; for (let i = 0; i < 7; i++) { const s = performance.now(); r.render(); xs.push(performance.now() - s); } console.log(name, med(xs)); };
+const big = '<svg xmlns="http://www.w3.org/2000/svg" width="2400" height="1200" viewBox="0 0 1200 600"></svg>';
+const small = '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="600" viewBox="0 0 1200 600"></svg>';
+t('empty 2400 (svg size)', big, { logLevel: 'off' });
+t('empty 1200 zoom 2', small, { logLevel: 'off', fitTo: { mode: 'zoom', value: 2 } });
+t('empty 1200 width 2400', small, { logLevel: 'off', fitTo: { mode: 'width', value: 2400 } });
+t('empty 1200', small, { logLevel: 'off' });
+const r = new Resvg(big, { logLevel: 'off' });
+const img = r.render();
+let s = performance.now(); const px = img.pixels; console.log('pixels getter', (performance.now() - s).toFixed(1), px.length);
+s = performance.now(); img.asPng(); console.log('asPng', (performance.now() - s).toFixed(1));
+s = performance.now(); zlib.deflateSync(px, { level: 1 }); console.log('deflateSync level1 raw pixels', (performance.now() - s).toFixed(1));
+s = performance.now(); Buffer.alloc(11520000); console.log('alloc 11.5MB zeroed', (performance.now() - s).toFixed(1));
+const xs: number[] = []; for (let i = 0; i < 5; i++) { s = performance.now(); await renderAsync(big, { logLevel: 'off' }); xs.push(performance.now() - s); } console.log('renderAsync empty', med(xs));
