@@ -14,7 +14,7 @@ let waits: DemoRun;
 let edges: DemoRun;
 
 beforeAll(async () => {
-  // One action every 20 s: the index job queues behind the audit, and `wait` sits that out.
+  // One action every 8 s: the index job queues behind the audit, and `wait` sits that out.
   const waiting = demo.run(
     [
       '/gateway use acme-plumbing',
@@ -26,7 +26,7 @@ beforeAll(async () => {
       'wait soon please',
     ].join('\n'),
     'waits',
-    { GATEWAY_ACTION_RATE: '1/20s' },
+    { GATEWAY_ACTION_RATE: '1/8s' },
   );
   edges = await demo.run(
     [
@@ -55,7 +55,7 @@ describe('the demo console: time in a script', () => {
   it('goes on past a job that waits for the rate window, and `wait` waits until it is done', () => {
     const out = waits.stdout;
     const queued = out.slice(out.indexOf('> /gateway index'), out.indexOf('> wait\n'));
-    expect(queued).toMatch(/— queued: 1 action every 20 s|— queued: /);
+    expect(queued).toMatch(/— queued: 1 action every 8 s|— queued: /);
     expect(queued).not.toMatch(/Index.* — done/);
     const waited = out.slice(out.indexOf('> wait\n'), out.indexOf('> wait 3s'));
     expect(waited).toMatch(
