@@ -26,7 +26,7 @@ const fonts = [
   fileURLToPath(new URL('../..../src/charts/fonts/DejaVuSans-core.ttf', 'file:///tmp/h33b/')),
   fileURLToPath(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
 ];
-const opts: any = {
+const opts: import('@resvg/resvg-js').ResvgRenderOptions = {
   font: {
     fontFiles: fonts,
     loadSystemFonts: false,
@@ -37,10 +37,14 @@ const opts: any = {
   logLevel: 'off',
 };
 const T: Record<string, number[]> = {};
-const m = (k: string, v: number) => (T[k] ??= []).push(v);
+const m = (k: string, v: number) => {
+  const list = T[k] ?? [];
+  T[k] = list;
+  list.push(v);
+};
 for (let i = 0; i < 14; i++) {
   let a = performance.now();
-  const c = vl.compile(spec as any).spec;
+  const c = vl.compile(spec).spec;
   m('vl.compile', performance.now() - a);
   a = performance.now();
   const p = vega.parse(c);
@@ -57,7 +61,7 @@ for (let i = 0; i < 14; i++) {
   const img = rv.render();
   m('resvg.render', performance.now() - a);
   a = performance.now();
-  const px = img.pixels;
+  void img.pixels;
   m('pixels copy', performance.now() - a);
   a = performance.now();
   const png = img.asPng();

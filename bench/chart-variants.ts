@@ -19,14 +19,14 @@ const series = Array.from({ length: 10 }, (_, k) => ({
 const spec = rankingsChartSpec({ clientLabel: 'Acme', from: '2026-01-01', to: '2026-03-31', series });
 const core = '../src/charts/fonts/DejaVuSans-core.ttf',
   full = fileURLToPath(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'));
-const view = new vega.View(vega.parse(vl.compile(spec as any).spec), {
+const view = new vega.View(vega.parse(vl.compile(spec).spec), {
   renderer: 'none',
   logLevel: vega.None,
 });
 const svg = await view.toSVG(2);
 view.finalize();
 const base = { loadSystemFonts: false, defaultFontFamily: CHART_FONT, sansSerifFamily: CHART_FONT };
-const variants: Record<string, any> = {
+const variants: Record<string, import('@resvg/resvg-js').ResvgRenderOptions> = {
   both: { font: { ...base, fontFiles: [core, full] } },
   coreOnly: { font: { ...base, fontFiles: [core] } },
   fullOnly: { font: { ...base, fontFiles: [full] } },
