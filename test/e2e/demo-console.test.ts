@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeArgsFor } from '../helpers/compiled.js';
 import { type DemoRun, demoRunner, msBetween } from '../helpers/demo-run.js';
