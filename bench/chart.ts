@@ -27,7 +27,7 @@ const DAY_MS = 86_400_000;
 const MB = 1_048_576;
 
 /** A 10 × 90 series set, deterministic, with gaps (not ranked) as a real client has them. */
-function tenByNinety() {
+export function tenByNinety() {
   const start = Date.UTC(2026, 0, 1);
   return Array.from({ length: 10 }, (_, k) => ({
     keyword: `emergency plumber round rock ${k}`,

@@ -49,10 +49,6 @@ interface ThreadData {
     background: string;
     logLevel: 'off';
   };
-  /** The core font alone, for a chart whose SVG has no character outside it (null: no core file). */
-  coreFontFiles: string[] | null;
-  /** A RegExp source matching any character the core font lacks, or an entity (which could name one). */
-  outsideCore: string;
 }
 
 type Reply = { id: number; png: Uint8Array } | { id: number; error: string };
@@ -121,14 +117,7 @@ async function rendererThread(load: (specifier: string) => Promise<unknown>): Pr
     } finally {
       view.finalize();
     }
-    // Listing the whole font costs ~40 ms a chart in resvg's font database (measured, bench/chart-variants.ts),
-    // so it is listed only when a character needs it; the core font is first either way, so pixels are the same.
-    const core =
-      data.coreFontFiles && !new RegExp(data.outsideCore, 'u').test(svg) ? data.coreFontFiles : null;
-    const options = core
-      ? { ...data.resvgOptions, font: { ...data.resvgOptions.font, fontFiles: core } }
-      : data.resvgOptions;
-    const image = new resvg.Resvg(svg, options).render();
+    const image = new resvg.Resvg(svg, data.resvgOptions).render();
     return encodePng(zlib, image.pixels, image.width, image.height);
   };
   parentPort?.on('message', async ({ id, spec }: { id: number; spec: TopLevelSpec }) => {
@@ -170,22 +159,15 @@ function fontFiles(): string[] {
   return existsSync(core) ? [core, full] : [full];
 }
 
-/** The characters of the core font: the ranges scripts/chart-font.mjs cuts, plus the whitespace SVG may hold. */
-const CORE_CHARACTERS =
-  '\\t\\n\\r\\x20-\\x7e\\xa0-\\u017f\\u2010-\\u2027\\u2030-\\u203a\\u20ac\\u2122\\u2190-\\u2193\\u2212';
-
 function threadData(): ThreadData {
-  const files = fontFiles();
   return {
-    coreFontFiles: files.length > 1 ? files.slice(0, 1) : null,
-    outsideCore: `[^${CORE_CHARACTERS}]|&#`,
     vega: import.meta.resolve('vega'),
     vegaLite: import.meta.resolve('vega-lite'),
     resvg: import.meta.resolve('@resvg/resvg-js'),
     density: CHART_DENSITY,
     resvgOptions: {
       font: {
-        fontFiles: files,
+        fontFiles: fontFiles(),
         loadSystemFonts: false,
         defaultFontFamily: CHART_FONT,
         sansSerifFamily: CHART_FONT,
