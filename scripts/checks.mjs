@@ -3,7 +3,7 @@
 // two cores free; the checks are one busy core for about 35 s, so they fit in what the suite leaves instead of
 // adding their time before it. The suite's output is streamed; each check's output is printed whole, after the
 // suite's, in this order. The exit code is 1 when a check or the suite failed.
-// `node scripts/checks.mjs --checks-only` runs the checks alone; other arguments go to vitest.
+// Arguments go to vitest (`npm test -- test/unit`); each check alone is its own npm script.
 import { spawn } from 'node:child_process';
 
 const CHECKS = ['typecheck', 'check:arch', 'check:unused', 'lint'];
@@ -25,8 +25,7 @@ function run(script) {
 
 function suite() {
   return new Promise((resolve) => {
-    const args = process.argv.slice(2).filter((a) => a !== '--checks-only');
-    const child = spawn('npx', ['vitest', 'run', ...args], { stdio: 'inherit' });
+    const child = spawn('npx', ['vitest', 'run', ...process.argv.slice(2)], { stdio: 'inherit' });
     child.on('close', (code) => resolve(code ?? 1));
   });
 }
@@ -37,13 +36,12 @@ async function checks() {
   return results;
 }
 
-const checksOnly = process.argv.includes('--checks-only');
-const [results, suiteCode] = await Promise.all([checks(), checksOnly ? 0 : suite()]);
+const [results, suiteCode] = await Promise.all([checks(), suite()]);
 let failed = suiteCode === 0 ? 0 : 1;
 for (const { script, code, out, ms } of results) {
   process.stdout.write(`> npm run ${script}: ${code === 0 ? 'ok' : `failed (exit ${code})`}, ${(ms / 1000).toFixed(1)} s\n`);
   if (out.trim()) process.stdout.write(`${out.trimEnd()}\n`);
   if (code !== 0) failed += 1;
 }
-if (!checksOnly) process.stdout.write(`> vitest run: ${suiteCode === 0 ? 'ok' : `failed (exit ${suiteCode})`}\n`);
+process.stdout.write(`> vitest run: ${suiteCode === 0 ? 'ok' : `failed (exit ${suiteCode})`}\n`);
 process.exit(failed ? 1 : 0);
