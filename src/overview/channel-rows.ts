@@ -1,3 +1,4 @@
+import type { ChannelBinding } from '../bindings/index.js';
 import { channelDigests } from '../digests/index.js';
 import type { CoreServices } from '../services.js';
 import { HOME_SHOWN, type HomeChannel } from '../views/home.js';
@@ -18,14 +19,17 @@ async function memberChannels(services: ChannelDeps, user: string, used: readonl
   return [...member, ...others];
 }
 
-/** The channels a person's overview lists (every bound channel for an admin), each with its digests. */
+/**
+ * The channels a person's overview lists, each with its digests: an admin's are every binding (`all`, read by
+ * the caller), a member's those of memberChannels.
+ */
 export async function channelRows(
   services: ChannelDeps,
   user: string,
-  admin: boolean,
+  all: ChannelBinding[] | undefined,
   used: readonly string[],
 ): Promise<{ rows: HomeChannel[]; total: number }> {
-  const bound = admin ? await services.bindings.all() : await memberChannels(services, user, used);
+  const bound = all ?? (await memberChannels(services, user, used));
   const rows: HomeChannel[] = await Promise.all(
     bound.slice(0, HOME_SHOWN.channels).map(async (b) => ({
       channel: b.channel,

@@ -97,9 +97,10 @@ async function personData(
   const requests = mine.filter((r) => r.state === 'pending' || (r.decidedAt ?? r.createdAt) > now - WEEK_MS);
   const rows = jobs.jobs.map(jobRow);
   const used = [...rows.map((j) => j.channel), ...mine.map((r) => r.channel)];
+  const all = admin ? await services.bindings.all() : undefined;
   const [channels, adminPart, tokens, workspaceUrl] = await Promise.all([
-    channelRows(services, user, admin, used),
-    admin ? adminOverview(services) : undefined,
+    channelRows(services, user, all, used),
+    all ? adminOverview(services, all) : undefined,
     services.tokens.list(user),
     services.slack.workspaceUrl(),
   ]);
