@@ -45,9 +45,4 @@ describe('askDigestNow', () => {
     const counts = await queued();
     expect((counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0)).toBe(3);
   });
-
-  it('takes the same request twice as one (a redelivered command)', async () => {
-    expect(await ask(MEMBER, 'reviews', 'T7', 'CREDELIVER')).toEqual({ kind: 'queued' });
-    expect(await ask(MEMBER, 'reviews', 'T7', 'CREDELIVER')).toMatchObject({ kind: 'on-its-way' });
-  });
 });
