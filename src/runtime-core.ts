@@ -56,33 +56,72 @@ export interface Built {
   jobChanged: HomeMarks['jobChanged'];
   /** The port the process serves on, once a role listens (an assistant's links name it). */
   listening: { port?: number };
+  /** The names of the parts this process has built so far: those its roles used (a worker builds no access). */
+  made(): string[];
+  /** A part if a role has used it, else undefined (stop closes what is open, and opens nothing). */
+  ifMade<K extends keyof BotServices>(key: K): BotServices[K] | undefined;
 }
 
-/** The queues every role shares, their errors logged once (BullMQ's would reach stderr as raw traces). */
-function buildQueues(f: Foundation, jobChanged: Built['jobChanged']) {
-  const { config, redis, metrics, logger, redisOutage, options } = f;
-  const queue = new ActionQueue({
-    connection: redis,
-    prefix: config.redis.prefix,
-    logger,
-    rate: config.gateway.actionRate,
-    replicaWaitMs: replicaWaitMs(config.redis.form),
-    changed: jobChanged,
-  });
-  metrics.watchQueue(queue.queue);
-  const digestQueue = new DigestQueue({
-    connection: redis,
-    prefix: config.redis.prefix,
-    ...(options.digests?.jobOptions ? { jobOptions: options.digests.jobOptions } : {}),
-  });
-  const approvalExpiry = new ApprovalExpiry({ connection: redis, prefix: config.redis.prefix });
+/** A value made on its first use and kept. */
+function once<T>(make: () => T): () => T {
+  let value: { made: T } | undefined;
+  return () => {
+    value ??= { made: make() };
+    return value.made;
+  };
+}
+
+type Makers<T> = { [K in keyof T]: () => T[K] };
+
+/**
+ * An object whose every part is made on first use and kept: a role builds only the parts it reads. Not to be
+ * spread or enumerated (that would make every part).
+ */
+function lazily<T extends object>(makers: Makers<T>, made: Map<keyof T, unknown>): T {
+  const parts = {} as T;
+  for (const key of Object.keys(makers) as Array<keyof T & string>) {
+    const part = once(() => {
+      const value = makers[key]();
+      made.set(key, value);
+      return value;
+    });
+    Object.defineProperty(parts, key, { get: part, enumerable: false });
+  }
+  return parts;
+}
+
+/** The queues, each made when a role first uses it, its errors logged once. */
+function queueParts(f: Foundation, jobChanged: Built['jobChanged']) {
+  const { config, redis, logger, redisOutage, options } = f;
+  const prefix = config.redis.prefix;
   // BullMQ's queues share the connection above; their errors would otherwise reach stderr as raw traces.
-  for (const q of [queue.queue, digestQueue.queue, approvalExpiry.queue])
-    q.on(
+  const logged = <T extends { queue: { on(event: 'error', listener: (error: Error) => void): unknown } }>(
+    q: T,
+  ) => {
+    q.queue.on(
       'error',
       redisOutage.otherwise((error) => logger.error('queue error', error)),
     );
-  return { queue, digestQueue, approvalExpiry };
+    return q;
+  };
+  return {
+    queue: () =>
+      logged(
+        new ActionQueue({
+          ...{ connection: redis, prefix, logger, rate: config.gateway.actionRate },
+          replicaWaitMs: replicaWaitMs(config.redis.form),
+          changed: jobChanged,
+        }),
+      ),
+    digestQueue: () =>
+      logged(
+        new DigestQueue({
+          ...{ connection: redis, prefix },
+          ...(options.digests?.jobOptions ? { jobOptions: options.digests.jobOptions } : {}),
+        }),
+      ),
+    approvalExpiry: () => logged(new ApprovalExpiry({ connection: redis, prefix })),
+  } satisfies Partial<Makers<BotServices>>;
 }
 
 /** Who someone is and what they may do: Slack's users and groups through the port, cached, versioned in Redis. */
@@ -104,90 +143,131 @@ function buildAccess(f: Foundation) {
 }
 
 /**
- * Every part of the core, built once: stores, queues, access, the approval store, the tokens, the request layer.
- * Which roles run decides what is started (runtime-roles.ts), not what is built.
+ * Every part of the core, each made when a role first uses it and then kept: which roles run decides what is
+ * started (runtime-roles.ts) and, through what they use, what is built.
  */
 export function buildServices(f: Foundation): Built {
-  const { config, logger, redis, redisOutage, metrics, gateway, assistantGateway, assistantReads, options } =
-    f;
-  const botToken = f.botToken;
+  const { config, logger, redis, gateway } = f;
+  const made = new Map<keyof BotServices, unknown>();
   const catalogue = new CatalogueSource(() => gateway.discover(), config.guardedActions, logger);
   // Whose Home tab is out of date: any process marks it, the web role re-publishes it.
   const homeMarks = new HomeMarks(redis, config.redis.prefix, { admins: config.admins });
-  const jobChanged = homeMarks.jobChanged;
-  const { queue, digestQueue, approvalExpiry } = buildQueues(f, jobChanged);
-  const digests = new DigestStore(redis, config.redis.prefix);
-  const { directory, access } = buildAccess(f);
-  // A bind or an unbind changes the channels every Home tab may list.
-  const bindings = new BindingStore(redis, config.redis.prefix, { changed: () => homeMarks.everyone() });
-  // The request layer posts each job's "queued" message before the job exists: the web role's Slack client,
-  // with a person waiting, so a 429 is waited out inside the client and not again on top.
-  const webSlack = createWebSlackClient(botToken, config.slack.apiUrl, logger);
-  const slack = createSlackPoster(webSlack, { maxWaits: 0 });
+  const access = once(() => buildAccess(f));
   const { steps, approvals } = buildApprovals(f, homeMarks, catalogue);
-  const assistantTokens = new AssistantTokenStore(redis, config.redis.prefix, {
-    changed: (user) => homeMarks.mark([user]),
-  });
-  const reach = new ClientReach(access, directory, bindings, logger.child({ part: 'access' }));
   const listening: Built['listening'] = {};
-  const parts = {
-    config,
-    logger,
-    redis,
-    redisOutage,
-    gateway,
-    catalogue: catalogue.get,
-    bindings,
-    signoffs: new SignoffStore(redis, config.redis.prefix),
-    queue,
-    ledger: new ActionLedger(redis, config.redis.prefix),
-    digests,
-    digestQueue,
-    metrics,
-    access,
-    approvals,
-    approvalExpiry,
-    slack,
-    assistantTokens,
-    tokens: createTokenFeature({
-      ...{ config, redis, access, reach, logger, metadataCa: options.metadataCa },
-      tokens: assistantTokens,
-      replicaWait: new ReplicaWait(replicaWaitMs(config.redis.form), logger),
-      changed: (user) => homeMarks.mark([user]),
-    }),
-    reach,
-    botUrl: () => config.mcp.publicUrl ?? `http://localhost:${listening.port ?? config.port}`,
-    assistantGateway,
-    assistantReads,
+  const services: BotServices = lazily<BotServices>(
+    {
+      ...foundationParts(f, catalogue, listening),
+      ...storeParts(f, homeMarks),
+      ...queueParts(f, homeMarks.jobChanged),
+      access: () => access().access,
+      approvals: () => approvals,
+      // The request layer posts each job's "queued" message before the job exists: the web role's Slack client,
+      // with a person waiting, so a 429 is waited out inside the client and not again on top.
+      slack: () =>
+        createSlackPoster(createWebSlackClient(f.botToken, config.slack.apiUrl, logger), { maxWaits: 0 }),
+      reach: () =>
+        new ClientReach(
+          services.access,
+          access().directory,
+          services.bindings,
+          logger.child({ part: 'access' }),
+        ),
+      tokens: () => tokenFeature(f, services, homeMarks),
+      requests: () => requestLayer(services, steps),
+      ...answerParts(config),
+    },
+    made,
+  );
+  return {
+    services,
+    catalogue,
+    steps,
+    jobChanged: homeMarks.jobChanged,
+    listening,
+    made: () => [...made.keys()].sort(),
+    ifMade: <K extends keyof BotServices>(key: K) => made.get(key) as BotServices[K] | undefined,
   };
-  const services = withRequests(parts, steps);
-  return { services, catalogue, steps, jobChanged, listening };
 }
 
-/** The request layer over the core's parts, and the answer lanes of the surfaces. */
-function withRequests(parts: Omit<CoreServices, 'requests'>, steps: StepEnds): BotServices {
-  const { config, slack, approvals } = parts;
-  const core: CoreServices = {
-    ...parts,
-    requests: new ActionRequests({
-      ...parts,
-      prefix: config.redis.prefix,
-      reporter: slack,
-      approvalHooks: approvalHooks(approvals, slack),
-      requestFinished: (data, ended) => steps.requestFinished(data, ended),
-    }),
-  };
-  // Answers that need Redis and Slack alone: one lane of 16 slots. Those that read the gateway: 16 slots, at most
-  // 4 for one command word (one resource).
+/** What start made before the services, as they are. */
+function foundationParts(f: Foundation, catalogue: CatalogueSource, listening: Built['listening']) {
+  const { config } = f;
   return {
-    ...core,
-    answers: new AnswerLanes(16, 16),
-    gatewayAnswers: new AnswerLanes(16, 4),
-    channelPoster: new ChatPoster({
-      apiUrl: config.slack.apiUrl ?? 'https://slack.com/api/',
-      token: config.slack.botToken ?? '',
-    }),
-  };
+    config: () => config,
+    logger: () => f.logger,
+    redis: () => f.redis,
+    redisOutage: () => f.redisOutage,
+    gateway: () => f.gateway,
+    metrics: () => f.metrics,
+    assistantGateway: () => f.assistantGateway,
+    assistantReads: () => f.assistantReads,
+    catalogue: () => catalogue.get,
+    botUrl: () => () => config.mcp.publicUrl ?? `http://localhost:${listening.port ?? config.port}`,
+  } satisfies Partial<Makers<BotServices>>;
+}
+
+/** The stores: thin views of Redis keys. */
+function storeParts(f: Foundation, homeMarks: HomeMarks) {
+  const { redis } = f;
+  const prefix = f.config.redis.prefix;
+  return {
+    // A bind or an unbind changes the channels every Home tab may list.
+    bindings: () => new BindingStore(redis, prefix, { changed: () => homeMarks.everyone() }),
+    signoffs: () => new SignoffStore(redis, prefix),
+    ledger: () => new ActionLedger(redis, prefix),
+    digests: () => new DigestStore(redis, prefix),
+    assistantTokens: () =>
+      new AssistantTokenStore(redis, prefix, { changed: (user) => homeMarks.mark([user]) }),
+  } satisfies Partial<Makers<BotServices>>;
+}
+
+/** Assistant access: static tokens, sign-in grants, the sign-in itself. */
+function tokenFeature(f: Foundation, services: CoreServices, homeMarks: HomeMarks) {
+  const { config, redis, logger, options } = f;
+  return createTokenFeature({
+    ...{ config, redis, logger, metadataCa: options.metadataCa },
+    access: services.access,
+    reach: services.reach,
+    tokens: services.assistantTokens,
+    replicaWait: new ReplicaWait(replicaWaitMs(config.redis.form), logger),
+    changed: (user) => homeMarks.mark([user]),
+  });
+}
+
+/** The request layer over the core's parts. */
+function requestLayer(services: CoreServices, steps: StepEnds): ActionRequests {
+  const { config, slack, approvals } = services;
+  return new ActionRequests({
+    redis: services.redis,
+    prefix: config.redis.prefix,
+    logger: services.logger,
+    gateway: services.gateway,
+    catalogue: services.catalogue,
+    bindings: services.bindings,
+    queue: services.queue,
+    ledger: services.ledger,
+    metrics: services.metrics,
+    access: services.access,
+    reporter: slack,
+    approvalHooks: approvalHooks(approvals, slack),
+    requestFinished: (data, ended) => steps.requestFinished(data, ended),
+  });
+}
+
+/** What only the Slack surfaces use: the answer lanes and the command's channel poster. */
+function answerParts(config: Config) {
+  return {
+    // Answers that need Redis and Slack alone: one lane of 16 slots. Those that read the gateway: 16 slots, at
+    // most 4 for one command word (one resource).
+    answers: () => new AnswerLanes(16, 16),
+    gatewayAnswers: () => new AnswerLanes(16, 4),
+    channelPoster: () =>
+      new ChatPoster({
+        apiUrl: config.slack.apiUrl ?? 'https://slack.com/api/',
+        token: config.slack.botToken ?? '',
+      }),
+  } satisfies Partial<Makers<BotServices>>;
 }
 
 /** The one approval store of this process, and the Workflow Builder steps that end on its outcomes. */

@@ -59,6 +59,8 @@ export async function startRoles(f: Foundation, built: Built): Promise<Started> 
     );
   }
 
+  // Every process is scraped for the action queue's depth (a worker's or the scheduler's /metrics too).
+  f.metrics.watchQueue(services.queue.queue);
   built.listening.port = started.port;
   return started;
 }
@@ -130,19 +132,20 @@ export async function stopRuntime(
   timeoutMs: number,
 ): Promise<void> {
   const { logger, redis, gateway, assistantGateway } = f;
-  const { services } = built;
   const { bot, health, scheduler, workers, digestWorkers, approvalWorkers } = started;
   const bounded = shutdownDeadline(timeoutMs, logger);
   await bounded('web', () => bot?.stop());
   await bounded('health', () => health?.close());
-  await bounded('answers', () => Promise.all([services.answers.drain(), services.gatewayAnswers.drain()]));
+  await bounded('answers', () =>
+    Promise.all([built.ifMade('answers')?.drain(), built.ifMade('gatewayAnswers')?.drain()]),
+  );
   await bounded('scheduler', () => scheduler?.close());
   await bounded('workers', () => workers?.close());
   await bounded('digest workers', () => digestWorkers?.close());
   await bounded('approval workers', () => approvalWorkers?.close());
-  await bounded('approval queue', () => services.approvalExpiry.close());
-  await bounded('queue', () => services.queue.close());
-  await bounded('digest queue', () => services.digestQueue.close());
+  await bounded('approval queue', () => built.ifMade('approvalExpiry')?.close());
+  await bounded('queue', () => built.ifMade('queue')?.close());
+  await bounded('digest queue', () => built.ifMade('digestQueue')?.close());
   for (const client of [gateway, assistantGateway])
     if (!(await bounded('gateway', () => client.close()))) await client.destroy().catch(() => {});
   if (!(await bounded('redis', () => redis.quit()))) redis.disconnect();

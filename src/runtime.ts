@@ -32,6 +32,8 @@ export interface Runtime {
   scheduler?: DigestScheduler;
   /** The in-process sandbox gateway, when GATEWAY_BASE_URL=sandbox. */
   sandbox?: Sandbox;
+  /** The names of the core's parts this process has built: those its roles used (a worker builds no access). */
+  made(): string[];
   stop(timeoutMs?: number): Promise<void>;
 }
 
@@ -63,9 +65,9 @@ const SANDBOX_NOT_CHOSEN =
   'clients on purpose. `npm run demo` needs neither.';
 
 /**
- * The composition root: builds every part once from the config (runtime-core.ts) and starts the roles that ROLE
- * names (runtime-roles.ts). main.ts, the demo and the end-to-end tests all start the bot through here, so they
- * run the same thing.
+ * The composition root: makes each part from the config when a role first uses it (runtime-core.ts) and starts
+ * the roles that ROLE names (runtime-roles.ts). main.ts, the demo and the end-to-end tests all start the bot
+ * through here, so they run the same thing.
  */
 export async function startRuntime(
   config: Config,
@@ -97,6 +99,7 @@ export async function startRuntime(
     digestWorkers: started.digestWorkers,
     scheduler: started.scheduler,
     sandbox,
+    made: built.made,
     stop: (timeoutMs = 10_000) => stopRuntime(foundation, built, started, sandbox, timeoutMs),
   };
 }

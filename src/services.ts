@@ -24,8 +24,9 @@ import type { ActionLedger } from './store/ledger.js';
 import type { TokenFeature } from './tokens/index.js';
 
 /**
- * The core, built once by the composition root (runtime.ts): what every surface that asks for work (Slack
- * listeners, approvals, digests, an assistant-tool server) shares, and none of it knows Slack payloads.
+ * The core, each part made once by the composition root (runtime-core.ts) when a role first uses it: what every
+ * surface that asks for work (Slack listeners, approvals, digests, an assistant-tool server) shares, and none
+ * of it knows Slack payloads.
  */
 export interface CoreServices {
   config: Config;

@@ -14,7 +14,9 @@ import { ToolTable } from './tool-table.js';
  */
 export function buildTools(services: CoreServices): ToolTable {
   const ctx: ToolContext = {
-    services: { ...services, gateway: services.assistantGateway },
+    // The process's services, with the assistants' gateway client in place of the people's: a view over them,
+    // not a copy (a copy would make every part the process has not made yet).
+    services: Object.create(services, { gateway: { value: services.assistantGateway } }) as CoreServices,
     cursors: new CursorSigner(services.redis, services.config.redis.prefix),
     get caller() {
       return requireCall().caller;

@@ -23,6 +23,34 @@ afterAll(async () => {
 });
 
 describe('several processes against one Redis', () => {
+  it('builds in each role only what the role uses', async () => {
+    const web = await start('web');
+    const worker = await start('worker');
+    const scheduler = await start('scheduler');
+    // The web role answers people: its surfaces read access, bindings and the assistant tokens as they start
+    // (the request layer and the Slack client wait for the first request).
+    expect(web.made()).toEqual(expect.arrayContaining(['access', 'bindings', 'tokens', 'queue']));
+    // A worker runs jobs with its own Slack client: no request layer, access, tokens or web Slack client.
+    const webOnly = [
+      'requests',
+      'access',
+      'reach',
+      'tokens',
+      'slack',
+      'answers',
+      'gatewayAnswers',
+      'channelPoster',
+    ];
+    for (const part of webOnly) {
+      expect(worker.made()).not.toContain(part);
+      expect(scheduler.made()).not.toContain(part);
+    }
+    // The scheduler reads the subscriptions and adds to the digest queue; every process shows the queue's depth.
+    expect(scheduler.made()).toEqual(expect.arrayContaining(['digests', 'digestQueue', 'queue']));
+    expect(worker.made()).not.toContain('digestQueue');
+    await Promise.all([web.stop(), worker.stop(), scheduler.stop()]);
+  });
+
   it('two web and two worker roles behave as one bot: every action runs once', async () => {
     const webA = await start('web');
     const webB = await start('web');

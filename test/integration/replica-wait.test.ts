@@ -46,14 +46,15 @@ async function waitCalls(port: number): Promise<number> {
 
 describe('ReplicaWait', () => {
   it('waits past its timeout for an attached replica that is slow to acknowledge', async () => {
-    const wait = new ReplicaWait(100);
+    // 250 ms, then up to 8 times that (2.25 s in all): the replica thaws at 600 ms, with room for a loaded machine.
+    const wait = new ReplicaWait(250);
     replica.freeze(true);
     try {
       await redis.set('replica-wait:key', 'written');
       const started = Date.now();
-      setTimeout(() => replica.freeze(false), 400);
+      setTimeout(() => replica.freeze(false), 600);
       expect(await wait.after(redis, 'replica-wait:key')).toBeGreaterThanOrEqual(1);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(550);
     } finally {
       replica.freeze(false);
     }
