@@ -9,6 +9,20 @@ import { analyseEmail } from '../views/email-content.js';
 import { htmlPreview, payloadHash } from './payload.js';
 import type { ApprovalPreview, ApprovalRecord } from './record.js';
 
+/** What asking for an approval uses: the request layer's admission, the stores, the gateway (a deploy's post), the Slack port. */
+type ApprovalDeps = Pick<
+  CoreServices,
+  | 'requests'
+  | 'config'
+  | 'redis'
+  | 'approvals'
+  | 'approvalExpiry'
+  | 'signoffs'
+  | 'slack'
+  | 'logger'
+  | 'gateway'
+>;
+
 /**
  * Asks for a guarded action: never the POST, but an approval request with its payload frozen, its
  * card posted in the channel (in the result's thread when it came from a result's button) and its expiry job
@@ -41,7 +55,7 @@ export type ApprovalDetails = Omit<ApprovalAsk, 'entry' | 'requester' | 'channel
 
 /** Asks for a guarded action from a surface that has not admitted its person in this Slack request. */
 export async function requestApproval(
-  services: CoreServices,
+  services: ApprovalDeps,
   ask: ApprovalAsk,
 ): Promise<ApprovalRecord | undefined> {
   const { requester, entry, channel, clientId } = ask;
@@ -54,7 +68,7 @@ export async function requestApproval(
  * not read again): the card, unless this request key asked already or an identical request waits.
  */
 export async function requestApprovalAs(
-  services: CoreServices,
+  services: ApprovalDeps,
   admitted: Admitted,
   ask: ApprovalDetails,
 ): Promise<ApprovalRecord | undefined> {
@@ -82,7 +96,7 @@ export async function requestApprovalAs(
 
 /** The approval record, with the payload, the sign-off in force and whether this exact payload ran here before. */
 async function createApproval(
-  services: CoreServices,
+  services: ApprovalDeps,
   admitted: Admitted,
   ask: ApprovalDetails,
   preview: ApprovalPreview,
@@ -123,7 +137,7 @@ async function createApproval(
 
 /** An identical request is in flight: the person is pointed at its card, and no second card is posted. */
 async function pointAtPending(
-  services: CoreServices,
+  services: ApprovalDeps,
   target: ReplyTarget,
   requester: string,
   pending: ApprovalRecord,
@@ -142,7 +156,7 @@ async function pointAtPending(
 }
 
 /** The card in the channel (or the thread), and an email's whole text under it. */
-async function postCard(services: CoreServices, target: ReplyTarget, record: ApprovalRecord): Promise<void> {
+async function postCard(services: ApprovalDeps, target: ReplyTarget, record: ApprovalRecord): Promise<void> {
   const cardTs = await services.slack.post(target, buildApprovalCard(record));
   if (!cardTs) return;
   await services.approvals.setCardTs(record.id, cardTs);
@@ -154,7 +168,7 @@ async function postCard(services: CoreServices, target: ReplyTarget, record: App
 
 /** An email's whole text, links and remote resources, under its card, before anyone can approve it unseen. */
 async function postEmailDetail(
-  services: CoreServices,
+  services: ApprovalDeps,
   target: ReplyTarget,
   record: ApprovalRecord,
   cardTs: string,
@@ -174,7 +188,7 @@ const text = (value: unknown): string =>
   typeof value === 'string' ? value : value == null ? '' : String(value);
 
 async function previewOf(
-  services: CoreServices,
+  services: ApprovalDeps,
   clientId: string,
   entry: ActionEntry,
   ask: ApprovalDetails,

@@ -1,10 +1,13 @@
 import { FORBIDDEN_ADVICE } from '../gateway/index.js';
 import { closestName } from '../reads/index.js';
 import { UserError, UserErrorCode } from '../requests/index.js';
-import type { BotServices } from '../services.js';
+import type { CoreServices } from '../services.js';
 import { isNotInChannel } from '../slack/describe-error.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildBindingConfirmation } from '../views/status.js';
+
+/** What binding a channel reads and writes: the gateway's clients, and the bindings. */
+type BindingDeps = Pick<CoreServices, 'gateway' | 'bindings'>;
 
 /** Clients read to suggest one for a mistyped id: an agency with more is rare, and the rest is a guess anyway. */
 const CLIENTS_READ = 1_000;
@@ -19,7 +22,10 @@ export interface FoundClient {
  * than a key problem, so the list is checked first ("No client `acme`. Did you mean `acme-plumbing`?"); only
  * when the key reaches no client at all is the key blamed.
  */
-export async function findClient(services: BotServices, clientId: string): Promise<FoundClient> {
+export async function findClient(
+  services: Pick<BindingDeps, 'gateway'>,
+  clientId: string,
+): Promise<FoundClient> {
   const page = await services.gateway.read('clients', { filter: { field: 'id', value: clientId }, limit: 1 });
   const client = page.data[0];
   if (!client) {
@@ -37,7 +43,7 @@ export async function findClient(services: BotServices, clientId: string): Promi
   return { clientId, clientLabel };
 }
 
-async function noSuchClient(services: BotServices, clientId: string): Promise<UserError> {
+async function noSuchClient(services: Pick<BindingDeps, 'gateway'>, clientId: string): Promise<UserError> {
   const { rows } = await services.gateway.collect('clients', {}, { cap: CLIENTS_READ });
   const ids = rows.map((r) => r.id).filter((id): id is string => typeof id === 'string');
   if (ids.length === 0) {
@@ -68,7 +74,7 @@ async function noSuchClient(services: BotServices, clientId: string): Promise<Us
 
 /** Saves the binding and says so in the channel, by whom. */
 export async function bindChannel(
-  services: BotServices,
+  services: BindingDeps,
   input: FoundClient & { channel: string; user: string },
   post: (message: SlackMessage) => Promise<unknown>,
 ): Promise<void> {

@@ -5,6 +5,9 @@ import { DigestQueue } from './digest-queue.js';
 import type { DigestKind } from './filters.js';
 import { DigestNowGuard } from './now-guard.js';
 
+/** What `digest now` uses: the digest store and queue, the cooldown's settings and Redis. */
+type DigestNowDeps = Pick<CoreServices, 'redis' | 'digests' | 'digestQueue' | 'config'>;
+
 /** Who asks for a digest now, where, of which kind; `request` names the ask (Slack's trigger id). */
 export interface DigestNowRequest {
   user: string;
@@ -24,7 +27,10 @@ export type DigestNowOutcome =
  * for non-admins a cooldown per (person, channel, kind) (refused with a UserError saying the time left). Queues
  * the job; whatever fails after a claim gives the claim back.
  */
-export async function askDigestNow(services: CoreServices, ask: DigestNowRequest): Promise<DigestNowOutcome> {
+export async function askDigestNow(
+  services: DigestNowDeps,
+  ask: DigestNowRequest,
+): Promise<DigestNowOutcome> {
   const guard = new DigestNowGuard(services.redis, services.digests.prefix);
   const holder = { user: ask.user, jobId: DigestQueue.nowJobId(ask.request), at: Date.now() };
   const claim = await guard.claim(ask.channel, ask.kind, holder, (id) => services.digestQueue.stateOf(id));
@@ -45,7 +51,7 @@ export async function askDigestNow(services: CoreServices, ask: DigestNowRequest
   return { kind: 'queued' };
 }
 
-async function startCooldown(services: CoreServices, guard: DigestNowGuard, ask: DigestNowRequest) {
+async function startCooldown(services: DigestNowDeps, guard: DigestNowGuard, ask: DigestNowRequest) {
   const cooldownMs = services.config.digestNowCooldownMs;
   const started = await guard.cooldown(ask.user, ask.channel, ask.kind, cooldownMs);
   if (started.started) return;

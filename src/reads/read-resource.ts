@@ -2,7 +2,7 @@ import type { ChannelBinding } from '../bindings/index.js';
 import type { Page, ReadParams, Row } from '../gateway/index.js';
 import { defaultOrder } from '../gateway/index.js';
 import { UserError, UserErrorCode } from '../requests/index.js';
-import type { BotServices } from '../services.js';
+import type { CoreServices } from '../services.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { code, escapeMrkdwn } from '../views/escape.js';
 import {
@@ -17,6 +17,9 @@ import { newestRows, rankingsOf } from './rankings-read.js';
 import type { ReadQuery } from './read-query.js';
 import { referenceNames } from './reference-names.js';
 
+/** What a read of a resource uses: the gateway, the access rules, the logger. */
+type ReadDeps = Pick<CoreServices, 'gateway' | 'access' | 'logger'>;
+
 /**
  * reads/ owns reading gateway resources for people, from any surface: the query grammar, default orders,
  * keyword rankings, local sorts and paging.
@@ -27,7 +30,7 @@ const VALUES_SAMPLE_ROWS = 1_000;
 const MAX_VALUES_SHOWN = 12;
 
 /** Refuses a resource the discovery call does not list, with the closest match (new resources work without code). */
-export async function checkResource(services: BotServices, resource: string): Promise<void> {
+export async function checkResource(services: Pick<ReadDeps, 'gateway'>, resource: string): Promise<void> {
   const { resources } = await services.gateway.discover();
   if (resources.includes(resource)) return;
   const guess = closestName(resource, resources);
@@ -77,7 +80,7 @@ function renderPage(input: ResourcePageInput, source: readonly Row[] | undefined
 
 /** Reads one page of a resource for the channel's client, as `user` may, and renders it (with Next/Previous). */
 export async function readResourcePage(
-  services: BotServices,
+  services: ReadDeps,
   user: string,
   binding: Pick<ChannelBinding, 'clientId' | 'clientLabel'>,
   resource: string,
@@ -92,7 +95,7 @@ export async function readResourcePage(
  * offset past the end), what to try, for the person alone (`empty`): an empty page tells the channel nothing.
  */
 export async function readResourceAnswer(
-  services: BotServices,
+  services: ReadDeps,
   user: string,
   binding: Pick<ChannelBinding, 'clientId' | 'clientLabel'>,
   resource: string,
@@ -105,7 +108,7 @@ export async function readResourceAnswer(
 }
 
 async function readResource(
-  services: BotServices,
+  services: ReadDeps,
   user: string,
   binding: Pick<ChannelBinding, 'clientId' | 'clientLabel'>,
   resource: string,
@@ -161,7 +164,7 @@ async function readResource(
 }
 
 interface Read {
-  services: BotServices;
+  services: ReadDeps;
   resource: string;
   clientId: string | undefined;
   query: ReadQuery;
@@ -296,7 +299,7 @@ function sortedNote(
  * the one that differs only in case. Undefined when the sample has none of the field.
  */
 async function filterValuesNote(
-  services: BotServices,
+  services: ReadDeps,
   resource: string,
   clientId: string | undefined,
   filter: { field: string; value: string },
