@@ -90,4 +90,22 @@ describe('comments', () => {
       });
     expect(found).toEqual([]);
   });
+
+  it('hands the whole services object to no feature: a feature names the parts it uses', () => {
+    // The features of the architecture rules, read from their list in .dependency-cruiser.cjs.
+    const rules = readFileSync(join(ROOT, '.dependency-cruiser.cjs'), 'utf8');
+    const features = [
+      ...(/const FEATURES = \[([^\]]*)\]/.exec(rules)?.[1]?.matchAll(/'([a-z-]+)'/g) ?? []),
+    ].map((m) => m[1] ?? '');
+    expect(features).toContain('requests');
+    const found = features
+      .flatMap((feature) => sourceFiles(join(SRC, feature)))
+      .flatMap((file) => {
+        const text = readFileSync(file, 'utf8');
+        return [...text.matchAll(/:\s*(Core|Bot)Services\b(?!\s*[[,'])/g)].map((m) =>
+          where(file, text, m.index),
+        );
+      });
+    expect(found).toEqual([]);
+  });
 });
