@@ -102,7 +102,7 @@ describe('comments', () => {
       .flatMap((feature) => sourceFiles(join(SRC, feature)))
       .flatMap((file) => {
         const text = readFileSync(file, 'utf8');
-        return [...text.matchAll(/:\s*(Core|Bot)Services\b(?!\s*[[,'])/g)].map((m) =>
+        return [...text.matchAll(/:\s*(Core|Bot)Services\b(?!\s*\[)/g)].map((m) =>
           where(file, text, m.index),
         );
       });
