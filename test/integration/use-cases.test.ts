@@ -7,7 +7,8 @@ import { readResourceAnswer } from '../../src/reads/index.js';
 import { UserError } from '../../src/requests/index.js';
 import { type Runtime, startRuntime } from '../../src/runtime.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { CHANNEL, MEMBER, testConfig } from '../helpers/bot-harness.js';
+import { slackReplyTarget } from '../../src/slack/reply-target.js';
+import { ADMIN, CHANNEL, MEMBER, testConfig } from '../helpers/bot-harness.js';
 import { testRedis, uniquePrefix } from '../helpers/redis.js';
 
 // Binding a channel, reading a resource and asking for an approval, each as a use case: the core services over
@@ -110,5 +111,42 @@ describe('asking for an approval', () => {
     expect(cards).toHaveLength(1);
     expect(JSON.stringify(cards[0])).toContain(postId);
     expect(sandbox.requests().filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+});
+
+describe('cancelling a queued job', () => {
+  it('lets its requester or an admin cancel it while it waits, nobody else, and then says it is gone', async () => {
+    await runtime.services.bindings.set({
+      ...{ channel: CHANNEL, clientId: CLIENT, clientLabel: 'Harbor Law' },
+      ...{ boundBy: ADMIN, boundAt: new Date().toISOString() },
+    });
+    slack.simulate.joinChannel(CHANNEL, 'UOTHER');
+    const jobKey = `cancel-${Date.now()}`;
+    const result = await runtime.services.requests.submit({
+      requester: MEMBER,
+      clientId: CLIENT,
+      action: 'seo_audit',
+      fields: { url: 'https://harbor-law.example/cancel' },
+      replyTo: slackReplyTarget(CHANNEL),
+      requestKey: jobKey,
+    });
+    expect(result).toMatchObject({ kind: 'queued', jobKey });
+    const code = (e: unknown) => (e instanceof UserError ? e.code : e);
+    expect(await runtime.services.requests.cancel(jobKey, 'UOTHER', CHANNEL).catch(code)).toBe(
+      'not_requester',
+    );
+    expect(await runtime.services.requests.cancel(jobKey, MEMBER, 'COTHER').catch(code)).toBe('wrong_client');
+    await runtime.services.requests.cancel(jobKey, MEMBER, CHANNEL);
+    expect(await runtime.services.queue.findJob(jobKey)).toBeUndefined();
+    expect(await runtime.services.requests.cancel(jobKey, ADMIN, CHANNEL).catch(code)).toBe(
+      'request_expired',
+    );
+    // Its status message now says who cancelled it.
+    const status = slack
+      .messages(CHANNEL)
+      .find((m) => JSON.stringify(m).includes('harbor-law.example/cancel'));
+    expect(JSON.stringify(status)).toMatch(new RegExp(`[Cc]ancel+ed by <@${MEMBER}>`));
+    // No worker runs in this process: nothing reached the gateway.
+    expect(sandbox.requests().filter((r) => r.action === 'seo_audit')).toHaveLength(0);
   });
 });
