@@ -160,7 +160,11 @@ export async function describeOpenJobs(fleet: Fleet, max = 10): Promise<string[]
   }
 }
 
-/** Waits until every action command has settled (a final status, or an answer with no job), up to a deadline. */
+/**
+ * Waits until every action command has settled (a final status, or an answer with no job), up to a deadline. A
+ * job says done on its status message before its result card reaches the thread (a gateway read and, with Slack
+ * failing, retries lie between): it has settled once the thread has it.
+ */
 export async function waitSettled(fleet: Fleet, sent: Sent[], timeoutMs: number): Promise<void> {
   const channels = [...new Set(sent.map((s) => s.channel))];
   const deadline = Date.now() + timeoutMs;
@@ -168,8 +172,10 @@ export async function waitSettled(fleet: Fleet, sent: Sent[], timeoutMs: number)
     const statuses = statusMessages(fleet.slack, channels);
     const open = sent.filter((s) => {
       const status = s.action ? statuses.get(s.marker) : undefined;
-      if (status) return !FINAL.test(status.text);
-      return !toldAnything(fleet.slack, s, statuses);
+      if (!status) return !toldAnything(fleet.slack, s, statuses);
+      const state = FINAL.exec(status.text)?.[1];
+      if (!state) return true;
+      return state === 'done' && fleet.slack.thread(s.channel, status.ts).length === 0;
     });
     if (open.length === 0) return;
     await new Promise((r) => setTimeout(r, 250));
