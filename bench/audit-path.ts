@@ -8,10 +8,14 @@
  * and `v8.takeCoverage()` again gives the functions that ran in that window alone. The same is done for the
  * audit typed whole (`/gateway audit <url>`, no form), and for an idle window as long as the form's, whose
  * files (timers, pollers) are marked so they can be told from the path's own. `--functions` lists, under each
- * file, the functions of it that ran (a file where only a forwarding function ran is a pass-through).
+ * file, the functions of it that ran (a file where only a forwarding function ran is a pass-through). Under each
+ * path, the fewest files it could cross with no file over 350 lines and no folder's code in another folder's
+ * file: for its files as they are, and for only the functions that ran (their source lines, by the source maps
+ * of the compiled modules: the child runs with --enable-source-maps).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { SourceMap, type SourceMapPayload } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +39,53 @@ const STAND_INS = ['local', 'sandbox'].map((folder) => `${path.join(SRC, folder)
 
 interface ScriptCoverage {
   url: string;
-  functions: Array<{ functionName: string; ranges: Array<{ count: number }> }>;
+  functions: Array<{
+    functionName: string;
+    ranges: Array<{ count: number; startOffset: number; endOffset: number }>;
+  }>;
+}
+
+/** A file's functions that ran in a window, and how many of its source lines they span (nested ones once). */
+interface RanFile {
+  functions: string[];
+  lines: number;
+}
+
+/** What Node keeps of a compiled module's source map (the child runs with --enable-source-maps). */
+interface SourceMapEntry {
+  lineLengths: number[];
+  data: SourceMapPayload;
+}
+
+/**
+ * The source lines (of the .ts file) that compiled character ranges span, each line once. V8 counts offsets in
+ * the JavaScript tsx compiled; its source map says which source line each place came from.
+ */
+function sourceLinesOf(
+  entry: SourceMapEntry,
+  ranges: Array<{ startOffset: number; endOffset: number }>,
+): number {
+  const map = new SourceMap(entry.data);
+  const starts: number[] = [];
+  let at = 0;
+  for (const length of entry.lineLengths) {
+    starts.push(at);
+    at += length + 1;
+  }
+  const sourceLine = (offset: number): number | undefined => {
+    let line = starts.findLastIndex((start) => start <= offset);
+    line = Math.max(line, 0);
+    const found = map.findEntry(line, offset - (starts[line] ?? 0)) as { originalLine?: number };
+    return found.originalLine;
+  };
+  const lines = new Set<number>();
+  for (const { startOffset, endOffset } of ranges) {
+    const first = sourceLine(startOffset);
+    const last = sourceLine(Math.max(startOffset, endOffset - 1));
+    if (first === undefined || last === undefined) continue;
+    for (let line = first; line <= last; line++) lines.add(line);
+  }
+  return lines.size;
 }
 
 /** `--functions`: each file's functions that ran are printed too (what tells a pass-through file). */
@@ -45,20 +95,30 @@ const SHOW_FUNCTIONS = process.argv.includes('--functions');
  * The src/ files (relative, stand-ins left out) with a function that ran since the previous takeCoverage, each
  * with the names of those functions.
  */
-function ranFiles(file: string): Map<string, string[]> {
-  const { result } = JSON.parse(readFileSync(file, 'utf8')) as { result: ScriptCoverage[] };
-  const files = new Map<string, string[]>();
+function ranFiles(file: string): Map<string, RanFile> {
+  const coverage = JSON.parse(readFileSync(file, 'utf8')) as {
+    result: ScriptCoverage[];
+    'source-map-cache'?: Record<string, SourceMapEntry>;
+  };
+  const { result } = coverage;
+  const maps = coverage['source-map-cache'] ?? {};
+  const files = new Map<string, RanFile>();
   for (const script of result) {
     if (!script.url.startsWith('file:')) continue;
     const abs = fileURLToPath(script.url);
     if (!abs.startsWith(`${SRC}${path.sep}`) || STAND_INS.some((dir) => abs.startsWith(dir))) continue;
     // A function's first range is the function itself; its count is how often it was called in the window.
     const ran = script.functions.filter((f) => (f.ranges[0]?.count ?? 0) > 0);
-    if (ran.length > 0)
-      files.set(
-        path.relative(SRC, abs),
-        ran.map((f) => f.functionName || '(anonymous)'),
-      );
+    if (ran.length === 0) continue;
+    // The module's own body spans the whole file: only the functions count.
+    const functionRanges = ran.flatMap((f) =>
+      f.functionName === '' && f.ranges[0]?.startOffset === 0 ? [] : f.ranges.slice(0, 1),
+    );
+    const map = maps[script.url];
+    files.set(path.relative(SRC, abs), {
+      functions: ran.map((f) => f.functionName || '(anonymous)'),
+      lines: map ? sourceLinesOf(map, functionRanges) : 0,
+    });
   }
   return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
 }
@@ -152,7 +212,7 @@ async function bind({ slack, driver }: Bot): Promise<void> {
 
 interface Window {
   name: string;
-  files: Map<string, string[]>;
+  files: Map<string, RanFile>;
   ms: number;
 }
 
@@ -173,16 +233,44 @@ function print(window: Window, idle: ReadonlySet<string>): void {
   }
   const count = window.files.size;
   const verdict = count <= GOAL_FILES ? 'ok' : 'over';
+  // Timers and pollers (the scheduler's poll, Home's publisher) run in any window: said apart, still counted.
+  const alsoIdle = [...window.files.keys()].filter((f) => idle.has(f)).length;
   console.log(
-    `\n${window.name}: ${count} files in ${byFolder.size} folders (goal ≤ ${GOAL_FILES}: ${verdict}; ${Math.round(window.ms)} ms)`,
+    `\n${window.name}: ${count} files in ${byFolder.size} folders (goal ≤ ${GOAL_FILES}: ${verdict}; ${Math.round(window.ms)} ms); ${count - alsoIdle} without the ${alsoIdle} that also run idle (*)`,
   );
   for (const [folder, files] of [...byFolder].sort(([a], [b]) => a.localeCompare(b))) {
     const names = files.map((f) => `${path.basename(f)}${idle.has(f) ? '*' : ''}`);
     console.log(`  ${`${folder}/`.padEnd(14)} ${files.length}  ${names.join(', ')}`);
     if (!SHOW_FUNCTIONS) continue;
     for (const file of files)
-      console.log(`      ${path.basename(file)}: ${window.files.get(file)?.join(', ')}`);
+      console.log(`      ${path.basename(file)}: ${window.files.get(file)?.functions.join(', ')}`);
   }
+  printFloor(window, byFolder);
+}
+
+const MAX_FILE_LINES = 350;
+
+/**
+ * The fewest files the path could cross with no file over MAX_FILE_LINES and no file holding two folders' code
+ * (a folder is a feature, a surface or a layer of DESIGN §2): folder by folder, its path files' lines, and the
+ * lines of the functions that ran in them alone (as if every line not on the path went elsewhere).
+ */
+function printFloor(window: Window, byFolder: Map<string, string[]>): void {
+  let whole = 0;
+  let ran = 0;
+  let wholeLines = 0;
+  let ranLines = 0;
+  for (const files of byFolder.values()) {
+    const lines = files.reduce((n, f) => n + readFileSync(path.join(SRC, f), 'utf8').split('\n').length, 0);
+    const ranIn = files.reduce((n, f) => n + (window.files.get(f)?.lines ?? 0), 0);
+    whole += Math.ceil(lines / MAX_FILE_LINES);
+    ran += Math.ceil(ranIn / MAX_FILE_LINES);
+    wholeLines += lines;
+    ranLines += ranIn;
+  }
+  console.log(
+    `  fewest files at ${MAX_FILE_LINES} lines a file, a folder's code kept in its folder: ${whole} for these files whole (${wholeLines} lines), ${ran} for the functions that ran alone (${ranLines} lines)`,
+  );
 }
 
 /** The measurement itself, in the process that runs under NODE_V8_COVERAGE. */
@@ -224,10 +312,14 @@ export async function main(): Promise<void> {
   const fresh = mkdtempSync(path.join(tmpdir(), 'audit-path-'));
   try {
     const script = process.argv[1] ?? fileURLToPath(import.meta.url);
-    const child = spawnSync(process.execPath, [...process.execArgv, script, ...process.argv.slice(2)], {
-      stdio: 'inherit',
-      env: { ...process.env, NODE_V8_COVERAGE: fresh },
-    });
+    const child = spawnSync(
+      process.execPath,
+      [...process.execArgv, '--enable-source-maps', script, ...process.argv.slice(2)],
+      {
+        stdio: 'inherit',
+        env: { ...process.env, NODE_V8_COVERAGE: fresh },
+      },
+    );
     if (child.status !== 0) process.exitCode = child.status ?? 1;
   } finally {
     rmSync(fresh, { recursive: true, force: true });
