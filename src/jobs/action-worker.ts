@@ -14,7 +14,13 @@ import { faultStreak } from './fault-streak.js';
 import { reportFinalFailure } from './final-failure.js';
 import { ACTION_QUEUE, type ActionJobData, type ActionJobOutcome } from './job-data.js';
 import { RetryableJobError, wasReported } from './job-errors.js';
-import type { ActionJobDeps, ApprovalHooks, JobEnd, RequestFinished } from './job-run.js';
+import {
+  type ActionJobDeps,
+  type ApprovalHooks,
+  endAwaited,
+  type JobEnd,
+  type RequestFinished,
+} from './job-run.js';
 import { actionProcessors, dispatch, type JobProcessor } from './processors.js';
 import { ActionQueue } from './queue.js';
 import { advanceFairClock, fairKeys, pauseAllWorkers } from './rate-limit.js';
@@ -70,8 +76,8 @@ export interface ActionWorkerOptions {
   replicaWaitMs?: number;
   /**
    * "Request finished": told once a job has ended for good (done, needs a person, or failed with no attempt
-   * left), in the worker that ran it (a cancel tells it from requests/cancel.ts). Whatever waits on a request's
-   * end (a Workflow Builder step) listens here.
+   * left), in the worker that ran it (a cancel tells it from requests/cancel.ts), for a job something may wait on
+   * (`endAwaited`). Whatever waits on a request's end (a Workflow Builder step) listens here.
    */
   requestFinished?: RequestFinished;
   /** Told when a job starts, ends or fails an attempt (`ended`: it will not run again); Home tabs follow. */
@@ -250,7 +256,7 @@ function jobEnds(options: ActionWorkerOptions, { redis, logger, track }: WorkerS
     );
   };
   const finished = (data: ActionJobData, end: JobEnd) => {
-    if (!options.requestFinished) return;
+    if (!options.requestFinished || !endAwaited(data)) return;
     track(
       options
         .requestFinished(data, end)
