@@ -1,13 +1,19 @@
 import { humanize } from '../actions/fields.js';
 import type { ResultFieldSpec, ResultSpec, ResultTableSpec } from '../actions/result-specs.js';
-import { actionTitle, type TitleEntry } from './action-title.js';
 import type { KnownBlock, SlackMessage } from './blocks.js';
 import { actions, button, context, fields, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { fitMessage, truncate } from './limits.js';
 import { namedId, type ReferenceNames } from './row-format.js';
-import { slackDate } from './slack-date.js';
-import { fillTemplate, formatKind, type Lookup, showValue } from './template.js';
+import {
+  actionTitle,
+  fillTemplate,
+  formatKind,
+  type Lookup,
+  showValue,
+  slackDate,
+  type TitleEntry,
+} from './template.js';
 
 /**
  * A successful action's result: the one-line summary the status message shows, and the card its
