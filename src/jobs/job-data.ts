@@ -35,7 +35,7 @@ export interface ActionJobData {
   enqueuedAt: number;
   /** Set by enqueue, so it can tell its own job from an older one with the same id. */
   enqueueId?: string;
-  /** The fingerprint this job holds in flight (store/in-flight.ts); the worker gives it back when the job ends. */
+  /** The fingerprint this job holds in flight (store/claims.ts); the worker gives it back when the job ends. */
   holdsFingerprint?: string;
   step?: JobStep;
   startedAt?: number;
