@@ -1,5 +1,5 @@
 import type { SlackPeople } from '../slack/people.js';
-import { TtlCache } from './ttl-cache.js';
+import { TtlCache } from './user-directory.js';
 
 /** A Slack user-group id (S…), as GATEWAY_MEMBERS and GATEWAY_APPROVERS may name instead of a person. */
 const isUserGroupId = (id: string): boolean => id.startsWith('S');

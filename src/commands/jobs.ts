@@ -1,8 +1,8 @@
 import { failureCode } from '../jobs/index.js';
 import { closestName } from '../reads/index.js';
-import { actionTitle } from '../views/action-title.js';
 import { buildIgnoredWords } from '../views/error-message.js';
 import { buildJobList } from '../views/job-list.js';
+import { actionTitle } from '../views/template.js';
 import type { CommandSpec } from './command-context.js';
 
 /** How many jobs `jobs` lists, and `jobs all` (the channel index keeps the newest 100). */

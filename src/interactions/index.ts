@@ -13,14 +13,13 @@ import {
   APPROVAL_CANCEL_ID,
   APPROVAL_REJECT_ID,
   APPROVAL_RETRY_ID,
-  REQUEST_DEPLOY_ID,
-  REQUEST_SEND_ID,
 } from '../views/approval-card.js';
 import { HISTORY_OLDER_ID } from '../views/approval-history.js';
 import { APPROVAL_VIEW_ID } from '../views/approval-post.js';
 import { DUPLICATE_CANCEL_ACTION_ID, DUPLICATE_CONFIRM_ACTION_ID } from '../views/duplicate-prompt.js';
 import { CANCEL_JOB_ACTION_ID } from '../views/job-status.js';
 import { PAGE_NEXT_ACTION, PAGE_PREV_ACTION } from '../views/resource-page.js';
+import { REQUEST_DEPLOY_ID, REQUEST_SEND_ID } from '../views/result-card.js';
 import { APPROVAL_WAIVE_ID, WAIVE_VIEW_ID } from '../views/signoff-waiver.js';
 import { REBIND_CANCEL_ACTION, REBIND_CONFIRM_ACTION } from '../views/status.js';
 import { actionModalSubmission } from './action-modal-submission.js';

@@ -9,22 +9,26 @@ import type { RedisOutageLog } from '../redis/outage.js';
 import { ReplicaWait } from '../redis/replica.js';
 import type { SlackOutbound } from '../slack/slack-poster.js';
 import { ActionLedger, releaseJobClaim } from '../store/index.js';
-import { bullKeys } from './bullmq-internals.js';
-import { faultStreak } from './fault-streak.js';
+import { processActionJob } from './action-job.js';
 import { reportFinalFailure } from './final-failure.js';
-import { ACTION_QUEUE, type ActionJobData, type ActionJobOutcome } from './job-data.js';
+import { ACTION_JOB_NAME, ACTION_QUEUE, type ActionJobData, type ActionJobOutcome } from './job-data.js';
 import { RetryableJobError, wasReported } from './job-errors.js';
-import type { ActionJobDeps, ApprovalHooks, JobEnd, RequestFinished } from './job-run.js';
-import { actionProcessors, dispatch, type JobProcessor } from './processors.js';
+import {
+  type ActionJobDeps,
+  type ApprovalHooks,
+  endAwaited,
+  type JobEnd,
+  type RequestFinished,
+} from './job-run.js';
 import { ActionQueue } from './queue.js';
-import { advanceFairClock, fairKeys, pauseAllWorkers } from './rate-limit.js';
+import { advanceFairClock, bullKeys, fairKeys, faultStreak, pauseAllWorkers } from './rate-limit.js';
 import { showWait } from './show-wait.js';
-import { ranFor, setUpWorker, type WorkerSetup } from './worker-setup.js';
+import { dispatch, type JobProcessor, ranFor, setUpWorker, type WorkerSetup } from './worker-setup.js';
 
 /**
  * The worker role's action workers. The global POST rate (GATEWAY_ACTION_RATE) is BullMQ's limiter, shared
  * through Redis by every worker process. One gateway fault (a 5xx, a timeout) or a slow answer is its own
- * job's business: it reconciles and retries with jittered backoff. Only faults that persist (fault-streak.ts,
+ * job's business: it reconciles and retries with jittered backoff. Only faults that persist (`faultStreak` in rate-limit.ts,
  * counted across processes) back them all off at once (the limiter key held "full" for the pause, as
  * worker.rateLimit does, see pauseAllWorkers), and the waiting jobs' messages then say so (show-wait.ts). A
  * 429 backs everyone off at once: the gateway has said so.
@@ -70,8 +74,8 @@ export interface ActionWorkerOptions {
   replicaWaitMs?: number;
   /**
    * "Request finished": told once a job has ended for good (done, needs a person, or failed with no attempt
-   * left), in the worker that ran it (a cancel tells it from requests/cancel.ts). Whatever waits on a request's
-   * end (a Workflow Builder step) listens here.
+   * left), in the worker that ran it (a cancel tells it from requests/cancel.ts), for a job something may wait on
+   * (`endAwaited`). Whatever waits on a request's end (a Workflow Builder step) listens here.
    */
   requestFinished?: RequestFinished;
   /** Told when a job starts, ends or fails an attempt (`ended`: it will not run again); Home tabs follow. */
@@ -101,6 +105,11 @@ export function startActionWorkers(options: ActionWorkerOptions): ActionWorkers 
     worker,
     close: () => setup.close(worker, queue),
   };
+}
+
+/** The action queue's processors: one job kind, the action. */
+function actionProcessors(deps: ActionJobDeps): Record<string, JobProcessor> {
+  return { [ACTION_JOB_NAME]: (job, token) => processActionJob(job, token, deps) };
 }
 
 /** What every action job of this worker runs with. */
@@ -250,7 +259,7 @@ function jobEnds(options: ActionWorkerOptions, { redis, logger, track }: WorkerS
     );
   };
   const finished = (data: ActionJobData, end: JobEnd) => {
-    if (!options.requestFinished) return;
+    if (!options.requestFinished || !endAwaited(data)) return;
     track(
       options
         .requestFinished(data, end)

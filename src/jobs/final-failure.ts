@@ -1,7 +1,7 @@
 import { buildActionGaveUp, buildApprovalMissing, buildOutcomeUnknown } from '../views/action-result.js';
-import { actionTitle } from '../views/action-title.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildJobStatus } from '../views/job-status.js';
+import { actionTitle } from '../views/template.js';
 import { failureCode, JobErrorCode } from './job-errors.js';
 import { type ActionJob, type ActionJobDeps, storedData } from './job-run.js';
 import type { JobState } from './job-state.js';

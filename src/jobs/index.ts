@@ -8,6 +8,5 @@ export type { JobSummary } from './job-listings.js';
 export type { ApprovalHooks, JobEnd, RequestEnd, RequestFinished } from './job-run.js';
 export { toJobState } from './job-state.js';
 export { acquireLease } from './lease.js';
-export { dispatch } from './processors.js';
 export type { ActionQueue } from './queue.js';
-export { ranFor, setUpWorker } from './worker-setup.js';
+export { dispatch, ranFor, setUpWorker } from './worker-setup.js';

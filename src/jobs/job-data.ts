@@ -35,7 +35,7 @@ export interface ActionJobData {
   enqueuedAt: number;
   /** Set by enqueue, so it can tell its own job from an older one with the same id. */
   enqueueId?: string;
-  /** The fingerprint this job holds in flight (store/in-flight.ts); the worker gives it back when the job ends. */
+  /** The fingerprint this job holds in flight (store/claims.ts); the worker gives it back when the job ends. */
   holdsFingerprint?: string;
   step?: JobStep;
   startedAt?: number;
@@ -51,6 +51,8 @@ export interface ActionJobData {
   result?: Record<string, unknown>;
   /** Asked for through an assistant tool: its messages say so. */
   viaAssistant?: boolean;
+  /** A Workflow Builder step waits on this request's end ("request finished"). */
+  awaited?: boolean;
 }
 
 /** What a processed job returns (BullMQ `returnvalue`). */

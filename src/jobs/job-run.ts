@@ -7,12 +7,12 @@ import type { Redis } from '../redis/connection.js';
 import type { ReplicaWait } from '../redis/replica.js';
 import type { Reporter } from '../slack/reply-target.js';
 import type { ActionLedger } from '../store/index.js';
-import { actionTitle } from '../views/action-title.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildJobStatus } from '../views/job-status.js';
-import { bullKeys } from './bullmq-internals.js';
+import { actionTitle } from '../views/template.js';
 import type { ActionJobData, ActionJobOutcome } from './job-data.js';
 import type { JobState } from './job-state.js';
+import { bullKeys } from './rate-limit.js';
 
 /** One run of an action job: its dependencies, its data as it moves, and its Slack side. */
 
@@ -31,7 +31,7 @@ export interface ActionJobDeps {
   /** Answers slower than this back everyone off. */
   slowMs: number;
   /**
-   * Counts a gateway fault; every worker backs off only once faults persist (fault-streak.ts), or at once with
+   * Counts a gateway fault; every worker backs off only once faults persist (`faultStreak`, rate-limit.ts), or at once with
    * `everyone` (a 429: the gateway said so).
    */
   backOff: (reason: string, options?: { everyone?: boolean }) => Promise<void>;
@@ -53,6 +53,13 @@ export type RequestEnd = JobEnd | { cancelledBy: string };
 
 /** "Request finished": told once a request has ended for good; whatever waits on a request's end listens. */
 export type RequestFinished = (data: ActionJobData, ended: RequestEnd) => Promise<void>;
+
+/**
+ * Whether anything may wait on a job's end: a request made `awaited` (a Workflow Builder step's), or an
+ * approval's run (a step may wait on its approval). The worker tells "request finished" of these alone; a
+ * cancel (requests/cancel.ts, rare and off the worker) tells it of every job, and its listener looks itself.
+ */
+export const endAwaited = (data: ActionJobData): boolean => Boolean(data.awaited || data.approval);
 
 /**
  * What the action worker asks of the approvals feature (approvals/ provides it, the composition root hands it
@@ -83,7 +90,7 @@ export interface JobRun {
   isLastAttempt: boolean;
 }
 
-/** The Redis hash BullMQ keeps the job in (its `data` field is the job's data; see bullmq-internals.ts). */
+/** The Redis hash BullMQ keeps the job in (its `data` field is the job's data; see rate-limit.ts). */
 export function jobHashKey(job: ActionJob): string {
   return bullKeys(job.prefix, job.queueName).job(String(job.id));
 }

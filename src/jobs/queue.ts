@@ -7,7 +7,6 @@ import type { Redis } from '../redis/connection.js';
 import { ReplicaWait } from '../redis/replica.js';
 import { dedupeKey, releaseJobClaim } from '../store/index.js';
 import type { JobWait } from '../views/job-status.js';
-import { bullKeys } from './bullmq-internals.js';
 import { ACTION_JOB_NAME, ACTION_QUEUE, type ActionJobData, type ActionJobOutcome } from './job-data.js';
 import {
   addToRequesterIndex,
@@ -21,8 +20,7 @@ import {
   requesterIndexKey,
   summaryOf,
 } from './job-listings.js';
-import { admitJob, fairKeys } from './rate-limit.js';
-import { estimateWait } from './wait.js';
+import { admitJob, bullKeys, estimateWait, fairKeys } from './rate-limit.js';
 
 /**
  * jobs/ owns the queue mechanics every queue shares (lease, rate limit, reconciliation, fault streak, waits,
@@ -59,7 +57,7 @@ const DAY_SEC = 86_400;
 /**
  * A job whose POST met a 5xx or a timeout reconciles, then tries again after its own backoff
  * (docs/gateway-api.md §7: 2^attempt × 250 ms with full jitter, five attempts), while every other job runs on
- * (fault-streak.ts).
+ * (the fault streak, rate-limit.ts).
  */
 const DEFAULT_JOB_OPTIONS: JobsOptions = {
   attempts: 5,

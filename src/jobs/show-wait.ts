@@ -1,8 +1,8 @@
 import type { Catalogue } from '../actions/index.js';
 import type { AppLogger } from '../logger.js';
 import type { Reporter } from '../slack/reply-target.js';
-import { actionTitle } from '../views/action-title.js';
 import { buildJobStatus } from '../views/job-status.js';
+import { actionTitle } from '../views/template.js';
 import type { ActionJobData } from './job-data.js';
 import type { ActionQueue } from './queue.js';
 

@@ -1,3 +1,4 @@
+import type { Job } from 'bullmq';
 import type { AppLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
@@ -73,4 +74,17 @@ export const ranFor = (job: { processedOn?: number; finishedOn?: number }) =>
 function redisUrlOf(connection: string | RedisTarget | (() => Redis)): string {
   if (typeof connection === 'string') return connection;
   return typeof connection === 'function' ? 'redis://' : connection.url;
+}
+
+/** One processor per job kind: a worker dispatches on the job's name. */
+
+// biome-ignore lint/suspicious/noExplicitAny: a map of processors of different data types
+export type JobProcessor = (job: Job<any, any>, token: string | undefined) => Promise<unknown>;
+
+export function dispatch(processors: Record<string, JobProcessor>): JobProcessor {
+  return async (job, token) => {
+    const processor = processors[job.name];
+    if (!processor) throw new Error(`job_unknown_kind: no processor for job "${job.name}"`);
+    return processor(job, token);
+  };
 }

@@ -3,9 +3,9 @@ import { buildCatalogue } from '../actions/index.js';
 import type { JobSummary } from '../jobs/index.js';
 import type { CoreServices } from '../services.js';
 import type { HomeMarks } from '../store/index.js';
-import { actionTitle } from '../views/action-title.js';
 import type { KnownBlock } from '../views/blocks.js';
 import { HOME_SHOWN, type HomeData, type HomeJobRow } from '../views/home.js';
+import { actionTitle } from '../views/template.js';
 import { adminOverview } from './admin-overview.js';
 import { channelRows } from './channel-rows.js';
 

@@ -2,8 +2,8 @@ import { AccessError } from '../access/index.js';
 import type { ActionEntry } from '../actions/index.js';
 import type { ActionJobData, ActionQueue } from '../jobs/index.js';
 import { releaseInFlight } from '../store/index.js';
-import { actionTitle } from '../views/action-title.js';
 import { buildJobStatus, type JobWait } from '../views/job-status.js';
+import { actionTitle } from '../views/template.js';
 import { cancelJob } from './cancel.js';
 import { claimOrFindEarlier, inFlightId } from './duplicates.js';
 import { parkRequest, takePendingRequest } from './pending.js';
@@ -57,6 +57,7 @@ function jobData(admitted: Admitted, request: RequestDetails, holds: string | un
     enqueuedAt: Date.now(),
     ...(holds ? { holdsFingerprint: holds } : {}),
     ...(request.viaAssistant ? { viaAssistant: true } : {}),
+    ...(request.awaited ? { awaited: true } : {}),
   };
 }
 

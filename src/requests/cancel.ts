@@ -1,5 +1,5 @@
-import { actionTitle } from '../views/action-title.js';
 import { buildJobStatus } from '../views/job-status.js';
+import { actionTitle } from '../views/template.js';
 import type { RequestDeps } from './request.js';
 import { UserError, UserErrorCode } from './user-error.js';
 

@@ -2,5 +2,5 @@
 export { deployPost } from './references.js';
 export { missingField } from './refusals.js';
 export type { Admitted, RequestResult } from './request.js';
-export { requestKeys } from './request-keys.js';
+export { requestKeys } from './request.js';
 export { notAdminError, notBoundError, UserError, UserErrorCode } from './user-error.js';

@@ -39,6 +39,23 @@ export type Admission = {
   clientId?: string | undefined;
 } & ({ channel: string } | { binding: ChannelBinding });
 
+/**
+ * Each surface's dedupe key for a request: it comes from the payload itself, and it is the job's
+ * id, so a redelivered command, a double click or a double submission is one job.
+ */
+export const requestKeys = {
+  /** A slash command: its trigger id. */
+  command: (triggerId: string) => `cmd-${triggerId}`,
+  /** A modal submission: its view id. */
+  form: (viewId: string) => `view-${viewId}`,
+  /** "Generate another": the parked request's id. */
+  duplicate: (pendingId: string) => `dup-${pendingId}`,
+  /** "Retry" of a job: one retry per job. */
+  retry: (jobKey: string) => `retry-${jobKey}`,
+  /** A Workflow Builder step's run: its execution id (a redelivered function_executed is one job). */
+  step: (executionId: string) => `wf-${executionId}`,
+} as const;
+
 /** The request's own parts, beside who asks for what where (`Admitted`). */
 export type RequestDetails = Omit<ActionRequest, 'requester' | 'clientId' | 'action'>;
 
@@ -60,7 +77,7 @@ export interface ActionRequest {
   fields: Record<string, unknown>;
   /** Where the job reports: its status message and its replies. */
   replyTo: ReplyTarget;
-  /** The surface's own dedupe key (request-keys.ts): also the job's id, so a redelivery is one job. */
+  /** The surface's own dedupe key (`requestKeys`): also the job's id, so a redelivery is one job. */
   requestKey: string;
   /** The person saw the earlier record and asked for another: no duplicate question. */
   confirmedDuplicate?: boolean;
@@ -70,6 +87,8 @@ export interface ActionRequest {
   approval?: JobApproval;
   /** Asked for through an assistant tool: its messages say so. */
   viaAssistant?: boolean;
+  /** A Workflow Builder step waits on its end: its job tells "request finished". */
+  awaited?: boolean;
 }
 
 /**

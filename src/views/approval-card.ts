@@ -19,9 +19,6 @@ export const APPROVAL_APPROVE_ID = 'approval_approve';
 export const APPROVAL_REJECT_ID = 'approval_reject';
 export const APPROVAL_CANCEL_ID = 'approval_cancel';
 export const APPROVAL_RETRY_ID = 'approval_retry';
-/** On a result: "Request deploy" (generate_blog) and "Send…" (generate_outreach_email); values are job keys. */
-export const REQUEST_DEPLOY_ID = 'approval_request_deploy';
-export const REQUEST_SEND_ID = 'approval_request_send';
 
 /** A time as the card shows it: UTC, to the minute (no `<!date>` entity, which some clients show raw). */
 export function cardTime(ms: number): string {
@@ -268,19 +265,4 @@ export function buildApprovalRefusal(refusal: ApprovalRefusal): SlackMessage {
     }
   }
   return fitMessage({ text: `:warning: ${line}`, blocks: [section(`:warning: *${line}*`), context(hint)] });
-}
-
-/** The follow-up a result offers when its next step is guarded: deploy a drafted post, send a drafted email. */
-export function guardedFollowUp(action: string, jobKey: string | undefined): KnownBlock[] {
-  if (!jobKey) return [];
-  if (action === 'generate_blog')
-    return [
-      actions(
-        'keep:follow_up',
-        button({ text: 'Request deploy', actionId: REQUEST_DEPLOY_ID, value: jobKey }),
-      ),
-    ];
-  if (action === 'generate_outreach_email')
-    return [actions('keep:follow_up', button({ text: 'Send…', actionId: REQUEST_SEND_ID, value: jobKey }))];
-  return [];
 }

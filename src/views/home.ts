@@ -8,7 +8,7 @@ import { code, escapeMrkdwn, oneLine } from './escape.js';
 import { JOB_STATE_WORDS } from './job-list.js';
 import { fitHome, truncate } from './limits.js';
 import { messagePermalink } from './permalink.js';
-import { slackDate } from './slack-date.js';
+import { slackDate } from './template.js';
 
 /**
  * The App Home tab, for the person who opened it: what waits for their approval, what they asked for, their
@@ -42,7 +42,7 @@ interface HomeToken {
 
 export interface HomeJobRow {
   jobKey: string;
-  /** What the job was for, as English (views/action-title.ts); mrkdwn, escaped. */
+  /** What the job was for, as English (views/template.ts); mrkdwn, escaped. */
   title: string;
   clientLabel: string;
   channel: string;

@@ -4,7 +4,7 @@ import { context, header, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { JOB_STATE_ICONS } from './job-status.js';
 import { fitMessage } from './limits.js';
-import { slackDate } from './slack-date.js';
+import { slackDate } from './template.js';
 
 /**
  * `/gateway jobs`: what each job was for, where it stands in words, and when, newest first; says when the list
@@ -56,7 +56,7 @@ function reasonWords(failure: string): string {
 }
 
 export interface JobListRow {
-  /** What the job was for, as English (views/action-title.ts); mrkdwn, escaped. */
+  /** What the job was for, as English (views/template.ts); mrkdwn, escaped. */
   title: string;
   requestedBy: string;
   state: string;

@@ -12,7 +12,7 @@ import { fitMessage } from './limits.js';
 
 export const CANCEL_JOB_ACTION_ID = 'job_cancel';
 
-/** Why a queued job waits, and about how long (jobs/wait.ts estimates it). */
+/** Why a queued job waits, and about how long (jobs/rate-limit.ts estimates it). */
 export interface JobWait {
   /** Jobs that start before this one. */
   ahead: number;
@@ -25,7 +25,7 @@ export interface JobWait {
 }
 
 export interface JobStatusInput {
-  /** What the job is, as English: "SEO audit of https://…" (views/action-title.ts); mrkdwn, escaped. */
+  /** What the job is, as English: "SEO audit of https://…" (views/template.ts); mrkdwn, escaped. */
   title: string;
   clientLabel: string;
   requestedBy: string;

@@ -1,14 +1,19 @@
 import { humanize } from '../actions/fields.js';
 import type { ResultFieldSpec, ResultSpec, ResultTableSpec } from '../actions/result-specs.js';
-import { actionTitle, type TitleEntry } from './action-title.js';
-import { guardedFollowUp } from './approval-card.js';
 import type { KnownBlock, SlackMessage } from './blocks.js';
-import { context, fields, section } from './blocks.js';
+import { actions, button, context, fields, section } from './blocks.js';
 import { code, escapeMrkdwn } from './escape.js';
 import { fitMessage, truncate } from './limits.js';
 import { namedId, type ReferenceNames } from './row-format.js';
-import { slackDate } from './slack-date.js';
-import { fillTemplate, formatKind, type Lookup, showValue } from './template.js';
+import {
+  actionTitle,
+  fillTemplate,
+  formatKind,
+  type Lookup,
+  showValue,
+  slackDate,
+  type TitleEntry,
+} from './template.js';
 
 /**
  * A successful action's result: the one-line summary the status message shows, and the card its
@@ -16,6 +21,10 @@ import { fillTemplate, formatKind, type Lookup, showValue } from './template.js'
  * table, bullets, a quote, labelled fields, then the record's id and time. Fields the spec does not name
  * still show, readably, unless they only echo the request. Never raw JSON. Pure: no I/O.
  */
+
+/** On a result: "Request deploy" (generate_blog) and "Send…" (generate_outreach_email); values are job keys. */
+export const REQUEST_DEPLOY_ID = 'approval_request_deploy';
+export const REQUEST_SEND_ID = 'approval_request_send';
 
 export interface ResultEntry extends TitleEntry {
   action: string;
@@ -235,4 +244,19 @@ function footerNotes(
   if (created) notes.push(`created ${created}`);
   if (note) notes.push(escapeMrkdwn(note));
   return notes;
+}
+
+/** The follow-up a result offers when its next step is guarded: deploy a drafted post, send a drafted email. */
+function guardedFollowUp(action: string, jobKey: string | undefined): KnownBlock[] {
+  if (!jobKey) return [];
+  if (action === 'generate_blog')
+    return [
+      actions(
+        'keep:follow_up',
+        button({ text: 'Request deploy', actionId: REQUEST_DEPLOY_ID, value: jobKey }),
+      ),
+    ];
+  if (action === 'generate_outreach_email')
+    return [actions('keep:follow_up', button({ text: 'Send…', actionId: REQUEST_SEND_ID, value: jobKey }))];
+  return [];
 }

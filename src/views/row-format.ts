@@ -8,7 +8,7 @@
 import type { Row } from '../gateway/types.js';
 import { code, escapeMrkdwn, mrkdwnLink } from './escape.js';
 import { truncate } from './limits.js';
-import { slackDate } from './slack-date.js';
+import { slackDate } from './template.js';
 
 export type { Row };
 

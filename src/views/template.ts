@@ -1,13 +1,49 @@
 import { humanize } from '../actions/fields.js';
-import { code, escapeMrkdwn, mrkdwnLink } from './escape.js';
-import { slackDate, toTime } from './slack-date.js';
+import { code, escapeMrkdwn, mrkdwnLink, oneLine } from './escape.js';
 
 /**
- * Values of the gateway's records as a person reads them, and the templates of actions/result-specs.ts filled
- * with them. Every value is escaped here, where it enters mrkdwn. Pure: no I/O.
+ * Values of the gateway's records as a person reads them (times as Slack's own dates), the templates of
+ * actions/result-specs.ts filled with them, and an action's title from the catalogue's template. Every value is
+ * escaped here, where it enters mrkdwn. Pure: no I/O.
  */
 
 export type Lookup = (name: string) => unknown;
+
+/*
+ * Slack's own date formatting (`<!date^…>`): each reader sees the time in their own time zone and locale, and
+ * the fallback after `|` (shown where Slack cannot format, and by the demo console) is UTC.
+ */
+
+const ISO = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A time as a number (ms), a Date, or an ISO-like string (`2025-06-02`, `2025-06-02T10:00:00Z`). */
+function toTime(value: unknown): number | undefined {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
+  if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? value : undefined;
+  if (typeof value !== 'string' || !ISO.test(value.trim())) return undefined;
+  const text = value.trim().replace(' ', 'T');
+  // A bare day is placed at noon UTC, so every time zone from UTC−12 to UTC+11 shows that same day (midnight
+  // would show the day before all over the Americas). A time without a zone is the gateway's UTC, not ours.
+  const at = DAY.test(text)
+    ? Date.parse(`${text}T12:00:00Z`)
+    : Date.parse(/(Z|[+-]\d{2}:?\d{2})$/.test(text) ? text : `${text}Z`);
+  return Number.isNaN(at) ? undefined : at;
+}
+
+/**
+ * `<!date^…>` for a time: the day and the time of day, or the day alone for a date without a time
+ * (`dayOnly`, and any `YYYY-MM-DD` string). Undefined when the value is not a time.
+ */
+export function slackDate(value: unknown, options: { dayOnly?: boolean } = {}): string | undefined {
+  const at = toTime(value);
+  if (at === undefined) return undefined;
+  const dayOnly = options.dayOnly ?? (typeof value === 'string' && DAY.test(value.trim()));
+  const iso = new Date(at).toISOString();
+  const fallback = dayOnly ? iso.slice(0, 10) : `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  const format = dayOnly ? '{date_short_pretty}' : '{date_short_pretty} at {time}';
+  return `<!date^${Math.floor(at / 1000)}^${format}|${fallback}>`;
+}
 
 const isUrl = (v: string) => /^https?:\/\/\S+$/i.test(v.trim());
 
@@ -99,4 +135,44 @@ export function fillTemplate(parts: readonly string[], lookup: Lookup, separator
     if (!missing) kept.push(filled);
   }
   return kept.join(separator).replace(/ \n/g, '\n').trim();
+}
+
+/*
+ * A job's title as English, from the catalogue's template: "Blog article about “best plumber austin”",
+ * "SEO audit of https://…", and for an action only discovery knows, "FAQ about “water heaters”". Mrkdwn,
+ * escaped, on one line: a value of several lines (a prompt) cannot add lines to the message it heads.
+ */
+
+export interface TitleEntry {
+  label: string;
+  title?: readonly string[];
+  /** The action's fields, required ones first: an action without a template is named by its first value. */
+  fields?: ReadonlyArray<{ name: string }>;
+}
+
+const SUBJECT_FIELDS = ['url', 'keyword', 'topic', 'headline', 'title', 'prospectUrl', 'prompt', 'seed'];
+
+/** The main field of an action's fields: the one a person would name it by. */
+export function subjectOf(fields: Record<string, unknown>, names = SUBJECT_FIELDS): string | undefined {
+  for (const name of names) {
+    const value = fields[name];
+    if (typeof value === 'string' && value.trim()) return value.trim();
+  }
+  return undefined;
+}
+
+export function actionTitle(entry: TitleEntry, fields: Record<string, unknown>): string {
+  return oneLine(titleOf(entry, fields));
+}
+
+function titleOf(entry: TitleEntry, fields: Record<string, unknown>): string {
+  if (entry.title) {
+    const filled = fillTemplate(entry.title, (name) => fields[name]);
+    if (filled) return filled;
+  }
+  const names = [...SUBJECT_FIELDS, ...(entry.fields ?? []).map((f) => f.name)];
+  const subject = subjectOf(fields, names);
+  if (!subject) return escapeMrkdwn(entry.label);
+  if (/^https?:\/\//i.test(subject)) return `${escapeMrkdwn(entry.label)} of ${mrkdwnLink(subject)}`;
+  return `${escapeMrkdwn(entry.label)} about “${escapeMrkdwn(subject)}”`;
 }

@@ -126,6 +126,7 @@ async function ask(
     fields,
     replyTo: slackReplyTarget(call.channel),
     requestKey,
+    awaited: true,
   });
   if (result.kind === 'refused') return refusalText(result.error);
   if (result.kind === 'ask')

@@ -185,7 +185,7 @@ function problemsIn(t: Text, opts: { links: boolean }): string[] {
   for (const m of t.text.matchAll(/<([^<>]*)>/g)) {
     const inner = m[1] ?? '';
     const bad = (why: string) => problems.push(`${t.where}: ${why}: ${m[0]}`);
-    // The bot's own dates (views/slack-date.ts) are the one `<!…>` it may send: `{date_short_pretty}`, an ISO fallback.
+    // The bot's own dates (views/template.ts) are the one `<!…>` it may send: `{date_short_pretty}`, an ISO fallback.
     if (
       /^!date\^\d+\^\{date_short_pretty\}(?: at \{time\})?\|\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2} UTC)?$/.test(
         inner,

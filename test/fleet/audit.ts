@@ -315,7 +315,7 @@ export function unescapedMentions(
   }
   for (const v of slack.views()) mrkdwnTexts(v.view.blocks, texts);
   const allowed = new Set(actors.map((a) => `@${a}`));
-  // The dates the bot formats itself (views/slack-date.ts): `{date_short_pretty}` (at `{time}`) with an ISO fallback. Any other
+  // The dates the bot formats itself (views/template.ts): `{date_short_pretty}` (at `{time}`) with an ISO fallback. Any other
   // `<!date^…>` (the fuzzer types `{date_pretty}|Feb 18`) came from someone's text and should have been escaped.
   const botDate =
     /^!date\^\d+\^\{date_short_pretty\}(?: at \{time\})?\|\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2} UTC)?$/;

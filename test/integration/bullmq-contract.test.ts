@@ -1,13 +1,13 @@
 import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bullKeys, MAX_PRIORITY, PRIORITY_SCORE_FACTOR } from '../../src/jobs/bullmq-internals.js';
+import { bullKeys, MAX_PRIORITY, PRIORITY_SCORE_FACTOR } from '../../src/jobs/rate-limit.js';
 import { createRedis } from '../../src/redis/connection.js';
 import { TEST_REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 /**
- * What the bot reads or writes of BullMQ's own Redis structures (src/jobs/bullmq-internals.ts) is no public
- * API. This file pins each assumption against the installed BullMQ, so an upgrade that changes one fails here
- * and not in a production queue.
+ * What the bot reads or writes of BullMQ's own Redis structures (the BullMQ section of src/jobs/rate-limit.ts) is
+ * no public API. This file pins each assumption against the installed BullMQ, so an upgrade that changes one
+ * fails here and not in a production queue.
  */
 
 const prefix = uniquePrefix('bullmq-contract');

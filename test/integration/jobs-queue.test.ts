@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { claimOnce, claimOnceReading } from '../../src/store/dedupe.js';
+import { claimOnce, claimOnceReading } from '../../src/store/claims.js';
 import { allText, CHANNEL, created, type JobsHarness, startJobsHarness } from '../fixtures/jobs-harness.js';
 
 let h: JobsHarness;

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bullKeys } from '../../src/jobs/bullmq-internals.js';
-import { faultStreak } from '../../src/jobs/fault-streak.js';
 import { ActionQueue } from '../../src/jobs/queue.js';
-import { pauseAllWorkers } from '../../src/jobs/rate-limit.js';
+import { bullKeys, faultStreak, pauseAllWorkers } from '../../src/jobs/rate-limit.js';
 import { showWait } from '../../src/jobs/show-wait.js';
 import { silentLogger } from '../../src/logger.js';
 import { createSlackPoster } from '../../src/slack/slack-poster.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis, deleteByPrefix, type Redis } from '../../src/redis/connection.js';
 import { ReplicaWait } from '../../src/redis/replica.js';
 import type { Runtime } from '../../src/runtime.js';
-import { claimOnceReading } from '../../src/store/dedupe.js';
+import { claimOnceReading } from '../../src/store/claims.js';
 import { uniquePrefix } from '../helpers/redis.js';
 import {
   LOCAL_ACL,

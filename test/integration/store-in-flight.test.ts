@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { claimInFlight, inFlightKey, releaseJobClaim } from '../../src/store/in-flight.js';
+import { claimInFlight, inFlightKey, releaseJobClaim } from '../../src/store/claims.js';
 import { testRedis, uniquePrefix } from '../helpers/redis.js';
 
 /** The in-flight fingerprint claims against a real Redis. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TtlCache } from '../../src/access/ttl-cache.js';
+import { TtlCache } from '../../src/access/user-directory.js';
 
 describe('the access answers cache', () => {
   it('shares one lookup between concurrent callers and remembers the answer', async () => {

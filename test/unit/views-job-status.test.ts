@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { actionTitle, subjectOf } from '../../src/views/action-title.js';
 import { aboutDuration, buildJobStatus, rateWords } from '../../src/views/job-status.js';
 import { MAX_TEXT } from '../../src/views/limits.js';
+import { actionTitle, subjectOf } from '../../src/views/template.js';
 
 describe('buildJobStatus', () => {
   const base = { title: 'SEO audit', clientLabel: 'Acme', requestedBy: 'U1' } as const;

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/actions/catalogue.js';
-import { actionTitle } from '../../src/views/action-title.js';
 import { buildActionResult, resultSummary } from '../../src/views/result-card.js';
-import { slackDate } from '../../src/views/slack-date.js';
+import { actionTitle, slackDate } from '../../src/views/template.js';
 
 const catalogue = buildCatalogue(
   {
