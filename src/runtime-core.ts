@@ -23,7 +23,6 @@ import { ActionRequests } from './requests/action-requests.js';
 import type { RuntimeOptions } from './runtime.js';
 import type { BotServices, CoreServices } from './services.js';
 import { AnswerLanes } from './slack/answer-lanes.js';
-import { ChatPoster } from './slack/chat-post.js';
 import { createSlackPeople } from './slack/people.js';
 import { createSlackPoster } from './slack/slack-poster.js';
 import { createPeopleClient, createWebSlackClient } from './slack/web-clients.js';
@@ -183,10 +182,6 @@ function withRequests(parts: Omit<CoreServices, 'requests'>, steps: StepEnds): B
     ...core,
     answers: new AnswerLanes(16, 16),
     gatewayAnswers: new AnswerLanes(16, 4),
-    channelPoster: new ChatPoster({
-      apiUrl: config.slack.apiUrl ?? 'https://slack.com/api/',
-      token: config.slack.botToken ?? '',
-    }),
   };
 }
 

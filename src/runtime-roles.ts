@@ -9,7 +9,7 @@ import { replicaWaitMs } from './redis/replica.js';
 import type { Built, Foundation } from './runtime-core.js';
 import type { Sandbox } from './sandbox/index.js';
 import { shutdownDeadline } from './shutdown.js';
-import { createSlackPoster, createWorkerSlackClient } from './slack/slack-poster.js';
+import { createSlackPoster, createWorkerChatPoster, createWorkerSlackClient } from './slack/slack-poster.js';
 
 /** What the roles of this process started: each one is there when its role runs. */
 export interface Started {
@@ -74,7 +74,10 @@ async function startWorkerRole(f: Foundation, built: Built): Promise<Started> {
     );
   }
   const workerSlack = createWorkerSlackClient(botToken, config.slack.apiUrl, logger);
-  const workerPoster = createSlackPoster(workerSlack, { postIntervalMs: config.slack.postIntervalMs });
+  const workerPoster = createSlackPoster(workerSlack, {
+    postIntervalMs: config.slack.postIntervalMs,
+    chat: createWorkerChatPoster(botToken, config.slack.apiUrl),
+  });
   const workers = startActionWorkers({
     connection: config.redis,
     prefix: config.redis.prefix,
