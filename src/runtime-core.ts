@@ -171,7 +171,7 @@ function withRequests(parts: Omit<CoreServices, 'requests'>, steps: StepEnds): B
     requests: new ActionRequests({
       ...parts,
       prefix: config.redis.prefix,
-      reporter: slack,
+      outbound: slack,
       approvalHooks: approvalHooks(approvals, slack),
       requestFinished: (data, ended) => steps.requestFinished(data, ended),
     }),

@@ -74,7 +74,7 @@ async function startWorkerRole(f: Foundation, built: Built): Promise<Started> {
     );
   }
   const workerSlack = createWorkerSlackClient(botToken, config.slack.apiUrl, logger);
-  const workerPoster = createSlackPoster(workerSlack, {
+  const workerOutbound = createSlackPoster(workerSlack, {
     postIntervalMs: config.slack.postIntervalMs,
     chat: createWorkerChatPoster(botToken, config.slack.apiUrl),
   });
@@ -82,8 +82,8 @@ async function startWorkerRole(f: Foundation, built: Built): Promise<Started> {
     connection: config.redis,
     prefix: config.redis.prefix,
     gateway,
-    slack: workerPoster,
-    approvals: approvalHooks(approvals, workerPoster),
+    outbound: workerOutbound,
+    approvals: approvalHooks(approvals, workerOutbound),
     catalogue: catalogue.get,
     rate: config.gateway.actionRate,
     actionTimeoutMs: config.gateway.actionTimeoutMs,
@@ -99,7 +99,7 @@ async function startWorkerRole(f: Foundation, built: Built): Promise<Started> {
     connection: config.redis,
     prefix: config.redis.prefix,
     gateway,
-    slack: workerPoster,
+    outbound: workerOutbound,
     tz: config.digestTz,
     spreadMs: config.digestSpreadMs,
     logger,
@@ -111,7 +111,7 @@ async function startWorkerRole(f: Foundation, built: Built): Promise<Started> {
     connection: config.redis,
     prefix: config.redis.prefix,
     store: approvals,
-    poster: workerPoster,
+    outbound: workerOutbound,
     logger,
     metrics,
     redisOutage,

@@ -6,7 +6,7 @@ import { messagePermalink } from '../views/permalink.js';
 import { ChannelPacer } from './channel-pacer.js';
 import { ChatPoster } from './chat-post.js';
 import { type UploadedFile, uploadFile } from './file-upload.js';
-import type { ReplyTarget, Reporter } from './reply-target.js';
+import type { ReplyTarget, ThreadOutbound } from './reply-target.js';
 import { postToResponseUrl } from './response-url.js';
 import { slackFetch } from './slack-fetch.js';
 
@@ -21,7 +21,7 @@ import { slackFetch } from './slack-fetch.js';
  * that case too. Another transport can sit behind `SlackOutbound`.
  */
 
-export interface SlackOutbound extends Reporter {
+export interface SlackOutbound extends ThreadOutbound {
   /** A new message; `metadata` lets tools (and the tests) tell which run posted it. */
   post(target: ReplyTarget, message: SlackMessage, options?: { metadata?: MessageMetadata }): Promise<string>;
   /** A message only `user` sees, in the target's channel (and thread). */
@@ -179,7 +179,12 @@ function messages(
   pacer: ChannelPacer,
 ): Pick<SlackOutbound, 'post' | 'update' | 'reply' | 'remove' | 'ephemeral'> {
   /** chat.postMessage at the channel's pace; a 429 the poster hands over pushes the channel's pace back. */
-  const postMessage = (channel: string, message: SlackMessage, threadTs?: string, metadata?: MessageMetadata) =>
+  const postMessage = (
+    channel: string,
+    message: SlackMessage,
+    threadTs?: string,
+    metadata?: MessageMetadata,
+  ) =>
     waiting(async () => {
       await pacer.turn(channel);
       const answer = await chat
@@ -193,7 +198,8 @@ function messages(
       return answer.ts;
     });
   return {
-    post: ({ channel, threadTs }, message, opts = {}) => postMessage(channel, message, threadTs, opts.metadata),
+    post: ({ channel, threadTs }, message, opts = {}) =>
+      postMessage(channel, message, threadTs, opts.metadata),
     update: async ({ channel }, ts, message) => {
       await waiting(() => slack.chat.update({ channel, ts, ...fitted(message) }));
     },
