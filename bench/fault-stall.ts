@@ -34,7 +34,7 @@ async function measure(faultThreshold: number): Promise<Run> {
     connection: redisInfo.url,
     prefix,
     gateway,
-    slack: createSlackPoster(web),
+    outbound: createSlackPoster(web),
     catalogue: () => catalogue,
     rate: { max: 10, windowMs: 60_000 },
     actionTimeoutMs: 10_000,

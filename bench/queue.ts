@@ -75,7 +75,7 @@ export async function runQueueBench(
         connection,
         prefix,
         gateway,
-        slack: createSlackPoster(web),
+        outbound: createSlackPoster(web),
         catalogue: () => catalogue,
         rate,
         actionTimeoutMs: 10_000,

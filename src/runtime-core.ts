@@ -23,7 +23,6 @@ import { ActionRequests } from './requests/action-requests.js';
 import type { RuntimeOptions } from './runtime.js';
 import type { BotServices, CoreServices } from './services.js';
 import { AnswerLanes } from './slack/answer-lanes.js';
-import { ChatPoster } from './slack/chat-post.js';
 import { createSlackPeople } from './slack/people.js';
 import { createSlackPoster } from './slack/slack-poster.js';
 import { createPeopleClient, createWebSlackClient } from './slack/web-clients.js';
@@ -175,7 +174,7 @@ export function buildServices(f: Foundation): Built {
         ),
       tokens: () => tokenFeature(f, services, homeMarks),
       requests: () => requestLayer(services, steps),
-      ...answerParts(config),
+      ...answerParts(),
     },
     made,
   );
@@ -249,24 +248,19 @@ function requestLayer(services: CoreServices, steps: StepEnds): ActionRequests {
     ledger: services.ledger,
     metrics: services.metrics,
     access: services.access,
-    reporter: slack,
+    outbound: slack,
     approvalHooks: approvalHooks(approvals, slack),
     requestFinished: (data, ended) => steps.requestFinished(data, ended),
   });
 }
 
-/** What only the Slack surfaces use: the answer lanes and the command's channel poster. */
-function answerParts(config: Config) {
+/** What only the Slack surfaces use: the answer lanes. */
+function answerParts() {
   return {
     // Answers that need Redis and Slack alone: one lane of 16 slots. Those that read the gateway: 16 slots, at
     // most 4 for one command word (one resource).
     answers: () => new AnswerLanes(16, 16),
     gatewayAnswers: () => new AnswerLanes(16, 4),
-    channelPoster: () =>
-      new ChatPoster({
-        apiUrl: config.slack.apiUrl ?? 'https://slack.com/api/',
-        token: config.slack.botToken ?? '',
-      }),
   } satisfies Partial<Makers<BotServices>>;
 }
 

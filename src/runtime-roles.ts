@@ -9,7 +9,7 @@ import { replicaWaitMs } from './redis/replica.js';
 import type { Built, Foundation } from './runtime-core.js';
 import type { Sandbox } from './sandbox/index.js';
 import { shutdownDeadline } from './shutdown.js';
-import { createSlackPoster, createWorkerSlackClient } from './slack/slack-poster.js';
+import { createSlackPoster, createWorkerChatPoster, createWorkerSlackClient } from './slack/slack-poster.js';
 
 /** What the roles of this process started: each one is there when its role runs. */
 export interface Started {
@@ -76,13 +76,16 @@ async function startWorkerRole(f: Foundation, built: Built): Promise<Started> {
     );
   }
   const workerSlack = createWorkerSlackClient(botToken, config.slack.apiUrl, logger);
-  const workerPoster = createSlackPoster(workerSlack, { postIntervalMs: config.slack.postIntervalMs });
+  const workerOutbound = createSlackPoster(workerSlack, {
+    postIntervalMs: config.slack.postIntervalMs,
+    chat: createWorkerChatPoster(botToken, config.slack.apiUrl),
+  });
   const workers = startActionWorkers({
     connection: config.redis,
     prefix: config.redis.prefix,
     gateway,
-    slack: workerPoster,
-    approvals: approvalHooks(approvals, workerPoster),
+    outbound: workerOutbound,
+    approvals: approvalHooks(approvals, workerOutbound),
     catalogue: catalogue.get,
     rate: config.gateway.actionRate,
     actionTimeoutMs: config.gateway.actionTimeoutMs,
@@ -98,7 +101,7 @@ async function startWorkerRole(f: Foundation, built: Built): Promise<Started> {
     connection: config.redis,
     prefix: config.redis.prefix,
     gateway,
-    slack: workerPoster,
+    outbound: workerOutbound,
     tz: config.digestTz,
     spreadMs: config.digestSpreadMs,
     logger,
@@ -110,7 +113,7 @@ async function startWorkerRole(f: Foundation, built: Built): Promise<Started> {
     connection: config.redis,
     prefix: config.redis.prefix,
     store: approvals,
-    poster: workerPoster,
+    outbound: workerOutbound,
     logger,
     metrics,
     redisOutage,

@@ -17,7 +17,6 @@ import type { Redis } from './redis/connection.js';
 import type { RedisOutageLog } from './redis/outage.js';
 import type { ActionRequests } from './requests/action-requests.js';
 import type { AnswerLanes } from './slack/answer-lanes.js';
-import type { ChatPoster } from './slack/chat-post.js';
 import type { SlackOutbound } from './slack/slack-poster.js';
 import type { AssistantTokenStore } from './store/assistant-token-store.js';
 import type { ActionLedger } from './store/ledger.js';
@@ -53,7 +52,7 @@ export interface CoreServices {
   /** Approval requests of guarded actions, and their expiry jobs. */
   approvals: ApprovalStore;
   approvalExpiry: ApprovalExpiry;
-  /** The web role's way out to Slack for core use cases (status messages, approval cards). */
+  /** The web role's way out to Slack: status messages, approval cards, a command's messages in its channel. */
   slack: SlackOutbound;
   /** Assistant-tool tokens (minted in Slack, checked by the MCP server). */
   assistantTokens: AssistantTokenStore;
@@ -80,6 +79,4 @@ export interface BotServices extends CoreServices {
   answers: AnswerLanes;
   /** Answers that read the gateway, in slots of their own (a slow gateway never holds up the others). */
   gatewayAnswers: AnswerLanes;
-  /** A command's messages in its channel (a read's page, a binding's confirmation), each one JSON POST (slack/chat-post.ts). */
-  channelPoster: ChatPoster;
 }

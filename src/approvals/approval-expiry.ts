@@ -4,7 +4,7 @@ import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Redis, RedisTarget } from '../redis/connection.js';
 import type { RedisOutageLog } from '../redis/outage.js';
-import type { Reporter } from '../slack/reply-target.js';
+import type { ThreadOutbound } from '../slack/reply-target.js';
 import { showOnCard } from './approval-outcome.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { ApprovalRecord } from './record.js';
@@ -62,20 +62,20 @@ export function startApprovalWorker(options: {
   connection: string | RedisTarget | (() => Redis);
   prefix: string;
   store: ApprovalStore;
-  poster: Reporter;
+  outbound: ThreadOutbound;
   logger?: AppLogger;
   metrics?: Metrics;
   /** Shared with the process's other connections, so a Redis outage is one line per interval. */
   redisOutage?: RedisOutageLog;
 }): ApprovalWorkers {
   const { logger, blocking, onError, close } = setUpWorker(options, 'approval-worker');
-  const { store, poster } = options;
+  const { store, outbound } = options;
   const worker = new Worker<ExpireJobData>(
     APPROVAL_QUEUE,
     async (job) => {
       const result = await store.transition(job.data.id, job.data.channel, 'expired', { actor: 'expiry' });
       // Expired by this job or by a click that came too late: either way the card must say so.
-      if (result.record?.state === 'expired') await showOnCard(poster, result.record);
+      if (result.record?.state === 'expired') await showOnCard(outbound, result.record);
       return result.ok ? 'expired' : result.state;
     },
     { connection: blocking, prefix: options.prefix, concurrency: 5 },

@@ -1,6 +1,6 @@
 import type { ActionJobData, ApprovalHooks, JobEnd } from '../jobs/index.js';
 import { failureCode } from '../jobs/index.js';
-import { type Reporter, slackReplyTarget } from '../slack/reply-target.js';
+import { slackReplyTarget, type ThreadOutbound } from '../slack/reply-target.js';
 import { buildApprovalCard } from '../views/approval-card.js';
 import { approvalAllowsRun } from './approval-gate.js';
 import type { ApprovalStore } from './approval-store.js';
@@ -12,9 +12,9 @@ import type { ApprovalRecord } from './record.js';
  */
 
 /** Shows the record's state on its card (a no-op before the card was posted): the one way a card is updated. */
-export async function showOnCard(poster: Reporter, record: ApprovalRecord): Promise<void> {
+export async function showOnCard(outbound: ThreadOutbound, record: ApprovalRecord): Promise<void> {
   if (!record.cardTs) return;
-  await poster.update(slackReplyTarget(record.channel), record.cardTs, buildApprovalCard(record));
+  await outbound.update(slackReplyTarget(record.channel), record.cardTs, buildApprovalCard(record));
 }
 
 /**
@@ -22,7 +22,7 @@ export async function showOnCard(poster: Reporter, record: ApprovalRecord): Prom
  * which only approvers may press). A job whose approval is not running for it changes nothing.
  */
 async function reportApprovalOutcome(
-  deps: { store: ApprovalStore; poster: Reporter },
+  deps: { store: ApprovalStore; outbound: ThreadOutbound },
   data: ActionJobData,
   ended: JobEnd,
 ): Promise<void> {
@@ -37,7 +37,7 @@ async function reportApprovalOutcome(
     note,
     ...(recordId ? { recordId } : {}),
   });
-  if (result.ok) await showOnCard(deps.poster, result.record);
+  if (result.ok) await showOnCard(deps.outbound, result.record);
 }
 
 /**
@@ -45,7 +45,7 @@ async function reportApprovalOutcome(
  * key), audited, its payload free to be asked for again, and its card saying who cancelled it.
  */
 async function cancelApprovalOf(
-  deps: { store: ApprovalStore; poster: Reporter },
+  deps: { store: ApprovalStore; outbound: ThreadOutbound },
   data: ActionJobData,
   by: string,
 ): Promise<void> {
@@ -55,14 +55,14 @@ async function cancelApprovalOf(
     jobKey: data.jobKey,
   });
   if (!result.ok) throw new Error(`approval ${data.approval.id} stays ${result.state}`);
-  await showOnCard(deps.poster, result.record);
+  await showOnCard(deps.outbound, result.record);
 }
 
 /** The approvals feature's side of the action queue: its gate, the outcome on the card and a cancelled run. */
-export function approvalHooks(store: ApprovalStore, poster: Reporter): ApprovalHooks {
+export function approvalHooks(store: ApprovalStore, outbound: ThreadOutbound): ApprovalHooks {
   return {
     allowsRun: (data) => approvalAllowsRun(store, data),
-    ended: (data, ended) => reportApprovalOutcome({ store, poster }, data, ended),
-    cancelled: (data, by) => cancelApprovalOf({ store, poster }, data, by),
+    ended: (data, ended) => reportApprovalOutcome({ store, outbound }, data, ended),
+    cancelled: (data, by) => cancelApprovalOf({ store, outbound }, data, by),
   };
 }

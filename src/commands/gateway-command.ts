@@ -6,6 +6,7 @@ import { closestName } from '../reads/index.js';
 import { notAdminError, notBoundError, UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
 import { describeError } from '../slack/describe-error.js';
+import { slackReplyTarget } from '../slack/reply-target.js';
 import { slackLogContext } from '../slack/request-context.js';
 import { ephemeralBody, jsonBytes, postToResponseUrl } from '../slack/response-url.js';
 import { claimOnce, claimOnceReading } from '../store/index.js';
@@ -254,7 +255,7 @@ function commandContext(
     reply: parts.reply,
     post: async (message) => {
       const { thread_ts: thread, ...shown } = message;
-      return (await services.channelPoster.postMessage(channel, thread ? shown : message, thread)).ts;
+      return services.slack.post(slackReplyTarget(channel, thread), thread ? shown : message);
     },
     isAdmin: () => services.access.isAdmin(user),
     binding: async () => {

@@ -131,7 +131,7 @@ async function draw(chart: DigestChart): Promise<Drawn> {
 export interface DigestChartDeps {
   redis: Redis;
   prefix: string;
-  slack: SlackOutbound;
+  outbound: SlackOutbound;
   logger: AppLogger;
 }
 
@@ -160,7 +160,7 @@ export async function postDigestChart(
       const { png, ...meta } = image;
       await cache.set(key, { png, meta });
     }
-    await deps.slack.uploadFile(
+    await deps.outbound.uploadFile(
       slackReplyTarget(channel, threadTs),
       { bytes: image.png, filename: image.filename, title: image.title, altText: image.altText },
       image.comment,

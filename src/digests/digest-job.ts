@@ -46,7 +46,7 @@ export interface DigestJobDeps {
   redis: Redis;
   gateway: GatewayClient;
   /** The way out to Slack (slack/slack-poster.ts). */
-  slack: SlackOutbound;
+  outbound: SlackOutbound;
   store: DigestStore;
   bindings: BindingStore;
   /** DIGEST_TZ: dates in digests of subscriptions without their own zone, and of `digest now`. */
@@ -247,7 +247,7 @@ async function postPending(
 ): Promise<void> {
   const store = deps.store;
   if (!pending.summaryTs) {
-    pending.summaryTs = await deps.slack.post(slackReplyTarget(channel), pending.summary, {
+    pending.summaryTs = await deps.outbound.post(slackReplyTarget(channel), pending.summary, {
       // Which run posted it: tools (and the tests) can tell one period's digest from another's.
       metadata: { event_type: 'gateway_digest', event_payload: { kind, run: pending.run } },
     });
@@ -255,13 +255,13 @@ async function postPending(
   }
   while (pending.repliesPosted < pending.details.length) {
     const detail = pending.details[pending.repliesPosted]!;
-    await deps.slack.post(slackReplyTarget(channel, pending.summaryTs), detail);
+    await deps.outbound.post(slackReplyTarget(channel, pending.summaryTs), detail);
     pending.repliesPosted++;
     await store.savePending(channel, kind, pending);
   }
   if (pending.chart && !pending.chartPosted && pending.summaryTs) {
     await postDigestChart(
-      { redis: deps.redis, prefix: store.prefix, slack: deps.slack, logger: deps.logger },
+      { redis: deps.redis, prefix: store.prefix, outbound: deps.outbound, logger: deps.logger },
       channel,
       pending.summaryTs,
       pending.chart,
@@ -272,7 +272,7 @@ async function postPending(
 }
 
 async function ephemeral(deps: DigestJobDeps, channel: string, user: string, message: SlackMessage) {
-  await deps.slack.ephemeral(slackReplyTarget(channel), user, message);
+  await deps.outbound.ephemeral(slackReplyTarget(channel), user, message);
 }
 
 /**
@@ -293,6 +293,6 @@ export async function reportDigestFailure(job: DigestJob, code: string, deps: Di
     return;
   }
   await deps.store.failed(channel, kind, code, false);
-  await deps.slack.post(slackReplyTarget(channel), message);
+  await deps.outbound.post(slackReplyTarget(channel), message);
   await deps.store.failed(channel, kind, code, true);
 }

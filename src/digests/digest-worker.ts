@@ -18,7 +18,7 @@ export interface DigestWorkerOptions {
   connection: string | RedisTarget | (() => Redis);
   prefix: string;
   gateway: GatewayClient;
-  slack: SlackOutbound;
+  outbound: SlackOutbound;
   tz: string;
   logger?: AppLogger;
   /** Shared with the process's other connections, so a Redis outage is one line per interval. */
@@ -41,7 +41,7 @@ export function startDigestWorkers(options: DigestWorkerOptions): DigestWorkers 
   const deps: DigestJobDeps = {
     redis,
     gateway: options.gateway,
-    slack: options.slack,
+    outbound: options.outbound,
     store: new DigestStore(redis, options.prefix),
     bindings: new BindingStore(redis, options.prefix),
     tz: options.tz,

@@ -39,7 +39,7 @@ export interface ActionWorkerOptions {
   connection: string | RedisTarget | (() => Redis);
   prefix: string;
   gateway: GatewayClient;
-  slack: SlackOutbound;
+  outbound: SlackOutbound;
   catalogue: () => Catalogue | Promise<Catalogue>;
   rate: Rate;
   actionTimeoutMs: number;
@@ -119,7 +119,7 @@ function jobDeps(options: ActionWorkerOptions, setup: WorkerSetup, queue: Action
     redis,
     prefix: options.prefix,
     gateway: options.gateway,
-    poster: options.slack,
+    outbound: options.outbound,
     ledger: new ActionLedger(redis, options.prefix),
     catalogue: options.catalogue,
     actionTimeoutMs: options.actionTimeoutMs,
@@ -149,7 +149,6 @@ function backOffs(
     baseMs: base,
     ...(options.faultThreshold ? { threshold: options.faultThreshold } : {}),
   });
-  const poster = options.slack;
   const backOff: ActionJobDeps['backOff'] = async (reason, opts = {}) => {
     if (opts.everyone) {
       const paused = await pauseAllWorkers(redis, limiterKey, base);
@@ -163,9 +162,10 @@ function backOffs(
       return;
     }
     logger.warn(`gateway faults persist (${streak} in a row): every worker waits ${pausedMs} ms: ${reason}`);
-    void showWait({ queue, poster, catalogue: options.catalogue, logger }, { holdsForMs: pausedMs }).catch(
-      (error: unknown) => logger.warn('could not show the wait on queued jobs', error),
-    );
+    void showWait(
+      { queue, outbound: options.outbound, catalogue: options.catalogue, logger },
+      { holdsForMs: pausedMs },
+    ).catch((error: unknown) => logger.warn('could not show the wait on queued jobs', error));
   };
   return { backOff, faultsCleared: () => faults.clear() };
 }

@@ -31,9 +31,9 @@ export async function reportFinalFailure(job: ActionJob, error: Error, deps: Act
       ...(data.retryOf ? { retryOf: data.retryOf } : {}),
     });
     let ts = data.statusTs;
-    if (ts) await deps.poster.update(data.replyTo, ts, status);
-    else ts = await deps.poster.post(data.replyTo, status);
-    if (reply) await deps.poster.reply(data.replyTo, ts, reply);
+    if (ts) await deps.outbound.update(data.replyTo, ts, status);
+    else ts = await deps.outbound.post(data.replyTo, status);
+    if (reply) await deps.outbound.reply(data.replyTo, ts, reply);
   };
   if (error.message.startsWith(`${JobErrorCode.ApprovalMissing}:`)) {
     // Refused before anything was sent: no Retry button, since a retry would be refused the same way.

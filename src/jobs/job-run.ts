@@ -5,7 +5,7 @@ import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Redis } from '../redis/connection.js';
 import type { ReplicaWait } from '../redis/replica.js';
-import type { Reporter } from '../slack/reply-target.js';
+import type { ThreadOutbound } from '../slack/reply-target.js';
 import type { ActionLedger } from '../store/index.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildJobStatus } from '../views/job-status.js';
@@ -20,8 +20,8 @@ export interface ActionJobDeps {
   redis: Redis;
   prefix: string;
   gateway: GatewayClient;
-  /** Delivers to the job's reply target (the Slack poster, in this bot). */
-  poster: Reporter;
+  /** Delivers to the job's reply target (the outbound's thread messages). */
+  outbound: ThreadOutbound;
   ledger: ActionLedger;
   /** The catalogue source's getter (actions/catalogue-source.ts); tests hand a fixed one. */
   catalogue: () => Catalogue | Promise<Catalogue>;
@@ -151,15 +151,15 @@ export function createRun(
           ...(run.data.viaAssistant ? { viaAssistant: true } : {}),
         });
         if (run.data.statusTs) {
-          await deps.poster.update(run.data.replyTo, run.data.statusTs, message);
+          await deps.outbound.update(run.data.replyTo, run.data.statusTs, message);
           return;
         }
-        const ts = await deps.poster.post(run.data.replyTo, message);
+        const ts = await deps.outbound.post(run.data.replyTo, message);
         await checkpoint(run, { statusTs: ts });
       }),
     reply: async (message) => {
       if (!run.data.statusTs) await run.status('running');
-      await deps.poster.reply(run.data.replyTo, run.data.statusTs!, message);
+      await deps.outbound.reply(run.data.replyTo, run.data.statusTs!, message);
     },
   };
   return run;

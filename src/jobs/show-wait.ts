@@ -1,6 +1,6 @@
 import type { Catalogue } from '../actions/index.js';
 import type { AppLogger } from '../logger.js';
-import type { Reporter } from '../slack/reply-target.js';
+import type { ThreadOutbound } from '../slack/reply-target.js';
 import { buildJobStatus } from '../views/job-status.js';
 import { actionTitle } from '../views/template.js';
 import type { ActionJobData } from './job-data.js';
@@ -8,7 +8,7 @@ import type { ActionQueue } from './queue.js';
 
 export interface ShowWaitDeps {
   queue: ActionQueue;
-  poster: Reporter;
+  outbound: ThreadOutbound;
   catalogue: () => Catalogue | Promise<Catalogue>;
   logger: AppLogger;
 }
@@ -41,7 +41,7 @@ export async function showWait(deps: ShowWaitDeps, options: { limit?: number; ho
       cancelKey: data.jobKey,
       ...(data.retryOf ? { retryOf: data.retryOf } : {}),
     });
-    await deps.poster
+    await deps.outbound
       .update(data.replyTo, data.statusTs, message)
       .catch((error: unknown) => deps.logger.warn('could not show a wait', error));
   }

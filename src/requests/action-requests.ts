@@ -185,7 +185,7 @@ export class ActionRequests {
       // Slack round trip before it. One that waits says why and for how long, with Cancel, as any job does.
       if (request.approval && wait.ahead === 0 && !wait.ms && !wait.slowed) return undefined;
       const queued = buildJobStatus({ ...status, state: 'queued', wait, cancelKey: request.requestKey });
-      statusTs = await deps.reporter.post(request.replyTo, queued);
+      statusTs = await deps.outbound.post(request.replyTo, queued);
       return statusTs;
     };
     try {
@@ -198,7 +198,7 @@ export class ActionRequests {
         summary: 'could not be queued; nothing ran. Try again.',
       });
       if (statusTs)
-        await deps.reporter
+        await deps.outbound
           .update(request.replyTo, statusTs, failed)
           .catch((e: unknown) => deps.logger.warn('could not mark an unqueued job', e));
       throw error;
@@ -216,7 +216,7 @@ export class ActionRequests {
       // queued, so the "queued" message goes and the person is told where that job is.
       await release();
       if (result.statusTs)
-        await this.deps.reporter
+        await this.deps.outbound
           .remove(request.replyTo, result.statusTs)
           .catch((error: unknown) =>
             this.deps.logger.warn('could not remove an unqueued job message', error),

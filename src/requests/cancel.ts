@@ -62,5 +62,5 @@ export async function cancelJob(
     state: 'cancelled',
     summary: `cancelled by <@${input.by}> before it started; nothing was sent to the gateway`,
   });
-  await deps.reporter.update(data.replyTo, data.statusTs, message);
+  await deps.outbound.update(data.replyTo, data.statusTs, message);
 }

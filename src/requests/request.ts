@@ -6,7 +6,7 @@ import type { ActionQueue, ApprovalHooks, JobApproval, RequestFinished } from '.
 import type { AppLogger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Redis } from '../redis/connection.js';
-import type { ReplyTarget, Reporter } from '../slack/reply-target.js';
+import type { ReplyTarget, ThreadOutbound } from '../slack/reply-target.js';
 import type { ActionLedger } from '../store/index.js';
 import type { UserError } from './user-error.js';
 
@@ -112,7 +112,7 @@ export type RequestResult =
   /** Not run, and why, for the person: no such action, not bound, another client, not allowed, guarded. */
   | { kind: 'refused'; error: UserError | AccessError };
 
-/** What the request layer works with: core parts (no Slack listener or payload) and a reporter. */
+/** What the request layer works with: core parts (no Slack listener or payload) and the outbound's thread messages. */
 export interface RequestDeps {
   redis: Redis;
   /** The Redis key prefix (REDIS_PREFIX). */
@@ -126,7 +126,7 @@ export interface RequestDeps {
   metrics: Metrics;
   access: AccessPolicy;
   /** Posts the job's status message where the request's reply target says, before the job is queued. */
-  reporter: Reporter;
+  outbound: ThreadOutbound;
   /** The approvals feature's side of the queue (a cancelled approved job cancels its approval). */
   approvalHooks: ApprovalHooks;
   /** "Request finished" (jobs/action-worker.ts): a job cancelled before it started has ended too. */

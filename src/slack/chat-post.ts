@@ -1,4 +1,5 @@
 import {
+  type MessageMetadata,
   type WebAPICallResult,
   WebAPIHTTPError,
   WebAPIPlatformError,
@@ -9,12 +10,13 @@ import { Agent, type Dispatcher } from 'undici';
 import type { SlackMessage } from '../views/blocks.js';
 
 /**
- * `chat.postMessage` for a command's answer as one undici JSON POST. WebClient spends most of an answer's
+ * `chat.postMessage` as one undici JSON POST: every new message and thread reply of the outbound
+ * (slack-poster.ts), a command's answer among them. WebClient spends most of an answer's
  * Slack CPU on its request queue, retry wrapper and form encoding; this sends the same call with the same
  * outcomes a caller sees from WebClient as the web role configures it (app.ts): Slack's `ok: false` is a
  * WebAPIPlatformError (`not_in_channel`, `channel_not_found` in `data.error`); a 429 waits its Retry-After and
  * tries again; a non-200 or a failed request is retried with backoff; what is left is WebClient's own error
- * class with its code. Unlike WebClient's default, a call that hangs gives up after REQUEST_TIMEOUT_MS.
+ * class with its code. Unlike WebClient's default, a call that hangs gives up after `timeoutMs` (10 s unless set).
  */
 
 export interface ChatPostOptions {
@@ -26,6 +28,8 @@ export interface ChatPostOptions {
   maxTimeoutMs?: number;
   /** Set to hand a 429 back at once, as WebClient's rejectRateLimitedCalls does. */
   rejectRateLimitedCalls?: boolean;
+  /** How long one try waits for Slack's answer (default 10 s). */
+  timeoutMs?: number;
   dispatcher?: Dispatcher;
 }
 
@@ -74,16 +78,25 @@ export class ChatPoster {
     };
     this.dispatcher =
       options.dispatcher ??
-      new Agent({ headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
+      new Agent({
+        headersTimeout: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
+        bodyTimeout: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
+      });
   }
 
-  /** Posts a message in a channel (in a thread when given); resolves with its ts. */
-  async postMessage(channel: string, message: ChatPostMessage, threadTs?: string): Promise<{ ts: string }> {
+  /** Posts a message in a channel (in a thread when given, with `metadata` when given); resolves with its ts. */
+  async postMessage(
+    channel: string,
+    message: ChatPostMessage,
+    threadTs?: string,
+    metadata?: MessageMetadata,
+  ): Promise<{ ts: string }> {
     // Undefined fields (no blocks, no thread) drop out of the JSON, as WebClient drops them from its form.
     const thread = threadTs ? `,"thread_ts":${JSON.stringify(threadTs)}` : '';
+    const meta = metadata ? `,"metadata":${JSON.stringify(metadata)}` : '';
     const fragment = messageJson(message);
     const head = Buffer.from(
-      `{"channel":${JSON.stringify(channel)}${thread}${fragment.length > 0 ? ',' : ''}`,
+      `{"channel":${JSON.stringify(channel)}${thread}${meta}${fragment.length > 0 ? ',' : ''}`,
     );
     const body = Buffer.concat([head, fragment, CLOSE]);
     const retries = this.options.retries ?? 3;

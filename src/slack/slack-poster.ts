@@ -4,8 +4,9 @@ import type { SlackMessage } from '../views/blocks.js';
 import { fitHome, fitMessage, fitModal } from '../views/limits.js';
 import { messagePermalink } from '../views/permalink.js';
 import { ChannelPacer } from './channel-pacer.js';
+import { ChatPoster } from './chat-post.js';
 import { type UploadedFile, uploadFile } from './file-upload.js';
-import type { ReplyTarget, Reporter } from './reply-target.js';
+import type { ReplyTarget, ThreadOutbound } from './reply-target.js';
 import { postToResponseUrl } from './response-url.js';
 import { slackFetch } from './slack-fetch.js';
 
@@ -20,7 +21,7 @@ import { slackFetch } from './slack-fetch.js';
  * that case too. Another transport can sit behind `SlackOutbound`.
  */
 
-export interface SlackOutbound extends Reporter {
+export interface SlackOutbound extends ThreadOutbound {
   /** A new message; `metadata` lets tools (and the tests) tell which run posted it. */
   post(target: ReplyTarget, message: SlackMessage, options?: { metadata?: MessageMetadata }): Promise<string>;
   /** A message only `user` sees, in the target's channel (and thread). */
@@ -105,16 +106,19 @@ type Waiting = <T>(call: () => Promise<T>) => Promise<T>;
 /**
  * `maxWaits`: how many 429s a call waits out before it fails (the web role, with a person waiting: none).
  * `postIntervalMs`: new messages in one channel at most one per interval (SLACK_POST_INTERVAL; channel-pacer.ts).
+ * `chat`: what posts new messages and replies (chat-post.ts), retrying as `slack` does; by default one with the
+ * web role's retries, for `slack`'s token and address.
  */
 export function createSlackPoster(
   slack: WebClient,
-  options: { maxWaits?: number; postIntervalMs?: number } = {},
+  options: { maxWaits?: number; postIntervalMs?: number; chat?: ChatPoster } = {},
 ): SlackOutbound {
   const maxWaits = options.maxWaits ?? 5;
   const waiting: Waiting = (call) => withRateLimitWait(call, maxWaits);
   const workspaceUrl = workspaceUrlOf(slack);
+  const chat = options.chat ?? new ChatPoster({ apiUrl: slack.slackApiUrl, token: slack.token ?? '' });
   return {
-    ...messages(slack, waiting, new ChannelPacer(options.postIntervalMs ?? 0)),
+    ...messages(slack, chat, waiting, new ChannelPacer(options.postIntervalMs ?? 0)),
     ...views(slack, waiting),
     toResponseUrl: async (responseUrl, message, how) => {
       const body =
@@ -151,40 +155,57 @@ function fitted(message: SlackMessage) {
   return { text, blocks };
 }
 
-/** Messages: post and reply at the channel's pace, update, remove, ephemeral. */
+/**
+ * A new message fitted once and kept per message object: a message posted again (a read's cached page) goes out
+ * as the same object, whose JSON the chat poster has already written (chat-post.ts). A message is not changed
+ * once posted.
+ */
+const fittedPosts = new WeakMap<SlackMessage, SlackMessage>();
+
+function fittedPost(message: SlackMessage): SlackMessage {
+  let fit = fittedPosts.get(message);
+  if (fit === undefined) {
+    fit = fitted(message);
+    fittedPosts.set(message, fit);
+  }
+  return fit;
+}
+
+/** Messages: post and reply at the channel's pace (one JSON POST each), update, remove, ephemeral. */
 function messages(
   slack: WebClient,
+  chat: ChatPoster,
   waiting: Waiting,
   pacer: ChannelPacer,
 ): Pick<SlackOutbound, 'post' | 'update' | 'reply' | 'remove' | 'ephemeral'> {
-  /** chat.postMessage at the channel's pace; a 429 the client hands over pushes the channel's pace back. */
-  const postMessage = (args: Parameters<WebClient['chat']['postMessage']>[0] & { channel: string }) =>
+  /** chat.postMessage at the channel's pace; a 429 the poster hands over pushes the channel's pace back. */
+  const postMessage = (
+    channel: string,
+    message: SlackMessage,
+    threadTs?: string,
+    metadata?: MessageMetadata,
+  ) =>
     waiting(async () => {
-      await pacer.turn(args.channel);
-      const answer = await slack.chat.postMessage(args).catch((error: unknown) => {
-        const wait = retryAfterMs(error);
-        if (wait) pacer.pushBack(args.channel, wait);
-        throw error;
-      });
-      pacer.sent(args.channel);
-      return answer;
+      await pacer.turn(channel);
+      const answer = await chat
+        .postMessage(channel, fittedPost(message), threadTs, metadata)
+        .catch((error: unknown) => {
+          const wait = retryAfterMs(error);
+          if (wait) pacer.pushBack(channel, wait);
+          throw error;
+        });
+      pacer.sent(channel);
+      return answer.ts;
     });
   return {
-    post: async ({ channel, threadTs }, message, opts = {}) => {
-      const answer = await postMessage({
-        channel,
-        ...fitted(message),
-        ...(threadTs ? { thread_ts: threadTs } : {}),
-        ...(opts.metadata ? { metadata: opts.metadata } : {}),
-      });
-      return String(answer.ts ?? '');
-    },
+    post: ({ channel, threadTs }, message, opts = {}) =>
+      postMessage(channel, message, threadTs, opts.metadata),
     update: async ({ channel }, ts, message) => {
       await waiting(() => slack.chat.update({ channel, ts, ...fitted(message) }));
     },
     // A status message already in a thread has its replies beside it, in that thread.
     reply: async ({ channel, threadTs }, statusTs, message) => {
-      await postMessage({ channel, thread_ts: threadTs ?? statusTs, ...fitted(message) });
+      await postMessage(channel, message, threadTs ?? statusTs);
     },
     remove: async ({ channel }, ts) => {
       await waiting(() => slack.chat.delete({ channel, ts }));
@@ -259,5 +280,17 @@ export function createWorkerSlackClient(
     retryConfig: WORKER_SLACK_RETRY,
     timeout: WORKER_SLACK_TIMEOUT_MS,
     fetch: slackFetch,
+  });
+}
+
+/** The worker's new messages and replies (chat-post.ts), with the worker client's retries and timeout. */
+export function createWorkerChatPoster(token: string, apiUrl: string | undefined): ChatPoster {
+  return new ChatPoster({
+    apiUrl: apiUrl ?? 'https://slack.com/api/',
+    token,
+    retries: WORKER_SLACK_RETRY.retries,
+    minTimeoutMs: WORKER_SLACK_RETRY.minTimeout,
+    maxTimeoutMs: WORKER_SLACK_RETRY.maxTimeout,
+    timeoutMs: WORKER_SLACK_TIMEOUT_MS,
   });
 }

@@ -31,16 +31,7 @@ describe('several processes against one Redis', () => {
     // (the request layer and the Slack client wait for the first request).
     expect(web.made()).toEqual(expect.arrayContaining(['access', 'bindings', 'tokens', 'queue']));
     // A worker runs jobs with its own Slack client: no request layer, access, tokens or web Slack client.
-    const webOnly = [
-      'requests',
-      'access',
-      'reach',
-      'tokens',
-      'slack',
-      'answers',
-      'gatewayAnswers',
-      'channelPoster',
-    ];
+    const webOnly = ['requests', 'access', 'reach', 'tokens', 'slack', 'answers', 'gatewayAnswers'];
     for (const part of webOnly) {
       expect(worker.made()).not.toContain(part);
       expect(scheduler.made()).not.toContain(part);

@@ -25,12 +25,12 @@ afterAll(async () => {
 
 describe('showWait', () => {
   it('updates the waiting jobs’ messages once the queue is slowed, keeping their Cancel buttons', async () => {
-    const poster = createSlackPoster(h.web);
+    const outbound = createSlackPoster(h.web);
     const jobs = ['one', 'two'].map((p) =>
       h.jobData('seo_audit', { url: `https://acmeplumbing.example/${p}` }),
     );
     for (const job of jobs)
-      await queue.enqueue(job, () => poster.post(job.replyTo, { text: 'queued', blocks: [] }));
+      await queue.enqueue(job, () => outbound.post(job.replyTo, { text: 'queued', blocks: [] }));
 
     const faults = faultStreak(h.redis, h.prefix, { baseMs: 8_000, threshold: 2 });
     const limiter = bullKeys(h.prefix, 'actions').limiter;
@@ -40,7 +40,7 @@ describe('showWait', () => {
     expect(pausedMs).toBe(8_000);
 
     await showWait(
-      { queue, poster, catalogue: () => h.catalogue, logger: silentLogger() },
+      { queue, outbound, catalogue: () => h.catalogue, logger: silentLogger() },
       { holdsForMs: pausedMs },
     );
     const texts = h.slack.messages(CHANNEL).map((m) => m.text);
