@@ -252,7 +252,7 @@ const MAX_FILE_LINES = 350;
 
 /**
  * The fewest files the path could cross with no file over MAX_FILE_LINES and no file holding two folders' code
- * (a folder is a feature, a surface or a layer of DESIGN §2): folder by folder, its path files' lines, and the
+ * (a folder is a feature, a surface or a layer: CONTRIBUTING.md): folder by folder, its path files' lines, and the
  * lines of the functions that ran in them alone (as if every line not on the path went elsewhere).
  */
 function printFloor(window: Window, byFolder: Map<string, string[]>): void {
