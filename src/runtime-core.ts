@@ -163,7 +163,7 @@ export function buildServices(f: Foundation): Built {
       approvals: () => approvals,
       // The request layer posts each job's "queued" message before the job exists: the web role's Slack client,
       // with a person waiting, so a 429 is waited out inside the client and not again on top.
-      slack: () =>
+      outbound: () =>
         createSlackPoster(createWebSlackClient(f.botToken, config.slack.apiUrl, logger), { maxWaits: 0 }),
       reach: () =>
         new ClientReach(
@@ -236,7 +236,7 @@ function tokenFeature(f: Foundation, services: CoreServices, homeMarks: HomeMark
 
 /** The request layer over the core's parts. */
 function requestLayer(services: CoreServices, steps: StepEnds): ActionRequests {
-  const { config, slack, approvals } = services;
+  const { config, outbound, approvals } = services;
   return new ActionRequests({
     redis: services.redis,
     prefix: config.redis.prefix,
@@ -248,8 +248,8 @@ function requestLayer(services: CoreServices, steps: StepEnds): ActionRequests {
     ledger: services.ledger,
     metrics: services.metrics,
     access: services.access,
-    outbound: slack,
-    approvalHooks: approvalHooks(approvals, slack),
+    outbound,
+    approvalHooks: approvalHooks(approvals, outbound),
     requestFinished: (data, ended) => steps.requestFinished(data, ended),
   });
 }

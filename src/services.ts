@@ -53,7 +53,7 @@ export interface CoreServices {
   approvals: ApprovalStore;
   approvalExpiry: ApprovalExpiry;
   /** The web role's way out to Slack: status messages, approval cards, a command's messages in its channel. */
-  slack: SlackOutbound;
+  outbound: SlackOutbound;
   /** Assistant-tool tokens (minted in Slack, checked by the MCP server). */
   assistantTokens: AssistantTokenStore;
   /** Assistant access as a whole: static tokens and sign-in grants, who a bearer is, the sign-in itself. */

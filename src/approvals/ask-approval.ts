@@ -18,7 +18,7 @@ type ApprovalDeps = Pick<
   | 'approvals'
   | 'approvalExpiry'
   | 'signoffs'
-  | 'slack'
+  | 'outbound'
   | 'logger'
   | 'gateway'
 >;
@@ -144,8 +144,8 @@ async function pointAtPending(
   viaAssistant: boolean | undefined,
 ): Promise<void> {
   const { cardTs } = pending;
-  const link = cardTs ? await services.slack.permalink(pending.channel, cardTs) : undefined;
-  const told = services.slack.ephemeral(target, requester, buildAlreadyPending(pending, link));
+  const link = cardTs ? await services.outbound.permalink(pending.channel, cardTs) : undefined;
+  const told = services.outbound.ephemeral(target, requester, buildAlreadyPending(pending, link));
   // An assistant's caller is answered by the tool, and may not be in the channel at all (an admin's token):
   // Slack refusing the courtesy note there must not turn that answer into a failure.
   await (viaAssistant
@@ -157,7 +157,7 @@ async function pointAtPending(
 
 /** The card in the channel (or the thread), and an email's whole text under it. */
 async function postCard(services: ApprovalDeps, target: ReplyTarget, record: ApprovalRecord): Promise<void> {
-  const cardTs = await services.slack.post(target, buildApprovalCard(record));
+  const cardTs = await services.outbound.post(target, buildApprovalCard(record));
   if (!cardTs) return;
   await services.approvals.setCardTs(record.id, cardTs);
   record.cardTs = cardTs;
@@ -181,7 +181,7 @@ async function postEmailDetail(
     subject: record.preview.subject,
     content,
   });
-  for (const page of pages) await services.slack.reply(target, cardTs, page);
+  for (const page of pages) await services.outbound.reply(target, cardTs, page);
 }
 
 const text = (value: unknown): string =>

@@ -42,7 +42,7 @@ export interface DecideInput {
 
 export type Deps = Pick<
   CoreServices,
-  'approvals' | 'access' | 'config' | 'requests' | 'slack' | 'logger' | 'redis' | 'bindings' | 'signoffs'
+  'approvals' | 'access' | 'config' | 'requests' | 'outbound' | 'logger' | 'redis' | 'bindings' | 'signoffs'
 >;
 
 /** Longer than Slack's five-minute window for a signed request's timestamp. */
@@ -168,18 +168,18 @@ export async function afterDecision(
 ): Promise<DecideOutcome> {
   const decided = { kind: 'decided', record: result.record, from: result.from } as const;
   if (result.partial || result.record.state !== 'approved') {
-    await showOnCard(deps.slack, result.record);
+    await showOnCard(deps.outbound, result.record);
     return decided;
   }
   // The run is queued first and the card loses its buttons after: no Slack round trip before the POST (a
   // click on the old buttons meanwhile is answered from Redis, whichever web process it reaches).
   const failure = await runApproved(deps, result.record);
   if (failure) return failure;
-  await showOnCard(deps.slack, result.record).catch((e) => deps.logger.warn('card update failed', e));
+  await showOnCard(deps.outbound, result.record).catch((e) => deps.logger.warn('card update failed', e));
   // Should the run have ended before this update landed, it would hide the outcome: show the state now.
   const latest = await deps.approvals.get(result.record.id);
   if (latest && latest.state !== 'approved' && latest.state !== 'running')
-    await showOnCard(deps.slack, latest);
+    await showOnCard(deps.outbound, latest);
   return decided;
 }
 
@@ -194,13 +194,13 @@ async function cancel(deps: Deps, input: DecideInput): Promise<DecideOutcome> {
     if (result.state === 'missing') throw gone();
     return refusedAsDecided(deps, result.record);
   }
-  await showOnCard(deps.slack, result.record);
+  await showOnCard(deps.outbound, result.record);
   return { kind: 'decided', record: result.record, from: result.from };
 }
 
 async function refusedAsDecided(deps: Deps, record: ApprovalRecord): Promise<DecideOutcome> {
   // A click that found it expired made it so: the card says it now, whoever's click it was.
-  if (record.state === 'expired') await showOnCard(deps.slack, record);
+  if (record.state === 'expired') await showOnCard(deps.outbound, record);
   return { kind: 'refused', refusal: { kind: 'decided', record } };
 }
 
@@ -233,6 +233,6 @@ async function runApproved(deps: Deps, record: ApprovalRecord): Promise<DecideOu
     note: 'not_queued',
   });
   if (failed.ok)
-    await showOnCard(deps.slack, failed.record).catch((e) => deps.logger.warn('card update failed', e));
+    await showOnCard(deps.outbound, failed.record).catch((e) => deps.logger.warn('card update failed', e));
   return { kind: 'not-queued', error: failure };
 }

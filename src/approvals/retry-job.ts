@@ -23,7 +23,7 @@ type Deps = Pick<
   | 'access'
   | 'config'
   | 'requests'
-  | 'slack'
+  | 'outbound'
   | 'logger'
   | 'redis'
   | 'queue'

@@ -68,7 +68,7 @@ export const chartCommand: CommandSpec = {
     const binding = await ctx.binding();
     const chart = await drawChart(ctx.services, ctx.user, binding, request);
     const { meta } = chart;
-    await ctx.services.slack.uploadFile(
+    await ctx.services.outbound.uploadFile(
       slackReplyTarget(ctx.channel),
       { bytes: chart.png, filename: meta.filename, title: meta.title, altText: meta.altText },
       buildChartComment(meta.facts, ctx.user),

@@ -255,7 +255,7 @@ function commandContext(
     reply: parts.reply,
     post: async (message) => {
       const { thread_ts: thread, ...shown } = message;
-      return services.slack.post(slackReplyTarget(channel, thread), thread ? shown : message);
+      return services.outbound.post(slackReplyTarget(channel, thread), thread ? shown : message);
     },
     isAdmin: () => services.access.isAdmin(user),
     binding: async () => {

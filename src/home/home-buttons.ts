@@ -78,7 +78,7 @@ const BUTTONS: Record<string, HomeButton> = {
       channelDigests(services, value),
     ]);
     const signoff = binding ? await channelSignoff(services, binding) : undefined;
-    await services.slack.openModal(
+    await services.outbound.openModal(
       triggerId,
       buildChannelSettings({ channel: value, binding, digests, ...(signoff ? { signoff } : {}) }),
     );

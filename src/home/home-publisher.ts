@@ -48,10 +48,10 @@ async function publishOnce(
   const seen = await overview.read(user);
   if (seen.kind === 'person' && opened) await marks.opened(user, seen.approver);
   const last = hash ?? (await marks.lastHash(user)) ?? undefined;
-  let answer = await services.slack.publishHome(user, homeTab(seen), last);
+  let answer = await services.outbound.publishHome(user, homeTab(seen), last);
   if ('conflict' in answer) {
     // Another publish landed since: what Redis says now is at least as new as what it showed.
-    answer = await services.slack.publishHome(user, homeTab(await overview.read(user)));
+    answer = await services.outbound.publishHome(user, homeTab(await overview.read(user)));
   }
   if ('hash' in answer && answer.hash) await marks.setHash(user, answer.hash);
 }

@@ -49,7 +49,7 @@ export function registerChannelSettings(routes: SlackRoutes, services: BotServic
       ...edit.removed.map((removed) => signoffLines.removed(user, removed, clientLabel)),
     ];
     for (const line of lines)
-      await services.slack
+      await services.outbound
         .post(slackReplyTarget(channel), buildSignoffChange(line))
         .catch((e: unknown) => log.warn('could not tell the channel of a sign-off change', e));
   });

@@ -41,7 +41,7 @@ export function actionModalSubmission(services: BotServices): ViewListener {
       return;
     }
     await ack();
-    const tell = replyInChannelOrDirect(services.slack, meta.channel, body.user.id);
+    const tell = replyInChannelOrDirect(services.outbound, meta.channel, body.user.id);
     const form: SubmittedForm = { entry, meta, fields: checked.fields, viewId: view.id, user: body.user.id };
     try {
       await askFromForm(services, form, tell, log);

@@ -41,7 +41,7 @@ export function pageButton(services: BotServices): ButtonListener {
     const ts = body.message?.ts;
     const replace = () => interactionOf(context).replace(message);
     if (channel && ts && !body.container?.is_ephemeral) {
-      await services.slack.update(slackReplyTarget(channel), ts, message).catch(async (error: unknown) => {
+      await services.outbound.update(slackReplyTarget(channel), ts, message).catch(async (error: unknown) => {
         // Removed from the channel, the bot can no longer edit its message there; the click's response_url
         // still can, so the page turns anyway.
         if (!isNotInChannel(error)) throw error;

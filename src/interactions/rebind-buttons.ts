@@ -38,7 +38,7 @@ export function rebindConfirm(services: BotServices): ButtonListener {
     }
     const found = await findClient(services, choice.clientId);
     await bindChannel(services, { channel, user: body.user.id, ...found }, (message) =>
-      services.slack.post(slackReplyTarget(channel), message),
+      services.outbound.post(slackReplyTarget(channel), message),
     );
     await interactionOf(context).replace(
       lineMessage(escapeMrkdwn(`Switched from ${current.clientLabel} to ${found.clientLabel}.`)),

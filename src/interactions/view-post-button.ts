@@ -17,6 +17,6 @@ export function viewPostButton(services: BotServices): ButtonListener {
       await interactionOf(context).reply(buildApprovalRefusal({ kind: 'outsider' }));
       return;
     }
-    await services.slack.openModal(body.trigger_id, buildPostModal(outcome.record, outcome.row));
+    await services.outbound.openModal(body.trigger_id, buildPostModal(outcome.record, outcome.row));
   };
 }

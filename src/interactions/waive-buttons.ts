@@ -9,7 +9,7 @@ import { buildWaiveModal, readWaiveModal } from '../views/signoff-waiver.js';
 export function waiveButton(services: BotServices): ButtonListener {
   return async function handleWaiveButton({ body, action }) {
     const record = await waivable(services, action.value ?? '', body.user.id);
-    await services.slack.openModal(body.trigger_id, buildWaiveModal(record));
+    await services.outbound.openModal(body.trigger_id, buildWaiveModal(record));
   };
 }
 

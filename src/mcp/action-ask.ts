@@ -107,7 +107,7 @@ async function askApproval(ctx: ToolContext, asked: Asked, post: Prepared['post'
   if (!record) {
     // The identical request in flight here: its reference, so get_job follows it.
     const held = await services.approvals.inFlight(channel, payloadHash(entry.action, clientId, fields));
-    const link = held?.cardTs ? await services.slack.permalink(channel, held.cardTs) : undefined;
+    const link = held?.cardTs ? await services.outbound.permalink(channel, held.cardTs) : undefined;
     return empty('duplicate', 'An identical request already waits for approval in this channel.', {
       channel,
       ...(held
@@ -125,7 +125,7 @@ async function askApproval(ctx: ToolContext, asked: Asked, post: Prepared['post'
         : {}),
     });
   }
-  const link = record.cardTs ? await services.slack.permalink(channel, record.cardTs) : undefined;
+  const link = record.cardTs ? await services.outbound.permalink(channel, record.cardTs) : undefined;
   return {
     job_id: `approval-${record.id}`,
     status: 'pending_approval',
@@ -167,7 +167,7 @@ async function askQueued(ctx: ToolContext, asked: Asked, confirmed: boolean): Pr
       const wait = await services.queue.estimateWait(ahead).catch(() => ({ ahead, ms: undefined }));
       const job = await services.queue.findJob(result.jobKey);
       const ts = job?.data.statusTs;
-      const link = ts ? await services.slack.permalink(channel, ts).catch(() => undefined) : undefined;
+      const link = ts ? await services.outbound.permalink(channel, ts).catch(() => undefined) : undefined;
       return {
         job_id: result.jobKey,
         status: 'queued',

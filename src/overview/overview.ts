@@ -34,7 +34,7 @@ type OverviewDeps = Pick<
   | 'queue'
   | 'reach'
   | 'signoffs'
-  | 'slack'
+  | 'outbound'
   | 'tokens'
 >;
 
@@ -102,7 +102,7 @@ async function personData(
     channelRows(services, user, all, used),
     all ? adminOverview(services, all) : undefined,
     services.tokens.list(user),
-    services.slack.workspaceUrl(),
+    services.outbound.workspaceUrl(),
   ]);
   return {
     user,

@@ -67,8 +67,8 @@ const VIEW_CHECK_MS = 1_000;
 export function buttonPipeline(services: BotServices, options: ButtonPipelineOptions = {}): ButtonListener[] {
   const byResponseUrl: ClickAnswers = {
     answers: (body) => ({
-      reply: (message) => services.slack.toResponseUrl(body.response_url, message, 'ephemeral'),
-      replace: (message) => services.slack.toResponseUrl(body.response_url, message, 'replace'),
+      reply: (message) => services.outbound.toResponseUrl(body.response_url, message, 'ephemeral'),
+      replace: (message) => services.outbound.toResponseUrl(body.response_url, message, 'replace'),
     }),
   };
   const answering = options.answers ?? byResponseUrl;
@@ -116,14 +116,14 @@ export function viewPipeline(services: BotServices): ViewListener[] {
       ]);
     } catch (error) {
       await ack();
-      await directMessage(services.slack, user.id, describeError(error, log)).catch((e: unknown) =>
+      await directMessage(services.outbound, user.id, describeError(error, log)).catch((e: unknown) =>
         log.error('could not refuse a submission', e),
       );
       return;
     } finally {
       clearTimeout(timer);
     }
-    const reply = (message: SlackMessage) => directMessage(services.slack, user.id, message);
+    const reply = (message: SlackMessage) => directMessage(services.outbound, user.id, message);
     context[INTERACTION] = { log, reply, replace: reply } satisfies Interaction;
     await next();
   };

@@ -58,13 +58,13 @@ export async function openActionModal(services: BotServices, request: ModalReque
   } satisfies ModalMetadata);
   const sourced = entry.fields.filter((f) => f.optionsFrom);
   if (!sourced.length) {
-    await services.slack.openModal(
+    await services.outbound.openModal(
       request.triggerId,
       buildActionModal(entry, { prefill: request.prefill, privateMetadata }),
     );
     return;
   }
-  const opened = await services.slack.openModal(request.triggerId, buildLoadingModal(entry.label));
+  const opened = await services.outbound.openModal(request.triggerId, buildLoadingModal(entry.label));
   const options: Record<string, { label: string; value: string }[]> = {};
   const notes: Record<string, string> = {};
   for (const field of sourced) {
@@ -99,7 +99,7 @@ export async function openActionModal(services: BotServices, request: ModalReque
     }
   }
   if (!opened.viewId) throw new Error('views.open answered without a view id');
-  await services.slack.updateModal(
+  await services.outbound.updateModal(
     opened.viewId,
     buildActionModal(entry, { prefill: request.prefill, privateMetadata, options, notes }),
     opened.hash,
