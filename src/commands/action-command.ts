@@ -2,8 +2,8 @@ import type { ActionEntry } from '../actions/index.js';
 import { ARGUMENTS_ERROR_KEY, parseActionArgs } from '../actions/index.js';
 import { requestApprovalAs } from '../approvals/index.js';
 import { type Admitted, requestKeys, UserError, UserErrorCode } from '../requests/index.js';
-import { answerRequest } from '../slack/answer-request.js';
 import { openActionModal } from '../slack/open-action-modal.js';
+import { answerRequest } from '../slack/person-answers.js';
 import { slackReplyTarget } from '../slack/reply-target.js';
 import type { CommandContext } from './command-context.js';
 

@@ -1,7 +1,7 @@
 import { requestKeys, UserError, UserErrorCode } from '../requests/index.js';
 import type { BotServices } from '../services.js';
-import { answerRequest } from '../slack/answer-request.js';
 import { type ButtonListener, interactionOf } from '../slack/interaction-pipeline.js';
+import { answerRequest } from '../slack/person-answers.js';
 import { lineMessage } from '../views/blocks.js';
 
 /**

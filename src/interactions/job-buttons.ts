@@ -1,7 +1,7 @@
 import { retryJob } from '../approvals/index.js';
 import type { BotServices } from '../services.js';
-import { answerRequest } from '../slack/answer-request.js';
 import { type ButtonListener, interactionOf } from '../slack/interaction-pipeline.js';
+import { answerRequest } from '../slack/person-answers.js';
 import { answerDecision } from './approval-buttons.js';
 
 /**

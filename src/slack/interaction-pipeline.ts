@@ -11,7 +11,7 @@ import type { AppLogger } from '../logger.js';
 import type { BotServices } from '../services.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { describeError } from './describe-error.js';
-import { directMessage } from './person-reply.js';
+import { directMessage } from './person-answers.js';
 import { slackLogContext } from './request-context.js';
 
 /**
