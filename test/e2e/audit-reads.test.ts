@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeView } from '../../src/local/fake-slack/index.js';
 import { bind, CHANNEL, type Harness, MEMBER, startHarness, textOf } from '../helpers/bot-harness.js';
@@ -13,22 +13,50 @@ import { TEST_REDIS_URL } from '../helpers/redis.js';
 
 const GROUP = 'SAUDITORS';
 let h: Harness;
-let monitor: Redis;
+let monitor: Socket;
 let bindingKey: string;
-const bindingCommands: string[][] = [];
+const bindingCommands: string[] = [];
+
+/**
+ * Redis's MONITOR on a socket of its own, line by line. Not ioredis's monitor(): it parses the lines that come in
+ * the same packet as MONITOR's own OK before it marks the connection as monitoring, and on a busy server (other
+ * test files beside this one) it then fails with "Command queue state error".
+ */
+async function startMonitor(onLine: (line: string) => void): Promise<Socket> {
+  const { hostname, port } = new URL(TEST_REDIS_URL);
+  const socket = connect(Number(port || 6379), hostname);
+  let rest = '';
+  let started: () => void = () => {};
+  const ok = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    const lines = (rest + chunk).split('\r\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line === '+OK') started();
+      else onLine(line);
+    }
+  });
+  socket.on('error', () => {});
+  socket.write('MONITOR\r\n');
+  await ok;
+  return socket;
+}
 
 beforeAll(async () => {
   h = await startHarness('e2e-audit-reads', { GATEWAY_MEMBERS: GROUP }, { userCacheMs: 1 });
   h.slack.simulate.setUserGroup(GROUP, [MEMBER]);
   await bind(h, 'harbor-law');
   bindingKey = `${h.prefix}:binding:${CHANNEL}`;
-  monitor = await new Redis(TEST_REDIS_URL).monitor();
-  monitor.on('monitor', (_time: string, args: string[]) => {
-    if (args.includes(bindingKey)) bindingCommands.push(args);
+  // A command line quotes each argument: `+<time> [0 <client>] "hget" "<key>" …`.
+  monitor = await startMonitor((line) => {
+    if (line.includes(`"${bindingKey}"`)) bindingCommands.push(line);
   });
 });
 afterAll(async () => {
-  monitor?.disconnect();
+  monitor?.destroy();
   await h?.close();
 });
 
