@@ -27,6 +27,15 @@ afterAll(async () => {
 const posts = (action: string) => h.posts(action);
 const slowed = async () => (await h.runtime.services.redis.pttl(`${h.prefix}:gateway:slowed`)) > 0;
 
+/** Until the queue is slowed (a Redis read, so not the stand-in's waitFor, whose probes are synchronous). */
+async function untilSlowed(timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await slowed())) {
+    if (Date.now() > deadline) throw new Error(`the queue was not slowed within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe('gateway faults', () => {
   it('one 500 does not stall another channel: its job retries on its own and ends done', async () => {
     h.sandbox.failNext('500', { method: 'POST', action: 'seo_audit' });
@@ -53,7 +62,7 @@ describe('gateway faults', () => {
       what: 'three failing audit POSTs',
       timeoutMs: 10_000,
     });
-    await h.slack.waitFor(async () => ((await slowed()) ? true : undefined), { what: 'the queue slowed' });
+    await untilSlowed();
     const before = posts('index_url').length;
     await h.gateway('index https://brightdental.example/waits', { user: ADMIN, channel: OTHER });
     const waiting = await h.message((m) => m.text.includes('/waits') && m.text.includes('queued'), OTHER);

@@ -213,6 +213,8 @@ function waitFor<T>(
     function check(): void {
       try {
         const value = probe();
+        // A promise is truthy at once: an async probe would end the wait before its condition held.
+        if (value instanceof Promise) throw new Error('waitFor takes a synchronous probe, not a promise');
         if (value) done(() => resolve(value));
       } catch (error) {
         done(() => reject(error));
