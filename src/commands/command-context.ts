@@ -16,7 +16,7 @@ export interface CommandContext {
   /** An ephemeral reply to the person (through the response URL: works even where the bot is not a member). */
   reply(message: SlackMessage): Promise<void>;
   /** A message in the channel, for work others should see; throws Slack's `not_in_channel` when uninvited. */
-  post(message: SlackMessage & { thread_ts?: string }): Promise<string>;
+  post(message: SlackMessage): Promise<string>;
   isAdmin(): boolean;
   /** The channel's client binding, or a UserError telling the person how to bind one. */
   binding(): Promise<ChannelBinding>;

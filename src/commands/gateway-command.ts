@@ -253,10 +253,7 @@ function commandContext(
       return log();
     },
     reply: parts.reply,
-    post: async (message) => {
-      const { thread_ts: thread, ...shown } = message;
-      return services.outbound.post(slackReplyTarget(channel, thread), thread ? shown : message);
-    },
+    post: (message) => services.outbound.post(slackReplyTarget(channel), message),
     isAdmin: () => services.access.isAdmin(user),
     binding: async () => {
       const binding = read ? read.binding : await services.bindings.get(channel);

@@ -1,5 +1,5 @@
 import { DelayedError } from 'bullmq';
-import { GatewayError, namedReferences, publicErrorLine } from '../gateway/index.js';
+import { GatewayError, publicErrorLine } from '../gateway/index.js';
 import { referenceNames } from '../reads/index.js';
 import { actionFingerprint, releaseJobClaim } from '../store/index.js';
 import { buildOutcomeUnknown } from '../views/action-result.js';
@@ -137,16 +137,13 @@ export async function finishSuccess(run: JobRun, result: Record<string, unknown>
   await run.status('done', note ? 'found the record the first attempt created' : undefined, {
     ...(summary ? { result: summary } : {}),
   });
-  // The record's category and author by name (a read of each small naming dataset; failing, the ids show). A
-  // record whose resource names nothing by id (an audit) has nothing to read.
-  const names = Object.keys(namedReferences(run.entry.recordResource)).length
-    ? await referenceNames(
-        { gateway: run.deps.gateway, logger: run.log },
-        run.data.clientId,
-        run.entry.recordResource,
-        [record],
-      )
-    : {};
+  // The record's category and author by name (a read of each small naming dataset; failing, the ids show).
+  const names = await referenceNames(
+    { gateway: run.deps.gateway, logger: run.log },
+    run.data.clientId,
+    run.entry.recordResource,
+    [record],
+  );
   await run.reply(
     buildActionResult(run.entry, record, {
       fields,

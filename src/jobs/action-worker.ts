@@ -13,13 +13,7 @@ import { processActionJob } from './action-job.js';
 import { reportFinalFailure } from './final-failure.js';
 import { ACTION_JOB_NAME, ACTION_QUEUE, type ActionJobData, type ActionJobOutcome } from './job-data.js';
 import { RetryableJobError, wasReported } from './job-errors.js';
-import {
-  type ActionJobDeps,
-  type ApprovalHooks,
-  endAwaited,
-  type JobEnd,
-  type RequestFinished,
-} from './job-run.js';
+import type { ActionJobDeps, ApprovalHooks, JobEnd, RequestFinished } from './job-run.js';
 import { ActionQueue } from './queue.js';
 import { advanceFairClock, bullKeys, fairKeys, faultStreak, pauseAllWorkers } from './rate-limit.js';
 import { showWait } from './show-wait.js';
@@ -74,8 +68,8 @@ export interface ActionWorkerOptions {
   replicaWaitMs?: number;
   /**
    * "Request finished": told once a job has ended for good (done, needs a person, or failed with no attempt
-   * left), in the worker that ran it (a cancel tells it from requests/cancel.ts), for a job something may wait on
-   * (`endAwaited`). Whatever waits on a request's end (a Workflow Builder step) listens here.
+   * left), in the worker that ran it (a cancel tells it from requests/cancel.ts). Whatever waits on a request's
+   * end (a Workflow Builder step) listens here.
    */
   requestFinished?: RequestFinished;
   /** Told when a job starts, ends or fails an attempt (`ended`: it will not run again); Home tabs follow. */
@@ -259,7 +253,7 @@ function jobEnds(options: ActionWorkerOptions, { redis, logger, track }: WorkerS
     );
   };
   const finished = (data: ActionJobData, end: JobEnd) => {
-    if (!options.requestFinished || !endAwaited(data)) return;
+    if (!options.requestFinished) return;
     track(
       options
         .requestFinished(data, end)

@@ -51,8 +51,6 @@ export interface ActionJobData {
   result?: Record<string, unknown>;
   /** Asked for through an assistant tool: its messages say so. */
   viaAssistant?: boolean;
-  /** A Workflow Builder step waits on this request's end ("request finished"). */
-  awaited?: boolean;
 }
 
 /** What a processed job returns (BullMQ `returnvalue`). */

@@ -55,13 +55,6 @@ export type RequestEnd = JobEnd | { cancelledBy: string };
 export type RequestFinished = (data: ActionJobData, ended: RequestEnd) => Promise<void>;
 
 /**
- * Whether anything may wait on a job's end: a request made `awaited` (a Workflow Builder step's), or an
- * approval's run (a step may wait on its approval). The worker tells "request finished" of these alone; a
- * cancel (requests/cancel.ts, rare and off the worker) tells it of every job, and its listener looks itself.
- */
-export const endAwaited = (data: ActionJobData): boolean => Boolean(data.awaited || data.approval);
-
-/**
  * What the action worker asks of the approvals feature (approvals/ provides it, the composition root hands it
  * in): jobs/ knows queues, not approvals.
  */

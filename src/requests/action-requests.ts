@@ -57,7 +57,6 @@ function jobData(admitted: Admitted, request: RequestDetails, holds: string | un
     enqueuedAt: Date.now(),
     ...(holds ? { holdsFingerprint: holds } : {}),
     ...(request.viaAssistant ? { viaAssistant: true } : {}),
-    ...(request.awaited ? { awaited: true } : {}),
   };
 }
 

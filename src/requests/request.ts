@@ -87,8 +87,6 @@ export interface ActionRequest {
   approval?: JobApproval;
   /** Asked for through an assistant tool: its messages say so. */
   viaAssistant?: boolean;
-  /** A Workflow Builder step waits on its end: its job tells "request finished". */
-  awaited?: boolean;
 }
 
 /**

@@ -126,7 +126,6 @@ async function ask(
     fields,
     replyTo: slackReplyTarget(call.channel),
     requestKey,
-    awaited: true,
   });
   if (result.kind === 'refused') return refusalText(result.error);
   if (result.kind === 'ask')

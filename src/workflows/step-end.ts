@@ -10,7 +10,7 @@ import { StepRuns } from './step-runs.js';
 /**
  * How a Workflow Builder step ends: with its outputs when its job is done, with a message for the workflow's
  * owner otherwise. It listens to two outcomes and changes neither: the action queue's "request finished"
- * (the end of a step's job or an approval's run, in whichever worker ran it) and an approval's change (a rejection, an expiry). A step's
+ * (every job's end, in whichever worker ran it) and an approval's change (a rejection, an expiry). A step's
  * job is the request keyed `wf-<execution id>`; a guarded step's run is found through its approval.
  */
 
