@@ -21,6 +21,11 @@ export interface Config {
     mode: 'http' | 'socket';
   };
   port: number;
+  /**
+   * Reverse proxies in front of the bot (TRUST_PROXY, as Express's `trust proxy` hop count): a request's address
+   * for the per-address limits is the one the outermost of them saw, from X-Forwarded-For; 0: the socket's.
+   */
+  trustProxy: number;
   gateway: {
     /** Undefined when unset or `sandbox`; `sandbox` tells which (the runtime refuses to guess). */
     baseUrl: string | undefined;
@@ -164,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return deepFreeze<Config>({
     slack: slackConfig(e),
     port: e.PORT,
+    trustProxy: e.TRUST_PROXY,
     gateway: gatewayConfig(e, sandbox),
     metricsToken: e.METRICS_TOKEN,
     redis: redisConfig(e),

@@ -201,6 +201,14 @@ export const envSchema = z
               'SLACK_WEB_URL must start with https:// (sign-in codes travel to it); plain http:// only on this machine',
           }),
       ),
+    TRUST_PROXY: z.coerce
+      .number({
+        message: 'TRUST_PROXY must be a whole number: how many reverse proxies stand in front of the bot',
+      })
+      .int('TRUST_PROXY must be a whole number: how many reverse proxies stand in front of the bot')
+      .min(0, 'TRUST_PROXY must be 0 (no proxy) or the number of reverse proxies in front of the bot')
+      .max(5, 'TRUST_PROXY must be at most 5: the number of reverse proxies in front of the bot, usually 1')
+      .default(0),
     OAUTH_METADATA_ALLOWED_HOSTS: lowerCaseList(
       /^(\[[0-9a-f:]+\]|[a-z0-9.-]+)(:\d{1,5})?$/,
       'OAUTH_METADATA_ALLOWED_HOSTS: host names or host:port, such as mcp-client.intranet.example:8443',

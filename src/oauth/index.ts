@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import type { CoreServices } from '../services.js';
 import { OAUTH_PATHS, type SignInFeature } from '../tokens/index.js';
+import { checkedAuthorization, slowDown, waitOf } from './authorize-guard.js';
 import { asPublic, BodyTooLarge, issuerOf, json, readBody, replay, sendPage } from './oauth-http.js';
-import { registrationWait } from './registration-limit.js';
+import { AUTHORIZATIONS, REGISTRATIONS, SIGN_IN_PAGES } from './rate-limit.js';
 import { errorPage } from './sign-in-pages.js';
 import { consentAnswer, type SignInContext, signInPage, slackCallback } from './sign-in-routes.js';
 
@@ -20,6 +21,9 @@ const OIDC_METADATA = '/.well-known/openid-configuration';
 
 type Work = (ctx: SignInContext, req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+/** A registration is a name, a redirect URI or two and a few words: the client is kept as it was sent. */
+const MAX_REGISTRATION_BYTES = 4_096;
+
 export function oauthRoutes(services: CoreServices): CustomRoute[] {
   const signIn = services.tokens.signIn;
   if (!signIn) return [];
@@ -32,24 +36,24 @@ export function oauthRoutes(services: CoreServices): CustomRoute[] {
       return protocol(ctx, req, res);
     }),
     route(OIDC_METADATA, ['GET', 'OPTIONS'], protocol),
-    route(OAUTH_PATHS.authorize, ['GET', 'POST'], protocol),
+    route(OAUTH_PATHS.authorize, ['GET', 'POST'], async (ctx, req, res) => {
+      const wait = await waitOf(services, AUTHORIZATIONS, req);
+      if (wait > 0) return sendPage(res, slowDown(wait));
+      const checked = await checkedAuthorization(ctx.issuer, req, res);
+      if (checked) await protocol(ctx, checked, res);
+    }),
     route(`${OAUTH_PATHS.authorize}/:uid`, ['GET', 'POST'], protocol),
     route(OAUTH_PATHS.token, ['POST', 'OPTIONS'], (ctx, req, res) => tokenRequest(ctx, req, res, protocol)),
-    route(OAUTH_PATHS.register, ['POST', 'OPTIONS'], async (ctx, req, res) => {
-      const { redis, config } = services;
-      const wait = req.method === 'POST' ? await registrationWait(redis, config.redis.prefix, req) : 0;
-      if (wait > 0)
-        return json(
-          res,
-          429,
-          { error: 'slow_down', error_description: 'Too many registrations; wait and retry.' },
-          { 'retry-after': String(wait) },
-        );
-      return protocol(ctx, req, res);
-    }),
+    route(OAUTH_PATHS.register, ['POST', 'OPTIONS'], (ctx, req, res) =>
+      registration(services, ctx, req, res, protocol),
+    ),
     route(OAUTH_PATHS.revoke, ['POST', 'OPTIONS'], protocol),
     route(OAUTH_PATHS.jwks, ['GET'], protocol),
-    route(OAUTH_PATHS.signIn, ['GET'], signInPage),
+    route(OAUTH_PATHS.signIn, ['GET'], async (ctx, req, res) => {
+      const wait = await waitOf(services, SIGN_IN_PAGES, req);
+      if (wait > 0) return sendPage(res, slowDown(wait));
+      await signInPage(ctx, req, res);
+    }),
     route(`${OAUTH_PATHS.signIn}/slack`, ['GET'], slackCallback),
     route(`${OAUTH_PATHS.signIn}/consent`, ['POST'], consentAnswer),
   ];
@@ -103,6 +107,42 @@ function protocolHandler(): Work {
     }
     return handler(req, res) as unknown as Promise<void>;
   };
+}
+
+/**
+ * Dynamic registration, open to anyone: within the rate, a small body, and while fewer than a few hundred
+ * registered clients wait unused (each is kept an hour); oidc-provider then checks each field (clientPolicy).
+ */
+async function registration(
+  services: CoreServices,
+  ctx: SignInContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  protocol: Work,
+): Promise<void> {
+  if (req.method !== 'POST') return protocol(ctx, req, res);
+  const slow = (wait: number) =>
+    json(
+      res,
+      429,
+      { error: 'slow_down', error_description: 'Too many registrations; wait and retry.' },
+      { 'retry-after': String(wait) },
+    );
+  const wait = await waitOf(services, REGISTRATIONS, req);
+  if (wait > 0) return slow(wait);
+  let body: Buffer | undefined;
+  try {
+    body = await readBody(req);
+  } catch (error) {
+    if (!(error instanceof BodyTooLarge)) throw error;
+  }
+  if (!body || body.length > MAX_REGISTRATION_BYTES)
+    return json(res, 413, {
+      error: 'invalid_client_metadata',
+      error_description: `a registration is at most ${MAX_REGISTRATION_BYTES} bytes`,
+    });
+  if (!(await ctx.signIn.registrationRoom())) return slow(60);
+  return protocol(ctx, replay(req, body), res);
 }
 
 /**

@@ -56,8 +56,32 @@ function redirectUriAllowed(uri: unknown): boolean {
   }
 }
 
+/** A client's self-declared name is shown on the consent page, in Slack and on Home: a name, not a text. */
+export const MAX_CLIENT_NAME = 100;
+const MAX_URI = 512;
+/** Each list field (redirect_uris, contacts) holds a few entries; each is stored with the client. */
+const MAX_ENTRIES = 5;
+const URI_FIELDS = ['client_uri', 'logo_uri', 'policy_uri', 'tos_uri', 'jwks_uri', 'initiate_login_uri'];
+
+/** Registration is open to anyone and a client is kept as sent: every field stays small. */
+function fieldSizes(metadata: Record<string, unknown>): void {
+  const tooLong = (what: string) => new errors.InvalidClientMetadata(`${what} is too long`);
+  const name = metadata.client_name;
+  if (typeof name === 'string' && name.length > MAX_CLIENT_NAME)
+    throw tooLong(`client_name (at most ${MAX_CLIENT_NAME} characters)`);
+  for (const field of ['redirect_uris', 'contacts', 'post_logout_redirect_uris', 'request_uris']) {
+    const list = metadata[field];
+    if (!Array.isArray(list)) continue;
+    if (list.length > MAX_ENTRIES) throw tooLong(`${field} (at most ${MAX_ENTRIES} entries)`);
+    if (list.some((entry) => String(entry).length > MAX_URI)) throw tooLong(`an entry of ${field}`);
+  }
+  for (const field of URI_FIELDS)
+    if (String(metadata[field] ?? '').length > MAX_URI) throw tooLong(`${field} (at most ${MAX_URI})`);
+}
+
 function clientPolicy(_ctx: unknown, key: string, _value: unknown, metadata: Record<string, unknown>): void {
   if (key !== 'gateway_client_policy') return;
+  fieldSizes(metadata);
   const uris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris : [];
   const bad = uris.find((uri) => !redirectUriAllowed(uri));
   if (bad !== undefined)
@@ -180,12 +204,43 @@ function configuration(issuer: string, o: AuthorizationServerOptions): Configura
     interactions: { url: async () => OAUTH_PATHS.signIn },
     clientBasedCORS: () => true,
     async renderError(ctx, out) {
+      ctx.state.gwRendered = true;
       const page = o.errorPage(out);
       for (const [name, value] of Object.entries(page.headers)) ctx.set(name, value);
       ctx.body = page.html;
     },
     ttl: lifetimes(o.grantTtlS),
     routes: ROUTES,
+  };
+}
+
+/**
+ * An error of the authorization request, found before anyone signed in, goes back to the client's redirect URI
+ * only when the bot trusts the client: its redirect is on the person's own machine (loopback), or someone of the
+ * workspace allowed it before. Otherwise the browser gets the error page: a link on the bot's host must not
+ * land on a page anyone could register (RFC 9700 §4.11.2).
+ */
+function pageForUntrusted(o: AuthorizationServerOptions) {
+  const trusted = async (ctx: KoaContextWithOIDC) => {
+    const client = ctx.oidc?.client;
+    const redirect = ctx.oidc?.params?.redirect_uri;
+    if (!client) return false;
+    if (typeof redirect === 'string' && URL.canParse(redirect) && isLoopback(new URL(redirect).hostname))
+      return true;
+    return o.store.clientConsented(client.clientId);
+  };
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    await next();
+    const error = ctx.state.gwError as { error?: string; error_description?: string } | undefined;
+    if (!error || ctx.state.gwRendered || ctx.path !== OAUTH_PATHS.authorize || (await trusted(ctx))) return;
+    const page = o.errorPage({
+      error: error.error ?? 'server_error',
+      error_description: error.error_description,
+    });
+    ctx.remove('location');
+    ctx.status = 400;
+    for (const [name, value] of Object.entries(page.headers)) ctx.set(name, value);
+    ctx.body = page.html;
   };
 }
 
@@ -200,7 +255,14 @@ export function createAuthorizationServer(issuer: string, options: Authorization
   // Koa would print what it considers unhandled to stderr; oidc-provider's own events are logged below instead.
   provider.silent = true;
   const log = options.logger.child({ part: 'oauth' });
-  provider.on('server_error', (_ctx, error) => log.error('authorization server error', error));
+  provider.on('server_error', (ctx, error) => {
+    ctx.state.gwError = error;
+    log.error('authorization server error', error);
+  });
+  provider.on('authorization.error', (ctx, error) => {
+    ctx.state.gwError = error;
+  });
+  provider.use(pageForUntrusted(options));
   provider.on('grant.revoked', (_ctx, grantId) => log.info(`oauth grant revoked (${grantId.slice(0, 6)}…)`));
   return provider;
 }

@@ -62,6 +62,8 @@ export interface SignInFeature {
   flow: AssistantSignIn;
   /** The key the consent form's CSRF tokens are made with. */
   csrfKey: Buffer;
+  /** Whether one more client may register now (few enough registered ones wait unused). */
+  registrationRoom(): Promise<boolean>;
   /** The authorization server of an issuer (the bot's public address), made once per process. */
   serverFor(issuer: string, errorPage: AuthorizationServerOptions['errorPage']): Promise<Provider>;
 }
@@ -163,6 +165,7 @@ function signInFeature(
       grantTtlS,
     }),
     csrfKey: csrfKey(signIn.clientSecret),
+    registrationRoom: () => store.registrationRoom(),
     serverFor(issuer, errorPage) {
       let server = servers.get(issuer);
       if (server) return server;

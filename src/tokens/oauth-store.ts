@@ -11,8 +11,10 @@ import { defineScript, runScript } from '../redis/scripts.js';
  * revoked (as a reuse is). A registered client expires when no grant uses it.
  */
 
-/** A registered client with no grant is forgotten after this long. */
-const UNUSED_CLIENT_TTL_S = 7 * 86_400;
+/** A registered client with no grant is forgotten after this long: an assistant signs in right after it registers. */
+const UNUSED_CLIENT_TTL_S = 3_600;
+/** Registered clients no one has signed in with yet, at most, in all: registration is open to anyone. */
+export const MAX_UNUSED_CLIENTS = 500;
 
 const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
 
@@ -62,6 +64,14 @@ export class OAuthStore {
   #userCode(code: string): string {
     return `${this.prefix}:oauth:user-code:${hashOf(code)}`;
   }
+  /** Registered clients without a grant yet, scored by when they expire. */
+  #unusedClients(): string {
+    return `${this.prefix}:oauth:unused-clients`;
+  }
+  /** Present while a grant of the client may be used: someone of the workspace allowed it. */
+  #consented(clientId: string): string {
+    return `${this.prefix}:oauth:client-consented:${hashOf(clientId)}`;
+  }
 
   /** The adapter oidc-provider builds one of per model (`AccessToken`, `Grant`, `Client`, …). */
   adapterFor(model: string): Adapter {
@@ -104,6 +114,8 @@ export class OAuthStore {
     const stored = SECRET_IDS.has(model) ? rest : payload;
     const tx = this.redis.multi().del(key).hset(key, 'p', JSON.stringify(stored));
     if (ttlMs > 0) tx.pexpire(key, ttlMs);
+    if (model === 'Client' && expiresIn === undefined)
+      tx.zadd(this.#unusedClients(), Date.now() + ttlMs, key).pexpire(this.#unusedClients(), ttlMs);
     const { grantId, uid, userCode } = payload;
     if (grantId) {
       const members = this.#grantMembers(grantId);
@@ -144,8 +156,32 @@ export class OAuthStore {
       .exec();
   }
 
-  /** Keeps a registered client as long as a grant of it may be used (`expiresInS` from now, or longer). */
+  /**
+   * Keeps a registered client as long as a grant of it may be used (`expiresInS` from now, or longer), and
+   * remembers that someone allowed it (its errors may then go back to it, `clientConsented`).
+   */
   async keepClient(clientId: string, expiresInS: number): Promise<void> {
-    await this.redis.pexpire(this.key('Client', clientId), expiresInS * 1_000, 'GT');
+    const key = this.key('Client', clientId);
+    await this.redis
+      .multi()
+      .pexpire(key, expiresInS * 1_000, 'GT')
+      .zrem(this.#unusedClients(), key)
+      .set(this.#consented(clientId), '1', 'PX', expiresInS * 1_000)
+      .exec();
+  }
+
+  async clientConsented(clientId: string): Promise<boolean> {
+    return (await this.redis.exists(this.#consented(clientId))) === 1;
+  }
+
+  /** Whether one more client may register: fewer than MAX_UNUSED_CLIENTS registered ones wait unused. */
+  async registrationRoom(): Promise<boolean> {
+    const set = this.#unusedClients();
+    const [, [, unused]] = (await this.redis
+      .multi()
+      .zremrangebyscore(set, '-inf', Date.now())
+      .zcard(set)
+      .exec()) as [unknown, [unknown, number]];
+    return unused < MAX_UNUSED_CLIENTS;
   }
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { AccessPolicy, ClientReach } from '../access/index.js';
@@ -71,14 +71,20 @@ const STALE: Refusal = {
   hint: 'Start again from your assistant: it opens a new sign-in page.',
 };
 
+function sameText(a: string, b: string): boolean {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
 const isLoopbackHost = (host: string) =>
   host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 
 export class AssistantSignIn {
   constructor(private readonly deps: SignInDeps) {}
 
-  #stateKey(state: string) {
-    return `${this.deps.prefix}:oauth:slack-state:${state}`;
+  /** One Slack state per sign-in (interaction), overwritten when the page is opened again. */
+  #stateKey(uid: string) {
+    return `${this.deps.prefix}:oauth:slack-state:${uid}`;
   }
   #nameKey(accountId: string) {
     return `${this.deps.prefix}:oauth:signed-in-name:${accountId}`;
@@ -98,8 +104,8 @@ export class AssistantSignIn {
     const state = randomBytes(24).toString('base64url');
     const nonce = randomBytes(24).toString('base64url');
     await this.deps.redis.set(
-      this.#stateKey(state),
-      JSON.stringify({ uid: details.uid, nonce }),
+      this.#stateKey(details.uid),
+      JSON.stringify({ state, nonce }),
       'PX',
       STATE_TTL_MS,
     );
@@ -121,11 +127,12 @@ export class AssistantSignIn {
     query: { code?: string | undefined; state?: string | undefined; error?: string | undefined },
   ): Promise<SignInStep> {
     const details = await this.#details(provider, req, res);
-    const saved = query.state ? await this.deps.redis.getdel(this.#stateKey(query.state)) : null;
-    const { uid, nonce } = saved
-      ? (JSON.parse(saved) as { uid: string; nonce: string })
-      : { uid: '', nonce: '' };
-    if (!details || uid !== details.uid) return { kind: 'refused', refusal: STALE };
+    if (!details) return { kind: 'refused', refusal: STALE };
+    const saved = await this.deps.redis.getdel(this.#stateKey(details.uid));
+    const { state, nonce } = saved
+      ? (JSON.parse(saved) as { state: string; nonce: string })
+      : { state: '', nonce: '' };
+    if (!state || !sameText(state, query.state ?? '')) return { kind: 'refused', refusal: STALE };
     const deny = (title: string, hint: string) => this.#refuse(provider, req, res, title, hint);
     if (query.error || !query.code)
       return deny('You did not sign in with Slack.', 'Start again from your assistant to connect it.');

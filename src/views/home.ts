@@ -9,6 +9,7 @@ import { JOB_STATE_WORDS } from './job-list.js';
 import { fitHome, truncate } from './limits.js';
 import { messagePermalink } from './permalink.js';
 import { slackDate } from './template.js';
+import { clientLabel } from './token-messages.js';
 
 /**
  * The App Home tab, for the person who opened it: what waits for their approval, what they asked for, their
@@ -239,7 +240,7 @@ function tokenBlocks(tokens: readonly HomeToken[]): KnownBlock[] {
     const scope = t.scope === 'read' ? 'read-only' : 'read and act';
     const line =
       t.kind === 'grant'
-        ? `${code(t.id)} · ${escapeMrkdwn(t.clientName ?? 'an assistant')} (signed in) · ${scope} · since ${cardTime(t.createdAt)} · ${t.lastUsedAt ? `last used ${cardTime(t.lastUsedAt)}` : 'not used yet'}`
+        ? `${code(t.id)} · ${clientLabel(t.clientName)} (signed in) · ${scope} · since ${cardTime(t.createdAt)} · ${t.lastUsedAt ? `last used ${cardTime(t.lastUsedAt)}` : 'not used yet'}`
         : `${code(t.id)} · ${scope} · made ${cardTime(t.createdAt)} · expires ${cardTime(t.expiresAt)}`;
     blocks.push(section(line, revoke));
   }

@@ -1,11 +1,16 @@
 import type { AssistantToken } from '../store/assistant-token-store.js';
 import type { AssistantCredential } from '../tokens/index.js';
 import { type KnownBlock, type SlackMessage, section } from './blocks.js';
-import { code, escapeMrkdwn } from './escape.js';
+import { code, escapeMrkdwn, oneLine } from './escape.js';
+import { packSections, truncate } from './limits.js';
 
 /** The ephemeral answers of `/gateway mcp …`: a new token (shown once), the list, a revocation. */
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** A client's self-declared name, cut: it must not crowd out the rest of a list. */
+export const clientLabel = (name: string | undefined) =>
+  escapeMrkdwn(truncate(oneLine(name ?? 'an assistant'), 60));
 
 /** The person's new token, with the endpoint and how to add both to the common assistant clients. */
 export function buildTokenMinted(input: {
@@ -42,7 +47,7 @@ function credentialLine(t: AssistantCredential, everyone: boolean): string {
   if (t.kind === 'token')
     return `${code(t.id)} ${who}${scope}, made ${day(t.createdAt)}, expires ${day(t.expiresAt)}`;
   const used = t.lastUsedAt ? `, last used ${day(t.lastUsedAt)}` : ', not used yet';
-  return `${code(t.id)} ${escapeMrkdwn(t.clientName ?? 'an assistant')} (signed in) ${who}${scope}, since ${day(t.createdAt)}${used}, until ${day(t.expiresAt)}`;
+  return `${code(t.id)} ${clientLabel(t.clientName)} (signed in) ${who}${scope}, since ${day(t.createdAt)}${used}, until ${day(t.expiresAt)}`;
 }
 
 export function buildTokenList(tokens: readonly AssistantCredential[], everyone: boolean): SlackMessage {
@@ -58,14 +63,13 @@ export function buildTokenList(tokens: readonly AssistantCredential[], everyone:
   const head = everyone
     ? '*Active assistant-tool tokens (everyone’s)*'
     : '*Your active assistant-tool tokens*';
-  const blocks: KnownBlock[] = [section([head, ...lines].join('\n'))];
+  const blocks: KnownBlock[] = packSections([head, ...lines]).map((text) => section(text));
   if (more > 0) blocks.push(section(`…and ${more} more not shown.`));
   return { text: `${tokens.length} active assistant-tool token${tokens.length === 1 ? '' : 's'}`, blocks };
 }
 
 export function buildTokenRevoked(token: AssistantCredential, by: string): SlackMessage {
-  const what =
-    token.kind === 'grant' ? `sign-in of ${escapeMrkdwn(token.clientName ?? 'an assistant')}` : 'token';
+  const what = token.kind === 'grant' ? `sign-in of ${clientLabel(token.clientName)}` : 'token';
   const whose = token.user === by ? `Your ${what}` : `<@${token.user}>’s ${what}`;
   const text = `${whose} ${code(token.id)} is revoked: assistants using it are refused from now on.`;
   return { text, blocks: [section(`:no_entry_sign: ${text}`)] };
