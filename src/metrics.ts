@@ -218,6 +218,30 @@ export class Metrics {
     depth('active', 'Action jobs running', () => queue.getActiveCount());
   }
 
+  /**
+   * Redis's memory against its `maxmemory` at scrape time (INFO memory): at the limit Redis refuses every write
+   * (noeviction), so actions, approvals and sign-ins fail; alert well before (docs/deploy.md). NaN: unknown.
+   */
+  watchRedis(redis: { info(section: 'memory'): Promise<string> }): void {
+    const field = async (name: string) => {
+      const info = await redis.info('memory');
+      return Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? Number.NaN);
+    };
+    const gauge = (name: string, help: string, read: () => Promise<number>) =>
+      new Gauge({
+        name: `${P}redis_${name}_bytes`,
+        help,
+        registers: this.#registers,
+        async collect() {
+          this.set(await read().catch(() => Number.NaN));
+        },
+      });
+    gauge('used_memory', 'Memory Redis uses (INFO used_memory)', () => field('used_memory'));
+    gauge('maxmemory', 'Redis maxmemory (0: no limit, which compose.yaml does not leave)', () =>
+      field('maxmemory'),
+    );
+  }
+
   /** The Prometheus text of this process. */
   async render(): Promise<string> {
     const parts = [await this.registry.metrics()];

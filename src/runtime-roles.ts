@@ -61,6 +61,7 @@ export async function startRoles(f: Foundation, built: Built): Promise<Started> 
 
   // Every process is scraped for the action queue's depth (a worker's or the scheduler's /metrics too).
   f.metrics.watchQueue(services.queue.queue);
+  f.metrics.watchRedis(services.redis);
   built.listening.port = started.port;
   return started;
 }
