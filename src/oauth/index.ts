@@ -37,10 +37,12 @@ export function oauthRoutes(services: CoreServices): CustomRoute[] {
     }),
     route(OIDC_METADATA, ['GET', 'OPTIONS'], protocol),
     route(OAUTH_PATHS.authorize, ['GET', 'POST'], async (ctx, req, res) => {
+      // Size first: an oversized request is refused without a write, and uses up no one's rate.
+      const checked = await checkedAuthorization(ctx.issuer, req, res);
+      if (!checked) return;
       const wait = await waitOf(services, AUTHORIZATIONS, req);
       if (wait > 0) return sendPage(res, slowDown(wait));
-      const checked = await checkedAuthorization(ctx.issuer, req, res);
-      if (checked) await protocol(ctx, checked, res);
+      await protocol(ctx, checked, res);
     }),
     route(`${OAUTH_PATHS.authorize}/:uid`, ['GET', 'POST'], protocol),
     route(OAUTH_PATHS.token, ['POST', 'OPTIONS'], (ctx, req, res) => tokenRequest(ctx, req, res, protocol)),

@@ -57,7 +57,7 @@ function redirectUriAllowed(uri: unknown): boolean {
 }
 
 /** A client's self-declared name is shown on the consent page, in Slack and on Home: a name, not a text. */
-export const MAX_CLIENT_NAME = 100;
+const MAX_CLIENT_NAME = 100;
 const MAX_URI = 512;
 /** Each list field (redirect_uris, contacts) holds a few entries; each is stored with the client. */
 const MAX_ENTRIES = 5;

@@ -14,7 +14,7 @@ import { defineScript, runScript } from '../redis/scripts.js';
 /** A registered client with no grant is forgotten after this long: an assistant signs in right after it registers. */
 const UNUSED_CLIENT_TTL_S = 3_600;
 /** Registered clients no one has signed in with yet, at most, in all: registration is open to anyone. */
-export const MAX_UNUSED_CLIENTS = 500;
+const MAX_UNUSED_CLIENTS = 500;
 
 const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
 

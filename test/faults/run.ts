@@ -46,7 +46,13 @@ const SIZES = full
       hostile: 1_000,
       mcp: 1_000,
       flood: 1_000,
-      signIn: { registrations: 1_000, badCodes: 500, grants: 40, commands: 200 },
+      signIn: {
+        registrations: 1_000,
+        badCodes: 500,
+        grants: 40,
+        commands: 200,
+        floods: { oversized: 500, authorizations: 3_000, senders: 300, signInPages: 200 },
+      },
     }
   : {
       jobs: 100,
@@ -62,7 +68,13 @@ const SIZES = full
       hostile: 200,
       mcp: 200,
       flood: 200,
-      signIn: { registrations: 1_000, badCodes: 200, grants: 20, commands: 200 },
+      signIn: {
+        registrations: 1_000,
+        badCodes: 200,
+        grants: 20,
+        commands: 200,
+        floods: { oversized: 500, authorizations: 3_000, senders: 300, signInPages: 200 },
+      },
     };
 const SEED = Number(process.env.FAULTS_SEED ?? 20_261_123);
 

@@ -12,12 +12,21 @@ import {
   tokenRequest,
 } from '../helpers/oauth-flow.js';
 import { CHANNEL, FAULT_TUNING, type FaultRow, runRow } from './row.js';
+import {
+  type FloodOutcome,
+  type FloodSizes,
+  floodMisses,
+  floodNote,
+  signInFloods,
+} from './sign-in-floods.js';
 
 /**
  * Sign-in abuse while people use Slack: a flood of dynamic registrations, token requests with made-up and
  * misused codes, refresh tokens replayed after rotation (two at once), all while commands arrive over two
- * web processes (registrations go to both). Goals: no token issued to any of the bad requests (and a
- * replay revokes its grant, so the rotated token dies too), and no Slack ack over 3 s.
+ * web processes (registrations go to both); then floods of authorization requests (a 12,000-character state,
+ * ordinary ones from many senders) and of one sign-in page (sign-in-floods.ts). Goals: no token issued to any
+ * of the bad requests (and a replay revokes its grant, so the rotated token dies too), no Slack ack over 3 s,
+ * and Redis's memory and the keys the floods left within a small bound.
  */
 
 const ACK_LIMIT_MS = 3_000;
@@ -60,13 +69,26 @@ async function inLanes(count: number, lanes: number, work: (i: number) => Promis
   );
 }
 
-export function signInAbuse(redis: PrivateRedis, sizes: Abuse & { commands: number }): Promise<FaultRow> {
+export function signInAbuse(
+  redis: PrivateRedis,
+  sizes: Abuse & { commands: number; floods: FloodSizes },
+): Promise<FaultRow> {
   const tally = { registered: 0, limited: 0, badRefused: 0, wrongTokens: 0, wrongly: [] as string[] };
   let slowAcks: Sent[] = [];
+  let floods: FloodOutcome | undefined;
   return runRow(
     'sign-in abuse (registrations, bad codes, replayed refresh tokens) with commands',
-    `${sizes.registrations} registrations + ${sizes.badCodes} bad codes + ${Math.floor(sizes.grants / 2) * 3} replays, ${sizes.commands} commands`,
-    { name: 'signin', redisUrl: redis.url, web: 2, workers: 1, tuning: FAULT_TUNING, signIn: true },
+    `${sizes.registrations} registrations + ${sizes.badCodes} bad codes + ${Math.floor(sizes.grants / 2) * 3} replays, ${sizes.commands} commands; ${sizes.floods.oversized} oversized + ${sizes.floods.authorizations} authorizations from ${sizes.floods.senders} senders, ${sizes.floods.signInPages} sign-in pages`,
+    {
+      name: 'signin',
+      redisUrl: redis.url,
+      web: 2,
+      workers: 1,
+      tuning: FAULT_TUNING,
+      signIn: true,
+      // As behind the documented proxy: each X-Forwarded-For is a sender of the floods.
+      env: { TRUST_PROXY: '1' },
+    },
     async (fleet: Fleet) => {
       fleet.slack.simulate.joinChannel(CHANNEL, FLEET_MEMBER);
       fleet.slack.simulate.signInAs(FLEET_MEMBER);
@@ -131,12 +153,15 @@ export function signInAbuse(redis: PrivateRedis, sizes: Abuse & { commands: numb
         replays,
       ]);
       slowAcks = commands.filter((s) => s.ackMs > ACK_LIMIT_MS);
+      const flooded = await signInFloods(fleet, redis.url, clientId, sizes.floods);
+      floods = flooded;
       return {
         sent: commands,
         note: () =>
           `${tally.wrongTokens} tokens issued wrongly (${tally.badRefused} bad requests refused); registrations: ${tally.registered} accepted, ${tally.limited} rate-limited; ${slowAcks.length} acks over 3 s (slowest ${Math.max(0, ...commands.map((s) => s.ackMs))} ms)`,
-        details: tally.wrongly.slice(0, 6),
+        details: [floodNote(flooded), ...tally.wrongly.slice(0, 6)],
         missed: () => [
+          ...(floods ? floodMisses(floods) : []),
           ...(tally.wrongTokens === 0 ? [] : [`${tally.wrongTokens} tokens issued to bad requests`]),
           ...(slowAcks.length === 0 ? [] : [`${slowAcks.length} Slack acks over 3 s`]),
         ],
