@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, MEMBER, signInEnv, startHarness } from '../helpers/bot-harness.js';
+import { type Harness, MEMBER, signInEnv, startHarness, textOf } from '../helpers/bot-harness.js';
 import { OAuthBrowser } from '../helpers/oauth-browser.js';
 import { authorizeUrl, baseOf, pkce, REDIRECT } from '../helpers/oauth-flow.js';
 import { testRedis } from '../helpers/redis.js';
@@ -173,6 +173,22 @@ describe('assistant sign-in bounds', () => {
     const redirected = await authorize('198.51.100.10', noPkce);
     expect(redirected.status).toBe(303);
     expect(new URL(redirected.location ?? '').searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('lists 20 sign-ins of clients with the longest names allowed in /gateway mcp tokens, names cut', async () => {
+    const name = `Verbose ${'V'.repeat(92)}`;
+    const { client_id: clientId = '' } = (await register('198.51.100.11', { client_name: name })).body;
+    for (let i = 0; i < 20; i++) {
+      const url = authorizeUrl(base, { clientId, challenge: pkce().challenge });
+      const back = await new OAuthBrowser(REDIRECT).allow(url);
+      expect(back.searchParams.get('code')).toBeTruthy();
+    }
+    await h.gateway('mcp tokens', { user: MEMBER });
+    const list = await h.ephemeral((m) => textOf(m).includes('Verbose'), { user: MEMBER });
+    const text = textOf(list);
+    expect(text).not.toContain('Something went wrong');
+    expect(text.split(`${name.slice(0, 59)}… (signed in)`)).toHaveLength(21);
+    expect(text).not.toContain(name);
   });
 
   it('reports Redis memory and its limit in /metrics', async () => {
