@@ -78,6 +78,23 @@ describe('/gateway chart', () => {
     expect(again.files).toHaveLength(1);
   });
 
+  it('reads back as far as the 90 days need when the newest 50,000 rows stop short, and draws every week', async () => {
+    const before = h.slack.messages(CHANNEL).length;
+    await h.command('chart rankings "plumber austin" "emergency plumber austin"');
+    const posted = await fileMessage(CHANNEL, before);
+    // Acme has 20,000 keywords tracked weekly over five weeks: 100,000 rows, twice what the rankings read takes.
+    const to = /, (\d{4}-\d{2}-\d{2}) to (\d{4}-\d{2}-\d{2})/.exec(posted.text)?.[2] ?? '';
+    expect(posted.text).not.toContain('were not read');
+    expect(posted.files?.[0]?.title).toMatch(/^Rankings of Acme Plumbing & Heating, \d{4}-\d{2}-\d{2} to /);
+    // The picture starts at the oldest of the five weeks (four weeks and a day or two before today), not at the
+    // oldest the first 50,000 rows held (two weeks back).
+    const start = /Acme Plumbing & Heating, (\d{4}-\d{2}-\d{2}) to /.exec(
+      posted.files?.[0]?.alt_txt ?? '',
+    )?.[1];
+    const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000;
+    expect(days).toBeGreaterThanOrEqual(28);
+  });
+
   it('charts the keywords asked for and says which ones the client does not track', async () => {
     const before = h.slack.messages(CHANNEL).length;
     await h.command('chart rankings "plumber austin" "Emergency Plumber Austin" "no such keyword"');
