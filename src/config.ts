@@ -103,6 +103,8 @@ export interface Config {
     | undefined;
   /** Assistant tokens minted in Slack: how many a person may hold, and how fast they may mint. */
   assistantTokens: { maxActive: number; mintRate: Rate };
+  /** Charts newly drawn per person (a cached one is free), and the bytes of rendered charts kept in Redis. */
+  charts: { renders: Rate; cacheBytes: number };
 }
 
 export class ConfigError extends Error {
@@ -205,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     assistantTokens: { maxActive: e.MCP_TOKENS_PER_PERSON, mintRate: e.MCP_MINT_RATE },
+    charts: { renders: e.CHART_RENDERS, cacheBytes: e.CHART_CACHE_MB * 1_048_576 },
   });
 }
 

@@ -219,6 +219,8 @@ export const envSchema = z
       .min(1, { message: 'MCP_TOKENS_PER_PERSON must be at least 1' })
       .default(10),
     MCP_MINT_RATE: rateVariable('MCP_MINT_RATE', '3/60s', '3/60s (three tokens a minute per person)'),
+    CHART_RENDERS: rateVariable('CHART_RENDERS', '20/1h', '20/1h (twenty new charts an hour per person)'),
+    CHART_CACHE_MB: count('CHART_CACHE_MB', 256, 'megabytes of rendered charts kept in Redis'),
     LOG_LEVEL: z
       .enum(['debug', 'info', 'warn', 'error'], { message: 'LOG_LEVEL must be debug, info, warn or error' })
       .default('info'),

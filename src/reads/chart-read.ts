@@ -1,21 +1,11 @@
 import type { ChartFacts } from '../charts/index.js';
-import {
-  firstAndLast,
-  MAX_CHART_KEYWORDS,
-  ReviewMonths,
-  rankingsAltText,
-  rankingsChartSpec,
-  renderChart,
-  reviewsAltText,
-  reviewsChartSpec,
-} from '../charts/index.js';
-import type { Row } from '../gateway/index.js';
+import { ReviewMonths, renderChart, reviewsAltText, reviewsChartSpec } from '../charts/index.js';
 import { UserError, UserErrorCode } from '../requests/index.js';
 import type { CoreServices } from '../services.js';
 import { ChartCache } from '../store/index.js';
-import { type ChartKind, chartPeriod } from './chart-period.js';
-import { closestName } from './closest-name.js';
-import { probeRankings, type Rankings, rankingsOf } from './rankings-read.js';
+import { type ChartKind, type ChartPeriod, chartPeriod } from './chart-period.js';
+import { chosenKeywords, drawRankings, type RankingsMeta, requireKeywords } from './rankings-chart-read.js';
+import { probeRankings, rankingsOf } from './rankings-read.js';
 
 /**
  * A chart of a client's data, for a person in Slack or an assistant: checked as a read of the resource it
@@ -33,12 +23,7 @@ export interface ChartRequest {
   to?: string | undefined;
 }
 
-interface ChartMeta {
-  facts: ChartFacts;
-  altText: string;
-  title: string;
-  filename: string;
-}
+type ChartMeta = RankingsMeta;
 
 export interface Chart {
   png: Buffer;
@@ -58,7 +43,12 @@ export const CHART_USAGE = '/gateway chart rankings|reviews [keyword …] [from=
 const nothingYet = (what: string, hint: string) =>
   new UserError(UserErrorCode.NothingToChart, `Nothing to chart yet: ${what}.`, { hint });
 
-/** The chart the request asks for, from the cache when the same chart of the same data was drawn today. */
+/**
+ * The chart the request asks for, from the cache when the same chart of the same data was drawn today. The cache
+ * is keyed on what is drawn: the tracked keywords (an untracked word asked for is left out of the chart and of
+ * the key, and named beside it), so words that draw nothing make no new entry. A chart not in the cache counts
+ * against the person's CHART_RENDERS; past it they are told so, and cached charts still come.
+ */
 export async function drawChart(
   services: Services,
   user: string,
@@ -68,7 +58,6 @@ export async function drawChart(
 ): Promise<Chart> {
   services.access.requireRead(user, request.kind === 'rankings' ? 'keywords' : 'reviews');
   const asked = chartPeriod(request.kind, request, now, CHART_USAGE);
-  const cache = new ChartCache(services.redis, services.config.redis.prefix);
   const version =
     request.kind === 'rankings'
       ? await probeRankings(services.gateway, client.clientId)
@@ -83,123 +72,85 @@ export async function drawChart(
         : 'A chart appears once the client has reviews.',
     );
   }
-  const key = {
-    clientId: client.clientId,
-    kind: request.kind,
-    day: new Date(now).toISOString().slice(0, 10),
-    shape: [request.keywords.map((k) => k.toLowerCase()), period, version.version, client.clientLabel],
-  };
-  const hit = await cache.get<ChartMeta>(key);
-  if (hit) return { ...hit, cached: true };
-  const drawn =
-    request.kind === 'rankings'
-      ? await drawRankings(
-          client,
-          await rankingsOf(services.gateway, client.clientId, undefined, version),
-          request.keywords,
-          period,
-        )
-      : await drawReviews(services, client, period);
-  await cache.set(key, drawn);
-  return { ...drawn, cached: false };
+  const draw = new CachedDraw(services, user, client, request.kind, now, [
+    period,
+    version.version,
+    client.clientLabel,
+  ]);
+  if (request.kind === 'reviews') return draw.chart(null, () => drawReviews(services, client, period));
+  // Keywords asked for that are all tracked key the chart as drawn: a hit reads nothing more.
+  const guess = [...new Set(request.keywords.map((k) => k.toLowerCase()))];
+  const hit = await draw.cached(guess.length ? guess : null);
+  if (hit) return hit;
+  const rankings = await rankingsOf(services.gateway, client.clientId, undefined, version);
+  const chosen = chosenKeywords(rankings, request.keywords);
+  requireKeywords(client, rankings, chosen, CHART_USAGE);
+  const shown = guess.length ? chosen.keywords.map((k) => k.toLowerCase()) : null;
+  const chart = await draw.chart(shown, () =>
+    drawRankings(services.gateway, client, rankings, chosen.keywords, period),
+  );
+  if (chart.meta.facts.kind !== 'rankings' || chosen.missing.length === 0) return chart;
+  const facts = { ...chart.meta.facts, missing: chosen.missing };
+  return { ...chart, meta: { ...chart.meta, facts } };
 }
 
-/** The keywords to draw: those asked for (as the gateway spells them), or the 10 tracked with the most volume. */
-function chosenKeywords(
-  rankings: Rankings,
-  asked: readonly string[],
-): { keywords: string[]; missing: string[] } {
-  if (asked.length > 0) {
-    const keywords: string[] = [];
-    const missing: string[] = [];
-    for (const word of asked) {
-      const found = rankings.history.find(word);
-      if (found === undefined) missing.push(word);
-      else if (!keywords.includes(found)) keywords.push(found);
-    }
-    return { keywords: keywords.slice(0, MAX_CHART_KEYWORDS), missing };
-  }
-  const volume = (r: Row) => (typeof r.search_volume === 'number' ? r.search_volume : -1);
-  const tracked = rankings.ranked.filter((r) => r.status === undefined && typeof r.keyword === 'string');
-  const keywords = [...tracked]
-    .sort((a, b) => volume(b) - volume(a))
-    .slice(0, MAX_CHART_KEYWORDS)
-    .map((r) => String(r.keyword));
-  return { keywords, missing: [] };
-}
-
-/** The series to draw: the asked keywords (or the default ones) that have positions in the period. */
-function seriesToDraw(
-  client: Client,
-  rankings: Rankings,
-  asked: readonly string[],
-  period: { from: string; to: string },
-) {
-  const { keywords, missing } = chosenKeywords(rankings, asked);
-  if (keywords.length === 0) {
-    const guess = missing[0]
-      ? closestName(missing[0], [...rankings.ranked.map((r) => String(r.keyword))])
-      : undefined;
-    throw new UserError(UserErrorCode.BadArguments, `${client.clientLabel} tracks none of those keywords.`, {
-      usage: CHART_USAGE,
-      hint: guess
-        ? `Did you mean “${guess}”? Quote a keyword with spaces.`
-        : '`/gateway keywords` lists them.',
-    });
-  }
-  const series = keywords.map((k) => rankings.history.series(k, period.from, period.to));
-  if (series.every((s) => s.points.length === 0)) {
-    const { oldest, newest } = rankings.history.span;
-    throw nothingYet(
-      `no positions were tracked from ${period.from} to ${period.to}`,
-      newest
-        ? `Tracked positions run from ${oldest} to ${newest}: try \`from=${oldest}\`.`
-        : 'Try another period.',
+/** One chart's way through the cache: looked up by what it draws, rendered within the person's allowance. */
+class CachedDraw {
+  private readonly cache: ChartCache;
+  constructor(
+    private readonly services: Services,
+    private readonly user: string,
+    private readonly client: Client,
+    private readonly kind: ChartKind,
+    private readonly now: number,
+    private readonly shape: unknown[],
+  ) {
+    this.cache = new ChartCache(
+      services.redis,
+      services.config.redis.prefix,
+      services.config.charts.cacheBytes,
     );
   }
-  return { series, missing };
+
+  /** `drawn`: the keywords drawn, lower-cased; null for the default ones (or none, for reviews). */
+  private key(drawn: readonly string[] | null) {
+    const day = new Date(this.now).toISOString().slice(0, 10);
+    return { clientId: this.client.clientId, kind: this.kind, day, shape: [drawn, ...this.shape] };
+  }
+
+  async cached(drawn: readonly string[] | null): Promise<Chart | undefined> {
+    const hit = await this.cache.get<ChartMeta>(this.key(drawn));
+    return hit ? { ...hit, cached: true } : undefined;
+  }
+
+  async chart(
+    drawn: readonly string[] | null,
+    render: () => Promise<{ png: Buffer; meta: ChartMeta }>,
+  ): Promise<Chart> {
+    const hit = await this.cached(drawn);
+    if (hit) return hit;
+    const rate = this.services.config.charts.renders;
+    const allowed = await this.cache.takeRender(this.user, rate, this.now);
+    if (!allowed.ok) {
+      const minutes = Math.ceil(allowed.retryAfterSec / 60);
+      throw new UserError(
+        UserErrorCode.TooSoon,
+        `You have drawn ${rate.max} new charts in ${windowWords(rate.windowMs)}, the most one person may.`,
+        {
+          hint: `A chart already drawn today still comes at once; a new one can be drawn in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        },
+      );
+    }
+    const rendered = await render();
+    await this.cache.set(this.key(drawn), rendered, this.now);
+    return { ...rendered, cached: false };
+  }
 }
 
-async function drawRankings(
-  client: Client,
-  rankings: Rankings,
-  asked: readonly string[],
-  period: { from: string; to: string },
-): Promise<{ png: Buffer; meta: ChartMeta }> {
-  const { series, missing } = seriesToDraw(client, rankings, asked, period);
-  // The chart starts where the data does: the first position in the period, or where the read stopped short
-  // of `from` (the newest rows of a large client), which the chart then says.
-  const { oldest } = rankings.history.span;
-  const cut = rankings.truncated && oldest > period.from;
-  // Dates as YYYY-MM-DD strings: sorted as text, in date order.
-  const first = series.map((s) => s.points[0]?.date ?? period.to).sort()[0] ?? period.to;
-  const start = [first, period.from].sort()[1] ?? period.from;
-  const input = {
-    clientLabel: client.clientLabel,
-    from: start,
-    to: period.to,
-    series,
-    ...(cut ? { note: `positions before ${oldest} were not read` } : {}),
-  };
-  const png = await renderChart(rankingsChartSpec(input));
-  const facts: ChartFacts = {
-    kind: 'rankings',
-    clientLabel: client.clientLabel,
-    ...period,
-    keywords: series.map((s) => ({ keyword: s.keyword, ...firstAndLast(s.points), points: s.points })),
-    missing,
-    ...(cut ? { readFrom: oldest } : {}),
-  };
-  return {
-    png,
-    meta: {
-      facts,
-      altText: rankingsAltText(input),
-      title: `Rankings of ${client.clientLabel}, ${period.from} to ${period.to}`,
-      filename: `rankings-${period.from}-${period.to}.png`,
-    },
-  };
-}
+const windowWords = (ms: number) =>
+  ms % 3_600_000 === 0
+    ? `${ms / 3_600_000 === 1 ? 'an hour' : `${ms / 3_600_000} hours`}`
+    : `${Math.max(1, Math.round(ms / 60_000))} minute${Math.round(ms / 60_000) === 1 ? '' : 's'}`;
 
 /** What the gateway's newest review and review count are now: the version a cached chart was drawn from. */
 async function probeReviews(
@@ -224,7 +175,7 @@ async function probeReviews(
 async function drawReviews(
   services: Services,
   client: Client,
-  period: { from: string; to: string },
+  period: ChartPeriod,
 ): Promise<{ png: Buffer; meta: ChartMeta }> {
   const months = new ReviewMonths();
   const after = `${period.to}\uffff`;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage } from '../../src/local/fake-slack/index.js';
+import { recentAnchor, startSandbox } from '../../src/sandbox/index.js';
 import { ADMIN, CHANNEL, MEMBER, textOf } from '../helpers/bot-harness.js';
 import { type CommandHarness, commandHarness } from '../helpers/command-harness.js';
 
@@ -76,6 +77,23 @@ describe('/gateway chart', () => {
     const [first, second] = calls('upload').map((c) => h.slack.file(String(c.args.file_id))?.bytes);
     expect(second?.equals(first ?? Buffer.alloc(0))).toBe(true);
     expect(again.files).toHaveLength(1);
+  });
+
+  it('reads back as far as the 90 days need when the newest 50,000 rows stop short, and draws every week', async () => {
+    const before = h.slack.messages(CHANNEL).length;
+    await h.command('chart rankings "plumber austin" "emergency plumber austin"');
+    const posted = await fileMessage(CHANNEL, before);
+    // Acme has 20,000 keywords tracked weekly over five weeks: 100,000 rows, twice what the rankings read takes.
+    const to = /, (\d{4}-\d{2}-\d{2}) to (\d{4}-\d{2}-\d{2})/.exec(posted.text)?.[2] ?? '';
+    expect(posted.text).not.toContain('were not read');
+    expect(posted.files?.[0]?.title).toMatch(/^Rankings of Acme Plumbing & Heating, \d{4}-\d{2}-\d{2} to /);
+    // The picture starts at the oldest of the five weeks (four weeks and a day or two before today), not at the
+    // oldest the first 50,000 rows held (two weeks back).
+    const start = /Acme Plumbing & Heating, (\d{4}-\d{2}-\d{2}) to /.exec(
+      posted.files?.[0]?.alt_txt ?? '',
+    )?.[1];
+    const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000;
+    expect(days).toBeGreaterThanOrEqual(28);
   });
 
   it('charts the keywords asked for and says which ones the client does not track', async () => {
@@ -212,4 +230,40 @@ describe('/gateway chart for a client with no history', () => {
       await gateway.close();
     }
   });
+});
+
+describe('/gateway chart of a client with more rows than one chart reads', () => {
+  it('says the period actually drawn, in the line, title and alt text, where the read cap cuts the 90 days', async () => {
+    // 60,000 keywords tracked weekly over five weeks: 300,000 rows, past the 250,000 one chart reads.
+    const sandbox = await startSandbox({ largeKeywordRows: 300_000, anchorDate: recentAnchor() });
+    const big = await commandHarness('charts-cut', {
+      GATEWAY_BASE_URL: sandbox.url,
+      GATEWAY_API_KEY: 'sandbox-key',
+    });
+    try {
+      await big.command('use acme-plumbing', { user: ADMIN });
+      await big.slack.waitFor(() => big.slack.messages(CHANNEL).find((m) => /bound/i.test(m.text)), {
+        what: 'the binding',
+      });
+      await big.command('chart rankings "plumber austin"');
+      const posted = await big.slack.waitFor(() => big.slack.messages(CHANNEL).find((m) => m.files?.length), {
+        what: 'the chart',
+        timeoutMs: 60_000,
+      });
+      const readFrom = /positions before (\d{4}-\d{2}-\d{2}) were not read/.exec(posted.text)?.[1] ?? '';
+      expect(readFrom).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      // The period drawn, not the 90 days asked for: from the oldest date read.
+      const drawn = new RegExp(`Acme Plumbing &(amp;)? Heating, ${readFrom} to \\d{4}-\\d{2}-\\d{2}`);
+      expect(posted.text).toMatch(drawn);
+      expect(posted.files?.[0]?.title).toMatch(drawn);
+      expect(posted.files?.[0]?.alt_txt).toMatch(drawn);
+      // 250,000 rows of 60,000 a week reach four weeks back, where the newest 50,000 rows held one.
+      const to = new RegExp(`${readFrom} to (\\d{4}-\\d{2}-\\d{2})`).exec(posted.text)?.[1];
+      const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${readFrom}T00:00:00Z`)) / 86_400_000;
+      expect(days).toBeGreaterThanOrEqual(21);
+    } finally {
+      await big.close();
+      await sandbox.close();
+    }
+  }, 90_000);
 });
