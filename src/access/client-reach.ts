@@ -46,6 +46,20 @@ export class ClientReach {
     return { all: this.access.isAdmin(user), channels: byClient };
   }
 
+  /**
+   * The reach an action is taken on: the person's channels as Slack tells them now, never the cached list, so
+   * nobody acts in a channel they left (a lost `member_left_channel`) or is refused in one they just joined before
+   * the bot did (Slack sends no event then). Every surface that asks for an action reads reach through this.
+   */
+  forAction(user: string): Promise<Reach> {
+    return this.of(user, { fresh: true });
+  }
+
+  /** Whether the person may act for the client in the channel: admins anywhere, members in its bound channels. */
+  actsIn(reach: Reach, clientId: string, channel: string): boolean {
+    return reach.all || (reach.channels.get(clientId) ?? []).some((b) => b.channel === channel);
+  }
+
   /** Slack said the person joined or left a channel: their reach is read anew, by every process. */
   membershipChanged(user: string): Promise<void> {
     return this.directory.membershipChanged(user);

@@ -32,8 +32,8 @@ export class ConsoleWorkflows {
       inputs[name] = this.#resolve(String(value));
     const sent = await this.driver.functionExecuted(step, {
       channel_id: as.channel,
-      user_id: as.user,
       ...inputs,
+      user: this.slack.functions.userContext(as.user),
     });
     if (sent.status !== 200) throw new Error(`the bot answered the step’s event with HTTP ${sent.status}`);
     this.#waiting.push(sent.run);

@@ -42,7 +42,7 @@ const empty = (status: Reference['status'], reason: string, extra: Partial<Refer
  * as Slack tells it now (not a cached list: an action is not taken on the strength of a channel they left).
  */
 async function targetChannel(ctx: ToolContext, clientId: string, asked: string | undefined): Promise<string> {
-  const reach = await ctx.services.reach.of(ctx.caller.user, { fresh: true });
+  const reach = await ctx.services.reach.forAction(ctx.caller.user);
   if (!ctx.services.reach.reaches(reach, clientId)) throw noSuchClient(clientId);
   const channels = await ctx.services.reach.targets(reach, clientId);
   if (channels.length === 0)

@@ -30,7 +30,8 @@ export interface StepFunction {
 }
 
 const SLACK_CHANNEL = 'slack#/types/channel_id';
-const SLACK_USER = 'slack#/types/user_id';
+/** Slack fills and vouches for it (the trigger's person); a typed user id would let an author name anyone. */
+const SLACK_USER = 'slack#/types/user_context';
 
 /** Slack's type for a field: it has no URL or email type, so those are strings the bot checks itself. */
 function slackType(field: ActionField): string {
@@ -70,7 +71,7 @@ function inputs(entry: ActionEntry): Parameters {
       STEP_USER,
       SLACK_USER,
       'Acting person',
-      'Whom the step acts as (usually the person who used the workflow): their access decides',
+      'Set it to “Person who used this workflow”: the step acts as that person, and their access decides',
       true,
     ),
   };

@@ -23,7 +23,13 @@ export interface StepCall {
 
 /** The inputs every step takes besides the action's fields (the manifest declares them on every step). */
 export const STEP_CHANNEL = 'channel_id';
-export const STEP_USER = 'user_id';
+/**
+ * The acting person, as a `slack#/types/user_context`: Slack fills it from the trigger ("Person who used this
+ * workflow") and vouches for it with a secret of its own, so a workflow's author cannot name someone else.
+ */
+export const STEP_USER = 'user';
+/** The input older manifests declared: a typed user id, which an author may set to anyone. Never taken. */
+const TYPED_USER = 'user_id';
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
@@ -38,11 +44,31 @@ const notBound = (channel: string) =>
 const notMember = (user: string, channel: string) =>
   `<@${user}> is not a member of <#${channel}>: a step acts only where its person could run the command. Invite them, or choose a channel they are in.`;
 
-/** As in Slack, where a member acts on a client only in its bound channel: admins anywhere (client-reach.ts). */
-async function inChannel(services: CoreServices, user: string, channel: string, clientId: string) {
-  const reach = await services.reach.of(user);
-  return reach.all || (reach.channels.get(clientId) ?? []).some((b) => b.channel === channel);
+const notAttested = `This step acts only as a person Slack vouches for: set its "Acting person" input (\`${STEP_USER}\`) to "Person who used this workflow" (a typed user id, \`${TYPED_USER}\`, can name anyone, so it is never taken). docs/workflows.md says how.`;
+
+/** A `user_context` ({ id, secret }) as Slack sends it: the secret is Slack's, present only when Slack filled it. */
+function userContext(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { id, secret } = value as { id?: unknown; secret?: unknown };
+  return typeof id === 'string' && /^[UW][A-Z0-9]{2,}$/.test(id) && text(secret) ? id : undefined;
 }
+
+/**
+ * The person Slack attests for this run: the step's `user_context` input, or else the interactor of an
+ * interactivity input (a button or form in the workflow, clicked by that person). Never a typed user id.
+ */
+export function attestedPerson(inputs: Record<string, unknown>): string | undefined {
+  const context = userContext(inputs[STEP_USER]);
+  if (context) return context;
+  for (const value of Object.values(inputs)) {
+    if (typeof value !== 'object' || value === null || !('interactivity_pointer' in value)) continue;
+    const interactor = userContext((value as { interactor?: unknown }).interactor);
+    if (interactor) return interactor;
+  }
+  return undefined;
+}
+
+const isInteractivity = (v: unknown) => typeof v === 'object' && v !== null && 'interactivity_pointer' in v;
 
 /** The step's refusal or field errors, or undefined when the request was made (the step waits for its end). */
 export async function runStep(
@@ -53,16 +79,18 @@ export async function runStep(
   const entry = (await services.catalogue()).byAction(call.action);
   if (!entry?.available)
     return `The gateway no longer offers \`${call.action}\`: remove this step or ask the agency to enable it.`;
-  const { [STEP_CHANNEL]: channelInput, [STEP_USER]: userInput, ...raw } = call.inputs;
+  const { [STEP_CHANNEL]: channelInput, [STEP_USER]: _user, [TYPED_USER]: _typed, ...rest } = call.inputs;
   const channel = text(channelInput);
-  const user = text(userInput);
+  const user = attestedPerson(call.inputs);
   if (!channel) return `${STEP_CHANNEL} is required: choose the channel whose client the step acts for.`;
-  if (!user) return `${STEP_USER} is required: set it to "Person who used this workflow".`;
+  if (!user) return notAttested;
+  const raw = Object.fromEntries(Object.entries(rest).filter(([, v]) => !isInteractivity(v)));
   const binding = await services.bindings.get(channel);
   try {
     await services.access.requirePerson(user);
     if (!binding) return notBound(channel);
-    if (!(await inChannel(services, user, channel, binding.clientId))) return notMember(user, channel);
+    const reach = await services.reach.forAction(user);
+    if (!services.reach.actsIn(reach, binding.clientId, channel)) return notMember(user, channel);
   } catch (error) {
     if (error instanceof AccessError) return refusalText(error);
     throw error;

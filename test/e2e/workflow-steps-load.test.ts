@@ -45,7 +45,7 @@ describe('a hundred concurrent runs of one step', () => {
       Array.from({ length: RUNS }, (_, i) =>
         h.driver.functionExecuted('seo_audit', {
           channel_id: CHANNEL,
-          user_id: MEMBER,
+          user: h.slack.functions.userContext(MEMBER),
           url: `https://acme-plumbing.example/page-${i}`,
         }),
       ),

@@ -48,7 +48,11 @@ afterAll(async () => {
   await testRedis(prefix).cleanup();
 });
 
-const inputs = (extra: Record<string, unknown>) => ({ channel_id: CHANNEL, user_id: MEMBER, ...extra });
+const inputs = (extra: Record<string, unknown>) => ({
+  channel_id: CHANNEL,
+  user: slack.functions.userContext(MEMBER),
+  ...extra,
+});
 
 describe('steps with a web role and two worker roles', () => {
   it('ends every step once, each delivered twice, with the jobs spread over the workers', async () => {

@@ -36,7 +36,8 @@ describe.each<Transport>(['http', 'socket'])('workflow steps over %s', (transpor
   let h: Harness;
   let driver: SlackDriver;
   const step = (action: string, inputs: Record<string, unknown>, again?: FakeFunctionRun) =>
-    driver.functionExecuted(action, { channel_id: CHANNEL, user_id: MEMBER, ...inputs }, again);
+    driver.functionExecuted(action, { channel_id: CHANNEL, user: as(MEMBER), ...inputs }, again);
+  const as = (user: string) => h.slack.functions.userContext(user);
 
   beforeAll(async () => {
     h = await startHarness(
@@ -104,14 +105,14 @@ describe.each<Transport>(['http', 'socket'])('workflow steps over %s', (transpor
   it('fails a step run as a guest, or as someone of another workspace', async () => {
     const { run } = await driver.functionExecuted('seo_audit', {
       channel_id: CHANNEL,
-      user_id: 'UGUEST',
+      user: as('UGUEST'),
       url: SITE,
     });
     const end = await ended(h, run);
     expect(end.ok ? '' : end.error).toMatch(/Guests cannot use/);
     const other = await driver.functionExecuted('seo_audit', {
       channel_id: CHANNEL,
-      user_id: 'UEXTERNAL',
+      user: as('UEXTERNAL'),
       url: SITE,
     });
     const otherEnd = await ended(h, other.run);
@@ -148,7 +149,7 @@ describe.each<Transport>(['http', 'socket'])('workflow steps over %s', (transpor
   });
 
   it('fails a step whose person is not a member of its channel', async () => {
-    const { run } = await step('seo_audit', { url: SITE, user_id: 'UOTHER' });
+    const { run } = await step('seo_audit', { url: SITE, user: as('UOTHER') });
     const end = await ended(h, run);
     expect(end.ok ? '' : end.error).toMatch(/<@UOTHER> is not a member of <#CSEO>/);
     expect(h.posts('seo_audit').filter((p) => p.fields?.url === SITE).length).toBe(1);
@@ -191,6 +192,7 @@ describe.each<Transport>(['http', 'socket'])('workflow steps over %s', (transpor
 
 describe('steps that never run: an approval that expires, a job cancelled while it waits', () => {
   let h: Harness;
+  const as = (user: string) => h.slack.functions.userContext(user);
   beforeAll(async () => {
     // One POST a minute: a second job waits in the queue, with its Cancel button.
     h = await startHarness('e2e-wf-expiry', { GATEWAY_APPROVAL_TTL: '2s', GATEWAY_ACTION_RATE: '1/60s' });
@@ -205,7 +207,7 @@ describe('steps that never run: an approval that expires, a job cancelled while 
     const before = h.slack.messages(CHANNEL).length;
     const { run } = await h.driver.functionExecuted('deploy_blog', {
       channel_id: CHANNEL,
-      user_id: MEMBER,
+      user: as(MEMBER),
       post_id: await somePost(h),
     });
     await h.slack.waitFor(() => approvalCard(h, before), { what: 'the approval card' });
@@ -216,7 +218,7 @@ describe('steps that never run: an approval that expires, a job cancelled while 
 
   it('fails a step whose queued job is cancelled, naming who cancelled it', async () => {
     const step = (url: string) =>
-      h.driver.functionExecuted('seo_audit', { channel_id: CHANNEL, user_id: MEMBER, url });
+      h.driver.functionExecuted('seo_audit', { channel_id: CHANNEL, user: as(MEMBER), url });
     await step(`${SITE}/first`);
     const { run } = await step(`${SITE}/waits`);
     const status = await h.message((m) => textOf(m).includes('/waits') && textOf(m).includes('job_cancel'));

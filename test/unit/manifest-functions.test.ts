@@ -18,8 +18,10 @@ describe('manifest.yml functions (Workflow Builder steps)', () => {
     expect(Object.keys(manifest.functions).sort()).toEqual(known.map((e) => e.action).sort());
     for (const step of Object.values(generated)) {
       expect(step.input_parameters.properties.channel_id?.type).toBe('slack#/types/channel_id');
-      expect(step.input_parameters.properties.user_id?.type).toBe('slack#/types/user_id');
-      expect(step.input_parameters.required).toEqual(expect.arrayContaining(['channel_id', 'user_id']));
+      // The person is one Slack attests (the trigger's person), never a user id the workflow's author types.
+      expect(step.input_parameters.properties.user?.type).toBe('slack#/types/user_context');
+      expect(step.input_parameters.properties.user_id).toBeUndefined();
+      expect(step.input_parameters.required).toEqual(expect.arrayContaining(['channel_id', 'user']));
       expect(Object.keys(step.output_parameters.properties)).toEqual(
         expect.arrayContaining(['record_id', 'status', 'summary']),
       );

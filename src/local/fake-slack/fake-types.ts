@@ -245,6 +245,11 @@ export interface FakeSlack {
     start(callbackId: string, inputs: Record<string, unknown>): FakeFunctionRun;
     run(executionId: string): FakeFunctionRun | undefined;
     runs(): FakeFunctionRun[];
+    /**
+     * A `user_context` input as Workflow Builder fills it from the trigger's "Person who used this workflow":
+     * the person's id and a secret of Slack's own.
+     */
+    userContext(user: string): { id: string; secret: string };
   };
   /** The team a user belongs to (the stand-in's own unless the user was added with another). */
   userTeam(user: string): string;

@@ -168,6 +168,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       },
       run: (id) => state.functionRuns.get(id),
       runs: () => [...state.functionRuns.values()],
+      userContext: (user) => ({ id: user, secret: randomId('', 32).toLowerCase() }),
     },
     userTeam: (user) => state.users.get(user)?.team_id ?? ctx.teamId,
     socket: {
