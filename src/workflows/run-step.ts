@@ -57,7 +57,7 @@ function userContext(value: unknown): string | undefined {
  * The person Slack attests for this run: the step's `user_context` input, or else the interactor of an
  * interactivity input (a button or form in the workflow, clicked by that person). Never a typed user id.
  */
-export function attestedPerson(inputs: Record<string, unknown>): string | undefined {
+function attestedPerson(inputs: Record<string, unknown>): string | undefined {
   const context = userContext(inputs[STEP_USER]);
   if (context) return context;
   for (const value of Object.values(inputs)) {
