@@ -12,6 +12,9 @@ import { type DestinationStream, type Logger as Pino, pino } from 'pino';
 const SECRET_PATTERNS: RegExp[] = [
   /xox[abposr]-[A-Za-z0-9-]+/g,
   /xapp-[A-Za-z0-9-]+/g,
+  // A Workflow step's run token (it ends the step, as the bot) and an assistant's gateway-bot token.
+  /xwfp-[A-Za-z0-9-]+/g,
+  /gwb_[A-Za-z0-9_-]{16,}/g,
   /(Bearer\s+)[^\s"']+/gi,
   /(authorization["']?\s*[:=]\s*["']?)[^"',\s}]+/gi,
   // A live response URL posts into a channel as the bot for 30 minutes: Socket Mode's debug lines print

@@ -5,7 +5,7 @@ import { claimOnce } from '../store/index.js';
 import type { ApprovalRefusal } from '../views/approval-card.js';
 import { showOnCard } from './approval-outcome.js';
 import type { ApprovalRecord, ApprovalState } from './record.js';
-import { type ClickerFacts, type SignoffRefusal, signoffStep } from './signoff-rule.js';
+import { type ClickerFacts, type SignoffRefusal, type SignoffStep, signoffStep } from './signoff-rule.js';
 
 /**
  * approvals/ owns the approval feature whole: records and their state machine, ask, decide, the worker's gate,
@@ -98,28 +98,36 @@ async function decide(deps: Deps, input: DecideInput, to: 'approved' | 'rejected
   const result = await deps.approvals.transition(id, channel, to, {
     actor: by,
     jobKey: `appr-${id}`,
-    // A client approver never decides their own request, whatever GATEWAY_ALLOW_SELF_APPROVAL says.
-    forbidSelf: step === 'client' || !deps.config.allowSelfApproval,
+    forbidSelf: selfForbidden(deps, step),
     // Under a sign-off the audit names each decider's side (history shows the client's people with their client).
     ...(step ? { step, ...(record.signoff ? { note: step } : {}) } : {}),
     ...(step === 'client' && input.team ? { team: input.team } : {}),
   });
   if (!result.ok) {
     if (result.state === 'missing') throw gone();
-    if (result.self)
-      return {
-        kind: 'refused',
-        refusal: {
-          kind: 'self',
-          others: await deps.access.otherApprovers(by),
-          admin: deps.access.isAdmin(by),
-        },
-      };
+    if (result.self) return selfRefused(deps, by);
     if (result.stepped) return { kind: 'refused', refusal: { kind: 'stepped', record: result.record } };
     return refusedAsDecided(deps, result.record);
   }
   deps.logger.info(`approval ${id}: ${result.from} → ${result.partial ? `${step} step` : to} by ${by}`);
   return afterDecision(deps, result);
+}
+
+/**
+ * The self-approval rule, for every step that completes a request (an agency approver's, a client approver's, an
+ * admin's waiver of the client's): the requester's own click counts only where GATEWAY_ALLOW_SELF_APPROVAL allows
+ * it, and a client approver never decides their own request, whatever it says. Enforced in the transition itself.
+ */
+export function selfForbidden(deps: Pick<Deps, 'config'>, step: SignoffStep | undefined): boolean {
+  return step === 'client' || !deps.config.allowSelfApproval;
+}
+
+/** The refusal of a requester's own decision: who else could decide it. */
+export async function selfRefused(deps: Pick<Deps, 'access'>, by: string): Promise<DecideOutcome> {
+  return {
+    kind: 'refused',
+    refusal: { kind: 'self', others: await deps.access.otherApprovers(by), admin: deps.access.isAdmin(by) },
+  };
 }
 
 /** What the clicker is, as far as the rule needs: their workspace, and whether they may decide as the agency or the client. */

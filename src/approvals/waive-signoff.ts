@@ -1,11 +1,12 @@
 import { notAdminError } from '../requests/index.js';
-import { afterDecision, type DecideOutcome, type Deps, gone } from './decide.js';
+import { afterDecision, type DecideOutcome, type Deps, gone, selfForbidden, selfRefused } from './decide.js';
 import type { ApprovalRecord } from './record.js';
 
 /**
  * An admin waives a pending request's client sign-off, with a reason: the client's step counts as done (the
  * agency's still counts under `both`), the waiver is audited (`waived`, its reason as the note) and the card
- * shows it to everyone in the channel. Only admins, only while the client's step is open.
+ * shows it to everyone in the channel. Only admins, only while the client's step is open, and never the
+ * requester's own (the self-approval rule, decide.ts).
  */
 
 export interface WaiveInput {
@@ -33,9 +34,12 @@ export async function waiveSignoff(deps: Deps, input: WaiveInput): Promise<Decid
     jobKey: `appr-${record.id}`,
     step: 'waive',
     note: input.reason,
+    // A waiver completes the client's step: the requester's own waiver would be an approval nobody else gave.
+    forbidSelf: selfForbidden(deps, 'waive'),
   });
   if (!result.ok) {
     if (result.state === 'missing') throw gone();
+    if (result.self) return selfRefused(deps, input.by);
     if (result.stepped || result.state === 'pending')
       return { kind: 'refused', refusal: { kind: 'stepped', record: result.record } };
     return { kind: 'refused', refusal: { kind: 'decided', record: result.record } };

@@ -49,8 +49,43 @@ async function checkedApprover(
   return { userId: user, teamId, clientId: binding.clientId, addedBy: change.by, addedAt: Date.now() };
 }
 
-/** False when the person was not named here. Requests asked for before keep their frozen approvers, but a removed one's click is refused. */
-export function removeClientApprover(deps: Deps, change: SignoffChange & { user: string }): Promise<boolean> {
+/**
+ * `client` and `both` ask the client's sign-off, so they stand only while the channel names a client approver:
+ * a person of the client's workspace, in the channel, which Slack allows only in a channel shared with the
+ * client. Without one, an admin's waiver would be the only click a request needed.
+ */
+const needsClientApprover = (policy: SignoffPolicy) => policy !== 'agency';
+
+const noClientApprover = (policy: SignoffPolicy) =>
+  new UserError(
+    UserErrorCode.BadArguments,
+    `Sign-off \`${policy}\` needs a client approver named in this channel.`,
+    {
+      hint: 'The client signs off in a channel shared with them through Slack Connect: name a person of the client’s workspace here with `/gateway signoff add @person`, then set the policy. Until then the agency approves (`agency`).',
+    },
+  );
+
+const lastClientApprover = (user: string, policy: SignoffPolicy) =>
+  new UserError(
+    UserErrorCode.BadArguments,
+    `<@${user}> is this channel’s last client approver, and its sign-off is \`${policy}\`.`,
+    {
+      hint: 'Name another client approver first, or set `/gateway signoff policy agency`, then remove them.',
+    },
+  );
+
+/**
+ * False when the person was not named here. Requests asked for before keep their frozen approvers, but a removed
+ * one's click is refused. The last one is not removed while the policy needs a client approver.
+ */
+export async function removeClientApprover(
+  deps: Deps,
+  change: SignoffChange & { user: string },
+): Promise<boolean> {
+  const now = await channelSignoff(deps, change.binding);
+  const others = now.approvers.filter((a) => a.userId !== change.user);
+  if (needsClientApprover(now.policy) && others.length === 0 && others.length < now.approvers.length)
+    throw lastClientApprover(change.user, now.policy);
   return deps.signoffs.remove(change.binding.channel, change.user);
 }
 
@@ -58,6 +93,10 @@ export async function setSignoffPolicy(
   deps: Deps,
   change: SignoffChange & { policy: SignoffPolicy },
 ): Promise<void> {
+  if (needsClientApprover(change.policy)) {
+    const now = await channelSignoff(deps, change.binding);
+    if (now.approvers.length === 0) throw noClientApprover(change.policy);
+  }
   await deps.signoffs.setPolicy(change.binding.channel, change.policy);
 }
 
@@ -85,6 +124,7 @@ export async function editSignoff(
   const added: ClientApprover[] = [];
   for (const user of wanted) if (!had.has(user)) added.push(await checkedApprover(deps, { ...change, user }));
   const removed = [...had].filter((user) => !wanted.has(user));
+  if (needsClientApprover(change.policy) && wanted.size === 0) throw noClientApprover(change.policy);
   if (change.policy !== now.policy) await deps.signoffs.setPolicy(binding.channel, change.policy);
   for (const approver of added) await deps.signoffs.add(binding.channel, approver);
   for (const user of removed) await deps.signoffs.remove(binding.channel, user);

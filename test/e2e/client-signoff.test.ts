@@ -219,12 +219,14 @@ describe('client sign-off', () => {
     await click(other, 'approval_approve', ERIN);
     await told(ERIN, before, /cannot decide on this request/, OTHER_CHANNEL);
 
-    // Named when the request was asked, removed since.
+    // Named when the request was asked, removed since (the policy set to `agency` first: `both` needs her).
+    await admin('signoff policy agency', /sign-off to `agency`/);
     await admin(`signoff remove <@${ERIN}>`, /removed <@UEXTERNAL>/);
     before = seen(ERIN);
     await click(card, 'approval_approve', ERIN);
     await told(ERIN, before, /cannot decide on this request/);
     await admin(`signoff add <@${ERIN}>`, /named <@UEXTERNAL>/);
+    await admin('signoff policy both', /sign-off to `both`/);
 
     // Retry and Cancel stay refused to another workspace's people.
     before = seen(ERIN);
@@ -306,6 +308,50 @@ describe('client sign-off', () => {
     expect(history).toContain('*approved* by <@UCAROLINE> (agency)');
   });
 
+  it('refuses the requester’s own waiver: under `client` it would be the only click the deploy needed', async () => {
+    await admin('signoff policy client', /sign-off to `client`/);
+    const posts = h.posts('deploy_blog').length;
+    const before = new Set(h.slack.messages(CHANNEL).map((m) => m.ts));
+    await h.gateway(`deploy ${post(11)}`, { user: ADMIN });
+    const card = await h.slack.waitFor(
+      () => h.slack.messages(CHANNEL).find((m) => !before.has(m.ts) && /^Approval needed/.test(m.text)),
+      { what: 'the card of the admin’s own deploy' },
+    );
+    await click(card, 'approval_waive', ADMIN);
+    const form = await h.openModal(/Waive client sign-off/, ADMIN);
+    const dms = h.slack.messages(`D${ADMIN}`).length;
+    await h.driver.submit(form, { reason: 'my own request' }, { user: ADMIN });
+    // A form has no response URL: the refusal comes as a direct message.
+    await h.slack.waitFor(
+      () =>
+        h.slack
+          .messages(`D${ADMIN}`)
+          .slice(dms)
+          .find((m) => /You asked for this/.test(m.text)),
+      { what: 'the refusal of the admin’s own waiver' },
+    );
+    await quiet();
+    expect(textOf(current(card))).not.toMatch(/waived/);
+    expect(h.posts('deploy_blog')).toHaveLength(posts);
+    // erin, the client, still decides it.
+    await click(card, 'approval_approve', ERIN);
+    await cardSays(card, /Approved by <@UEXTERNAL>.*done/);
+    expect(h.posts('deploy_blog')).toHaveLength(posts + 1);
+  });
+
+  it('`client` and `both` stand only while the channel names a client approver', async () => {
+    // A channel that names none (the agency's own channel for another client): refused, saying what to do.
+    const refused = await admin('signoff policy client', /needs a client approver/, OTHER_CHANNEL);
+    expect(refused).toContain('signoff add @person');
+    expect(await admin('signoff', /Client approvers of/, OTHER_CHANNEL)).toMatch(/`agency`/);
+    // The last client approver is not removed while the policy needs one.
+    await admin('signoff policy both', /sign-off to `both`/);
+    expect(await admin(`signoff remove <@${ERIN}>`, /last client approver/)).toContain(
+      'signoff policy agency',
+    );
+    expect(await admin('signoff', /Client approvers of Harbor Law Group/)).toContain(`<@${ERIN}>`);
+  });
+
   it('`agency`: as before; erin’s click is refused', async () => {
     await admin('signoff policy agency', /sign-off to `agency`/);
     const posts = h.posts('deploy_blog').length;
@@ -345,11 +391,25 @@ describe('client sign-off', () => {
     );
     expect(JSON.stringify(refused.json)).toMatch(/signoff_approvers.*one of the agency’s own people/);
     expect(await admin('signoff', /Client approvers of Harbor Law Group/)).toMatch(/`agency`/);
-    // The policy to `client` and erin taken off the list: saved, and the channel told of each change.
+    // `client` with nobody to sign off: refused on the field, nothing saved.
+    const none = await h.driver.submit(await open(), { policy: 'client', approvers: [] }, { user: ADMIN });
+    expect(JSON.stringify(none.json)).toMatch(/signoff_approvers.*needs a client approver/);
+    expect(await admin('signoff', /Client approvers of Harbor Law Group/)).toMatch(/`agency`/);
+    // The policy to `client` with erin kept, then back to `agency` with erin taken off the list: saved, and
+    // the channel told of each change.
     const posted = h.slack.messages(CHANNEL).length;
-    const saved = await h.driver.submit(await open(), { policy: 'client', approvers: [] }, { user: ADMIN });
-    expect(saved.status).toBe(200);
-    expect(JSON.stringify(saved.json ?? {})).not.toContain('errors');
+    for (const [policy, approvers] of [
+      ['client', [ERIN]],
+      ['agency', []],
+    ] as const) {
+      const saved = await h.driver.submit(
+        await open(),
+        { policy, approvers: [...approvers] },
+        { user: ADMIN },
+      );
+      expect(saved.status).toBe(200);
+      expect(JSON.stringify(saved.json ?? {})).not.toContain('errors');
+    }
     await h.slack.waitFor(
       () =>
         h.slack
@@ -365,6 +425,6 @@ describe('client sign-off', () => {
     expect(told.some((t) => /set this channel’s sign-off to `client`/.test(t))).toBe(true);
     const list = await admin('signoff', /Client approvers of Harbor Law Group/);
     expect(list).toContain('none named yet');
-    expect(list).toMatch(/`client`/);
+    expect(list).toMatch(/`agency`/);
   });
 });

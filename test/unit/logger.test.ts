@@ -68,6 +68,19 @@ describe('logger (pino)', () => {
     expect(lines).toHaveLength(2);
   });
 
+  it('redacts a step’s run token and an assistant token at debug level, in messages and in fields', () => {
+    const { logger, lines } = capture();
+    const step = 'xwfp-0123456789abcdefghijklmn';
+    const assistant = `gwb_${'Ab3_-'.repeat(8)}xyz`;
+    logger.debug(`completing the step with ${step}`);
+    logger.child({ note: `minted ${assistant}` }).debug('assistant token', { seen: assistant });
+    const text = lines.join('\n');
+    expect(lines).toHaveLength(2);
+    expect(text).not.toContain(step);
+    expect(text).not.toContain(assistant);
+    expect(text.match(/\[redacted\]/g)?.length).toBeGreaterThanOrEqual(3);
+  });
+
   it('redacts fields named like credentials by path, whatever their value looks like', () => {
     const { logger, lines } = capture();
     const child = logger.child({ apiKey: 'plain-looking-key' });
