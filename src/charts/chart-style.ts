@@ -50,12 +50,13 @@ const MAX_LABEL = 60;
 
 /**
  * Gateway text as a chart label: drawn as text whatever it holds (a `<@U1>` is just characters in an image),
- * without bidirectional controls (they would reorder what follows them) or other control characters, on one
- * line, and cut to a length a legend can show.
+ * without bidirectional controls (they would reorder what follows them), other control characters or line and
+ * paragraph separators (U+2028/U+2029: Vega-Lite compiles labels into expressions, where they end the line and
+ * the chart fails to compile), on one line, and cut to a length a legend can show.
  */
 export function chartLabel(text: string, max = MAX_LABEL): string {
   const clean = stripBidi(text)
-    .replace(/[\p{Cc}\u200E\u200F]+/gu, ' ')
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}\u200E\u200F]+/gu, ' ')
     .trim();
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
