@@ -112,6 +112,8 @@ export function chartFrame(title: string, subtitle: string) {
     height: CHART_HEIGHT,
     autosize: { type: 'fit', contains: 'padding' },
     config: CHART_CONFIG,
-    title: { text: chartLabel(title, 70), subtitle },
+    // `fit` makes room for whatever the title needs: a subtitle wider than the picture (a long movers line) would
+    // shrink the plot to nothing. Cut at the picture's width instead, with an ellipsis.
+    title: { text: chartLabel(title, 70), subtitle, limit: CHART_WIDTH - 40 },
   } satisfies Partial<TopLevelSpec>;
 }

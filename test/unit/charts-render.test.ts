@@ -126,4 +126,28 @@ describe('the chart renderer', () => {
     expect([trend.width, trend.height]).toEqual([2400, 1200]);
     expect(pixels(trend, '#0072B2').length).toBeGreaterThan(1_000);
   }, 30_000);
+
+  it('keeps the trend chart’s plot its full width when the movers line is as long as it gets', async () => {
+    const weeks = Array.from({ length: 12 }, (_, i) => ({
+      week: new Date(Date.UTC(2026, 8, 7) + i * 7 * DAY).toISOString().slice(0, 10),
+      averagePosition: 30 - i,
+      top3: 2 + i,
+      top10: 5 + 2 * i,
+      ranked: 40,
+    }));
+    // Five names at the 32 characters a mover is cut to, and more beyond them.
+    const movers = Array.from(
+      { length: 9 },
+      (_, i) => `emergency water heater repair ${String(i).padStart(2, '0')}`,
+    );
+    const trend = PNG.sync.read(
+      await renderChart(rankingsTrendSpec({ clientLabel: 'Acme Plumbing', weeks, movers })),
+    );
+    const bars = pixels(trend, '#0072B2');
+    expect(bars.length).toBeGreaterThan(5_000);
+    const xs = bars.map(([x]) => x);
+    const span = xs.reduce((a, x) => Math.max(a, x), 0) - xs.reduce((a, x) => Math.min(a, x), trend.width);
+    // The twelve weeks' bars spread over most of the picture, not squeezed into a sliver beside the subtitle.
+    expect(span).toBeGreaterThan(trend.width * 0.6);
+  }, 30_000);
 });
