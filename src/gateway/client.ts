@@ -153,7 +153,9 @@ export class GatewayClient {
   async #readSlot(callerSignal: AbortSignal | undefined, deadline: AbortSignal) {
     if (!this.#readGate) return undefined;
     try {
-      return await this.#readGate.acquire(callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline);
+      return await this.#readGate.acquire(
+        callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline,
+      );
     } catch (error) {
       if (!deadline.aborted || callerSignal?.aborted) throw error;
       const ms = this.#timeouts.read;
