@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import { chainGates, type ReadGate, ReadSlots } from '../gateway/index.js';
 import type { Redis } from '../redis/connection.js';
 import { defineScript, runScript } from '../redis/scripts.js';
@@ -8,7 +7,8 @@ import { defineScript, runScript } from '../redis/scripts.js';
  * The fleet's cap on gateway reads in flight (GATEWAY_FLEET_READ_CONCURRENCY), first come, first served across
  * every process on the Redis. Slots held are a sorted set scored with the time each lapses, so the slots of a
  * process that died come back after the lease (a read's own deadline and a margin). A read that finds no slot
- * joins a queue ordered by arrival and asks again after a short pause; a slot goes only to the waiters at the head
+ * joins a queue ordered by arrival and asks again after a short pause (at once when a slot of its own process is
+ * given back); a slot goes only to the waiters at the head
  * of the queue, so a process whose read just ended cannot take its slot again ahead of one that was waiting. A
  * waiter that stops asking (its process died) lapses from the queue after WAITER_TTL_MS.
  *
@@ -40,36 +40,31 @@ redis.call('PEXPIRE', queue, waiterTtl)
 redis.call('PEXPIRE', alive, waiterTtl)
 local free = limit - redis.call('ZCARD', slots)
 local room = assistantLimit - redis.call('ZCARD', assistants)
-local granted = false
-if free > 0 then
-  for _, w in ipairs(redis.call('ZRANGE', queue, 0, -1)) do
-    local assistant = string.sub(w, 1, 2) == 'a:'
-    if not assistant or room > 0 then
-      if w == id then
-        granted = true
-        break
-      end
-      free = free - 1
-      if assistant then room = room - 1 end
-      if free <= 0 then break end
-    end
+local mine = string.sub(id, 1, 2) == 'a:'
+local ahead = 0
+for _, w in ipairs(redis.call('ZRANGE', queue, 0, -1)) do
+  if w == id then break end
+  local assistant = string.sub(w, 1, 2) == 'a:'
+  if not assistant or room > 0 then
+    ahead = ahead + 1
+    if assistant then room = room - 1 end
   end
 end
-if not granted then return 0 end
+if ahead >= free or (mine and room <= 0) then return {0, ahead} end
 redis.call('ZREM', queue, id)
 redis.call('ZREM', alive, id)
 redis.call('ZADD', slots, now + lease, id)
 redis.call('PEXPIRE', slots, lease)
-if string.sub(id, 1, 2) == 'a:' then
+if mine then
   redis.call('ZADD', assistants, now + lease, id)
   redis.call('PEXPIRE', assistants, lease)
 end
-return 1
+return {1, ahead}
 `,
 );
 
 /** Who reads: people (Slack answers, digests, jobs) or the assistant tools, whose share is capped. */
-export type ReadKind = 'people' | 'assistant';
+type ReadKind = 'people' | 'assistant';
 
 /** A waiter that has not asked for this long is taken for dead and leaves the queue (it asks every ≤ 50 ms). */
 const WAITER_TTL_MS = 2_000;
@@ -85,6 +80,7 @@ interface FleetReadSlotsOptions {
 
 class FleetReadSlots {
   readonly #keys: [slots: string, assistants: string, queue: string, alive: string];
+  readonly #wakers = new Set<() => void>();
 
   constructor(
     private readonly redis: Redis,
@@ -106,15 +102,17 @@ class FleetReadSlots {
 
   async #acquire(kind: ReadKind, signal?: AbortSignal): Promise<() => void> {
     const id = `${kind === 'assistant' ? 'a' : 'p'}:${randomUUID()}`;
-    const { limit, leaseMs } = this.options;
-    let pause = this.options.pollMs ?? 5;
+    const { limit, leaseMs, pollMs = 10, maxPollMs = 50 } = this.options;
+    let pause = pollMs;
     try {
       for (;;) {
         signal?.throwIfAborted();
         const args = [limit, this.assistantLimit, leaseMs, WAITER_TTL_MS, id];
-        if ((await runScript(this.redis, TAKE, this.#keys, args)) === 1) break;
-        await delay(pause * (0.5 + Math.random()), undefined, signal ? { signal } : undefined);
-        pause = Math.min(pause * 2, this.options.maxPollMs ?? 50);
+        const [took, ahead] = (await runScript(this.redis, TAKE, this.#keys, args)) as [number, number];
+        if (took === 1) break;
+        // Near the head, a slot is a read's time away: ask often. Further back, less often, up to maxPollMs.
+        pause = ahead < limit ? pollMs : Math.min(pause * 2, maxPollMs);
+        await this.#pause(pause * (0.5 + Math.random()), signal);
       }
     } catch (error) {
       // Out of the queue at once, so the waiters behind need not wait for this one to lapse.
@@ -128,9 +126,36 @@ class FleetReadSlots {
       given = true;
       // A slot not given back (Redis away) lapses with its lease.
       const [slots, assistants] = this.#keys;
-      this.redis.zrem(slots, id).catch(() => {});
-      if (kind === 'assistant') this.redis.zrem(assistants, id).catch(() => {});
+      const gone = [this.redis.zrem(slots, id), kind === 'assistant' ? this.redis.zrem(assistants, id) : 0];
+      // This process's waiters ask again at once: the next in line may be one of them.
+      Promise.all(gone)
+        .catch(() => {})
+        .finally(() => {
+          for (const wake of this.#wakers) wake();
+        });
     };
+  }
+
+  /** Waits `ms`, or less when a slot of this process is given back; rejects when `signal` aborts. */
+  #pause(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const end = () => {
+        clearTimeout(timer);
+        this.#wakers.delete(wake);
+        signal?.removeEventListener('abort', abort);
+      };
+      const wake = () => {
+        end();
+        resolve();
+      };
+      const abort = () => {
+        end();
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(wake, ms);
+      this.#wakers.add(wake);
+      signal?.addEventListener('abort', abort, { once: true });
+    });
   }
 }
 

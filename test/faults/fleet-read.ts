@@ -11,7 +11,7 @@ import type { FaultRow } from './row.js';
  * fleet cap of 4 (so it always has reads waiting for a slot), and process B, started once A holds the cap, reads
  * one page after another, each with a 5 s deadline. Both are real processes on one Redis with the bot's own read
  * gates (fleet-read-client.ts); the sandbox answers each read in 50 ms. The goal: every read of B is served
- * within its deadline ("unanswered" counts those that were not), while A goes on reading and the gateway never
+ * within its deadline ("unanswered" counts those that were not: failed, or waited past it), while A goes on reading and the gateway never
  * sees more than the cap at once.
  */
 
@@ -101,6 +101,8 @@ function rowOf(
   ms: number,
 ): FaultRow {
   const { started, finished, waits, outcomes } = b.result;
+  // A read served after waiting past its deadline was not served within it either.
+  const late = waits.filter((w) => w > DEADLINE_MS).length;
   const unserved = outcomes.filter((o) => o !== 'ok');
   const aReads = a.result.ended.filter((t) => t >= started && t <= finished).length;
   const crashes = [a, b].filter((p) => p.code !== 0).length;
@@ -113,10 +115,15 @@ function rowOf(
     unescaped: '—',
     blockKit: '—',
     crashes,
-    unanswered: unserved.length + (reads - outcomes.length),
+    unanswered: unserved.length + late + (reads - outcomes.length),
     ms,
     note: `B's wait for a slot p50 ${percentile(waits, 0.5)} ms, max ${Math.max(0, ...waits)} ms (deadline ${DEADLINE_MS} ms), ${outcomes.length - unserved.length}/${reads} served in ${finished - started} ms; A's reads in the same time ${aReads} (${a.result.failed} failed); at most ${maxInFlight} reads at the gateway at once`,
-    details: unserved.length ? [`B's reads not served: ${[...new Set(unserved)].join(', ')}`] : [],
+    details: [
+      ...(unserved.length ? [`B's reads not served: ${[...new Set(unserved)].join(', ')}`] : []),
+      ...(late
+        ? [`${late} of B's reads waited longer than their ${DEADLINE_MS} ms deadline for a slot`]
+        : []),
+    ],
     missed: [
       ...(aReads > 0 ? [] : ['A did not keep reading while B read (the cap was not held)']),
       ...(maxInFlight <= CAP ? [] : [`the gateway saw ${maxInFlight} reads at once (cap ${CAP})`]),
