@@ -19,7 +19,7 @@ import { startRoles, stopRuntime } from './runtime-roles.js';
 import type { Sandbox } from './sandbox/index.js';
 import { recentAnchor, startSandbox } from './sandbox/index.js';
 import type { BotServices } from './services.js';
-import { gatewayReadGate } from './store/fleet-read-slots.js';
+import { gatewayReadGates } from './store/fleet-read-slots.js';
 
 export interface Runtime {
   services: BotServices;
@@ -139,18 +139,22 @@ async function startGateways(config: Config, logger: AppLogger, redis: Redis, op
   if (!apiKey)
     throw new Error('GATEWAY_API_KEY is required with GATEWAY_BASE_URL (agency automations area).');
   const metrics = new Metrics();
+  const readGates = gatewayReadGates(redis, config.redis.prefix, config.gateway);
   const gatewayOptions = {
     baseUrl: gatewayUrl,
     apiKey,
     logger: logger.child({ part: 'gateway' }),
     actionTimeoutMs: config.gateway.actionTimeoutMs,
     readTimeoutMs: config.gateway.readTimeoutMs,
-    readGate: gatewayReadGate(redis, config.redis.prefix, config.gateway),
+    readGate: readGates.people,
     observer: metrics.gatewayObserver(),
     ...(options.gatewayRetry ? { retry: options.gatewayRetry } : {}),
   };
   const gateway = new GatewayClient(gatewayOptions);
-  const { assistantGateway, assistantReads } = assistantGatewayOf(gatewayOptions, config.mcp.reads);
+  const { assistantGateway, assistantReads } = assistantGatewayOf(
+    { ...gatewayOptions, readGate: readGates.assistants },
+    config.mcp.reads,
+  );
   await confirmGuardedNames(config.guardedActions, () => gateway.discover(), logger).catch(async (e) => {
     await Promise.allSettled([gateway.close(), assistantGateway.close(), sandbox?.close()]);
     throw e;

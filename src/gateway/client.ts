@@ -9,7 +9,7 @@ import {
   redactedHeaders,
   untilAborted,
 } from './client-options.js';
-import { DeadlineError, GatewayError } from './errors.js';
+import { DeadlineError, GatewayError, ReadsBusyError } from './errors.js';
 import { type Exchange, errorFromReply, exchange, parseJson, type Reply, scrubSecret } from './http.js';
 import { type Collected, collectRows, iteratePages, iterateRows, type PagedParams } from './pages.js';
 import type { ReadGate } from './read-gate.js';
@@ -138,14 +138,29 @@ export class GatewayClient {
     validateReadParams(resource, params);
     const path = `${this.#basePath}?${buildReadQuery(resource, params)}`;
     return this.#admit(async () => {
-      // The wait for a slot is outside the read's deadline: a queue of digests is not a slow gateway.
-      const release = await this.#readGate?.acquire(params.signal);
+      // The wait for a slot counts inside the read's deadline: a person is told the bot is busy, not left waiting.
+      const deadline = AbortSignal.timeout(this.#timeouts.read);
+      const release = await this.#readSlot(params.signal, deadline);
       try {
-        return toPage(await this.#getJson(path, `page of ${resource}`, params.signal, 'read'), resource);
+        const json = await this.#getJson(path, `page of ${resource}`, params.signal, 'read', deadline);
+        return toPage(json, resource);
       } finally {
         release?.();
       }
     });
+  }
+
+  async #readSlot(callerSignal: AbortSignal | undefined, deadline: AbortSignal) {
+    if (!this.#readGate) return undefined;
+    try {
+      return await this.#readGate.acquire(
+        callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline,
+      );
+    } catch (error) {
+      if (!deadline.aborted || callerSignal?.aborted) throw error;
+      const ms = this.#timeouts.read;
+      throw new ReadsBusyError(`No gateway read slot came free within ${ms} ms`, ms, { cause: error });
+    }
   }
 
   /** Every page from `offset` on, one at a time (1,000 rows a page unless `limit` says otherwise). */
@@ -233,11 +248,11 @@ export class GatewayClient {
     what: string,
     callerSignal: AbortSignal | undefined,
     kind: 'discovery' | 'read',
+    deadline = AbortSignal.timeout(this.#timeouts.read),
   ): Promise<unknown> {
     const requestLine = `GET ${this.#origin}${path}`;
     // One deadline for the whole read: each attempt, each backoff and the body's last byte all fall inside it.
     const deadlineMs = this.#timeouts.read;
-    const deadline = AbortSignal.timeout(deadlineMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
     let reply: Reply;
     try {

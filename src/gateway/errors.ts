@@ -18,6 +18,7 @@ export const GatewayErrorCode = {
   InvalidResponse: 'gateway_invalid_response',
   ResponseTooLarge: 'gateway_response_too_large',
   Deadline: 'gateway_deadline',
+  Busy: 'gateway_busy',
   ScanLimit: 'gateway_scan_limit',
 } as const;
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
@@ -228,6 +229,25 @@ export class DeadlineError extends GatewayError {
   ) {
     super(GatewayErrorCode.Deadline, message, {
       advice: 'The gateway took too long to answer. Try again in a minute.',
+      ...init,
+      retryable: true,
+    });
+  }
+}
+
+/**
+ * A read that found no free read slot (GATEWAY_READ_CONCURRENCY, GATEWAY_FLEET_READ_CONCURRENCY) within its
+ * deadline: nothing was sent, so it may be asked again at once; the bot, not the gateway, is busy.
+ */
+export class ReadsBusyError extends GatewayError {
+  override name = 'ReadsBusyError';
+  constructor(
+    message: string,
+    readonly deadlineMs: number,
+    init: GatewayErrorInit = {},
+  ) {
+    super(GatewayErrorCode.Busy, message, {
+      advice: 'The bot is reading a lot from the gateway right now: try again in a minute.',
       ...init,
       retryable: true,
     });

@@ -93,6 +93,11 @@ function describeGatewayError(error: GatewayError, logger: AppLogger): SlackMess
         detail: publicErrorLine(error),
         hint: 'Try again in a minute. If it keeps happening, tell the people who run the bot (the time helps them).',
       });
+    case GatewayErrorCode.Busy:
+      return buildErrorMessage({
+        title: 'I am very busy reading from the gateway right now, so I did not start this read.',
+        hint: 'Try again in a minute.',
+      });
     case GatewayErrorCode.ScanLimit:
       logger.warn('gateway pages did not end', error.message);
       return buildErrorMessage({

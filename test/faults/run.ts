@@ -9,7 +9,7 @@
  *                               multi-process run
  *   npm run faults -- --only=fuzz,redis   some rows only (gateway, kill, redis, slack, fuzz, approvals,
  *                                        digests, hostile, mcp, flood, signin, cluster, sentinel,
- *                                        multi)
+ *                                        multi, fleetread)
  *
  * Exits 1 when a goal column is not 0, and prints what the audit found under the table.
  */
@@ -19,6 +19,7 @@ import { concurrentApprovals } from './approvals.js';
 import { assistantFlood } from './assistant-flood.js';
 import { doubledDigests } from './digests.js';
 import { clusterMasterKilled, sentinelPrimaryKilled } from './failover.js';
+import { fleetReadCap } from './fleet-read.js';
 import { fuzzRow } from './fuzz.js';
 import { hostileGateway } from './hostile.js';
 import { toolCallsWithCommands } from './mcp.js';
@@ -46,6 +47,7 @@ const SIZES = full
       hostile: 1_000,
       mcp: 1_000,
       flood: 1_000,
+      fleetRead: 500,
       signIn: {
         registrations: 1_000,
         badCodes: 500,
@@ -68,6 +70,7 @@ const SIZES = full
       hostile: 200,
       mcp: 200,
       flood: 200,
+      fleetRead: 100,
       signIn: {
         registrations: 1_000,
         badCodes: 200,
@@ -115,6 +118,7 @@ async function main(): Promise<void> {
     await run('hostile', () => hostileGateway(redis, SIZES.hostile));
     await run('mcp', () => toolCallsWithCommands(redis, SIZES.mcp));
     await run('flood', () => assistantFlood(redis, SIZES.flood));
+    await run('fleetread', () => fleetReadCap(redis, SIZES.fleetRead));
     await run('signin', () => signInAbuse(redis, SIZES.signIn));
     await run('cluster', () => clusterMasterKilled(SIZES.failoverJobs));
     await run('sentinel', () => sentinelPrimaryKilled(SIZES.failoverJobs));

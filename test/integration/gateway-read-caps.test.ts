@@ -8,7 +8,7 @@ import { GatewayClient } from '../../src/gateway/client.js';
 import { ReadSlots } from '../../src/gateway/read-gate.js';
 import { SANDBOX_KEYS } from '../../src/gateway/spec.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { gatewayReadGate } from '../../src/store/fleet-read-slots.js';
+import { gatewayReadGates } from '../../src/store/fleet-read-slots.js';
 import { testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const prefix = uniquePrefix('read-caps');
@@ -63,8 +63,8 @@ describe('caps on gateway reads in flight', () => {
 
   it('two processes on one Redis: never more than the fleet cap, each within its own', async () => {
     const caps = { readConcurrency: 3, fleetReadConcurrency: 4, readTimeoutMs: 20_000 };
-    const a = client(gatewayReadGate(redis, prefix, caps));
-    const b = client(gatewayReadGate(redis, prefix, caps));
+    const a = client(gatewayReadGates(redis, prefix, caps).people);
+    const b = client(gatewayReadGates(redis, prefix, caps).people);
     const [fromA, fromB] = await Promise.all([burst(a, 30), burst(b, 30)]);
     expect(fromA.length + fromB.length).toBe(60);
     expect(sandbox.readsInFlight().max).toBeLessThanOrEqual(4);
