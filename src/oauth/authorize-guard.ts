@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CoreServices } from '../services.js';
 import { BodyTooLarge, readBody, replay, sendPage } from './oauth-http.js';
-import { clientAddress, type Limit, limitWait } from './rate-limit.js';
+import { clientAddress, type Limit, limitWait } from './sign-in-limits.js';
 import { errorPage, type Page } from './sign-in-pages.js';
 
 /**

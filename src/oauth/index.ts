@@ -4,7 +4,7 @@ import type { CoreServices } from '../services.js';
 import { OAUTH_PATHS, type SignInFeature } from '../tokens/index.js';
 import { checkedAuthorization, slowDown, waitOf } from './authorize-guard.js';
 import { asPublic, BodyTooLarge, issuerOf, json, readBody, replay, sendPage } from './oauth-http.js';
-import { AUTHORIZATIONS, REGISTRATIONS, SIGN_IN_PAGES } from './rate-limit.js';
+import { AUTHORIZATIONS, REGISTRATIONS, SIGN_IN_PAGES } from './sign-in-limits.js';
 import { errorPage } from './sign-in-pages.js';
 import { consentAnswer, type SignInContext, signInPage, slackCallback } from './sign-in-routes.js';
 

@@ -1,4 +1,4 @@
-import { AUTHORIZATIONS } from '../../src/oauth/rate-limit.js';
+import { AUTHORIZATIONS } from '../../src/oauth/sign-in-limits.js';
 import { createRedis } from '../../src/redis/connection.js';
 import type { Fleet } from '../fleet/fleet.js';
 import { OAuthBrowser } from '../helpers/oauth-browser.js';
