@@ -110,23 +110,6 @@ describe('charts', () => {
     expect(walks - keywordReads).toBe(1);
   });
 
-  it('attaches the trend chart to `digest now rankings` in a channel with no weekly subscription', async () => {
-    const channel = 'CCHARTNOW';
-    await bind(h, 'harbor-law', channel);
-    await h.gateway('digest now rankings', { user: MEMBER, channel });
-    await nthDigest(channel, 1);
-    h.sandbox.advance('harbor-law');
-    await h.gateway('digest now rankings', { user: MEMBER, channel });
-    const digest = await nthDigest(channel, 2, 1);
-    const chart: FakeMessage = await h.slack.waitFor(
-      () => h.slack.thread(channel, digest.summary.ts).find((m) => m.files?.length),
-      { what: 'the rankings chart in the asked-for digest thread', timeoutMs: 20_000 },
-    );
-    expect(chart.files?.[0]?.title).toBe('Rankings of Harbor Law Group, week by week');
-    const png = decode(h.slack.file(chart.files?.[0]?.id ?? '')?.bytes);
-    expect([png.width, png.height]).toEqual([2400, 1200]);
-  });
-
   it('`get_chart` answers an assistant with the PNG as image content and the numbers as structured content', async () => {
     h.slack.simulate.joinChannel(CHANNEL, MEMBER);
     const client = new Client({ name: 'e2e-charts', version: '1.0.0' });
