@@ -68,8 +68,7 @@ export function reviewsDigestChart(
 }
 
 /**
- * The rankings trend chart of a weekly rankings digest, or of one a person asked for now (`sub` undefined: the
- * chart is what the weekly digest shows; a daily one would post the same picture every day): the weeks its scan summed as it paged (gather.ts) and the
+ * The rankings trend chart of a weekly rankings digest: the weeks its scan summed as it paged (gather.ts) and the
  * keywords that moved most (those that fell out of the top 10 and the movers, by the digest's own weight).
  */
 export function rankingsDigestChart(
@@ -78,7 +77,7 @@ export function rankingsDigestChart(
   weeks: RankingsWeek[],
   diff: Pick<RankingDiff, 'moved' | 'fellOut'>,
 ): DigestChart | undefined {
-  if ((sub && !charted(sub)) || weeks.every((w) => w.averagePosition === null)) return undefined;
+  if (!charted(sub) || weeks.every((w) => w.averagePosition === null)) return undefined;
   const movers = [...diff.fellOut, ...diff.moved]
     .sort((a, b) => b.weight - a.weight || a.keyword.localeCompare(b.keyword))
     .slice(0, MOVERS_KEPT)

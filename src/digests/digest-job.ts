@@ -97,18 +97,12 @@ function digestChart(
   gathered: Gathered,
   sub: Subscription | undefined,
   client: { clientId: string; clientLabel: string },
-  askedNow: boolean,
 ): DigestChart | undefined {
   const { clientId, clientLabel } = client;
   if (gathered.kind === 'reviews')
     return reviewsDigestChart(sub, { clientId, clientLabel }, gathered.months, Date.now());
   return gathered.diff
-    ? rankingsDigestChart(
-        askedNow ? undefined : sub,
-        { clientId, clientLabel },
-        gathered.weeks,
-        gathered.diff,
-      )
+    ? rankingsDigestChart(sub, { clientId, clientLabel }, gathered.weeks, gathered.diff)
     : undefined;
 }
 
@@ -159,7 +153,7 @@ async function gatherAndRender(
     tz: ctx.tz,
     filters: describeFilters(sub?.filters ?? {}),
   });
-  const chart = digestChart(gathered, sub, binding, data.trigger === 'now');
+  const chart = digestChart(gathered, sub, binding);
   const pending = { run, summary: post.summary, details: post.details, repliesPosted: 0 };
   return { gathered, meta, baseline: false, pending: chart ? { ...pending, chart } : pending };
 }
