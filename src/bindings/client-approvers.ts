@@ -83,9 +83,8 @@ export async function removeClientApprover(
   change: SignoffChange & { user: string },
 ): Promise<boolean> {
   const now = await channelSignoff(deps, change.binding);
-  const others = now.approvers.filter((a) => a.userId !== change.user);
-  if (needsClientApprover(now.policy) && others.length === 0 && others.length < now.approvers.length)
-    throw lastClientApprover(change.user, now.policy);
+  const last = now.approvers.length === 1 && now.approvers[0]?.userId === change.user;
+  if (last && needsClientApprover(now.policy)) throw lastClientApprover(change.user, now.policy);
   return deps.signoffs.remove(change.binding.channel, change.user);
 }
 
